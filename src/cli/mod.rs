@@ -1,0 +1,99 @@
+//! The command line: arguments, dispatch, and how errors become exit codes.
+
+mod grade;
+mod report;
+mod show;
+mod take;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::comment::CommentError;
+use crate::quiz::FormatError;
+use crate::source::{QuizSource, SourceError};
+
+#[derive(Parser)]
+#[command(
+    name = "quizz",
+    version,
+    about = "Take the quiz a bot posted on your pull request, in the terminal, and grade it.",
+    long_about = "Take the quiz a bot posted on your pull request, right in the terminal, and grade it.\n\n\
+        A quiz is the JSON state inside a bot comment's `<details><summary>Quiz state (used by the CLI)</summary>` \
+        block; quizz reads it from the whole comment (as posted, or copied from the rendered page) or from the bare JSON.",
+    after_help = "Examples:\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Take(take::TakeArgs),
+    Show(show::ShowArgs),
+    Grade(grade::GradeArgs),
+}
+
+/// Where a command reads its quiz: the demo, a file, or `-` for stdin.
+#[derive(Args, Debug, Clone)]
+pub struct SourceArgs {
+    /// Use the demo quiz compiled into quizz (PR #7, all four question types).
+    #[arg(long, conflicts_with = "file")]
+    demo: bool,
+    /// A quiz file: quiz-state JSON, or a whole comment in markdown (`-` reads stdin).
+    #[arg(long, short = 'f', value_name = "SOURCE")]
+    file: Option<PathBuf>,
+}
+
+impl SourceArgs {
+    fn source(&self) -> Result<QuizSource, SourceError> {
+        match (&self.file, self.demo) {
+            (Some(path), _) => Ok(QuizSource::File(path.clone())),
+            (None, true) => Ok(QuizSource::Demo),
+            (None, false) => Err(SourceError::Read {
+                name: "quiz".into(),
+                source: std::io::Error::other(
+                    "say which quiz to use: --demo, or --file SOURCE (a quiz file or a saved comment)",
+                ),
+            }),
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Take(args) => take::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Grade(args) => grade::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!(
+                "quizz: error: {}",
+                crate::text::sanitize(&format!("{err:#}"))
+            );
+            ExitCode::from(exit_code(&err))
+        }
+    }
+}
+
+/// 2 when the input or the arguments cannot be used, 1 for failures while running.
+fn exit_code(err: &anyhow::Error) -> u8 {
+    let unusable = err
+        .chain()
+        .any(|c| c.is::<SourceError>() || c.is::<CommentError>() || c.is::<FormatError>());
+    if unusable { 2 } else { 1 }
+}
+
+/// Plain mode when asked, or when a full-screen UI cannot work here.
+fn wants_plain(asked: bool) -> bool {
+    asked
+        || !std::io::stdin().is_terminal()
+        || !std::io::stdout().is_terminal()
+        || std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}

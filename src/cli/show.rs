@@ -1,0 +1,96 @@
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+
+use crate::quiz::QuestionKind;
+use crate::source::QuizSource;
+use crate::text::sanitize;
+
+/// Print a quiz in a readable form, or its normalized state as JSON.
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  quizz show comment.md\n  quizz show quiz.json --json | jq '.questions[].id'\n  pbpaste | quizz show -"
+)]
+pub struct ShowArgs {
+    /// Quiz-state JSON or a whole comment in markdown; `-` reads stdin. Omit with --demo.
+    #[arg(value_name = "SOURCE", required_unless_present = "demo")]
+    source: Option<PathBuf>,
+    /// Show the demo quiz compiled into quizz.
+    #[arg(long)]
+    demo: bool,
+    /// Print the normalized quiz state (`version`, `pr_number`, `questions`; unknown fields kept).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &ShowArgs) -> Result<()> {
+    let source = match &args.source {
+        Some(path) => QuizSource::File(path.clone()),
+        None => QuizSource::Demo,
+    };
+    let loaded = source.load()?;
+    if args.json {
+        println!("{}", loaded.quiz.to_pretty_json());
+        return Ok(());
+    }
+    for note in &loaded.notes {
+        eprintln!("note: {}", sanitize(note));
+    }
+    let quiz = &loaded.quiz;
+    let counts: Vec<String> = quiz
+        .count_by_type()
+        .iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect();
+    let pr = if quiz.pr_number > 0 {
+        format!("PR #{}", quiz.pr_number)
+    } else {
+        "no PR".into()
+    };
+    println!(
+        "Quiz for {pr}: {} questions ({})",
+        quiz.questions.len(),
+        counts.join(", ")
+    );
+    for (i, q) in quiz.questions.iter().enumerate() {
+        println!(
+            "\n{}. [{}] {}",
+            i + 1,
+            sanitize(q.kind.type_name()),
+            sanitize(&q.id)
+        );
+        for line in sanitize(q.prompt.trim()).lines() {
+            println!("   {line}");
+        }
+        if let Some(anchor) = &q.anchor {
+            let lines = match (anchor.start_line, anchor.end_line) {
+                (Some(a), Some(b)) => format!(":{a}-{b}"),
+                (Some(a), None) => format!(":{a}"),
+                _ => String::new(),
+            };
+            println!("   at {}{lines}", sanitize(&anchor.path));
+        }
+        match &q.kind {
+            QuestionKind::Mcq { options, .. } => {
+                for (n, o) in options.iter().enumerate() {
+                    println!("   {}) {}", n + 1, sanitize(o).replace('\n', " "));
+                }
+            }
+            QuestionKind::TrueFalse { .. } => println!("   true / false"),
+            QuestionKind::Open { .. } => println!("   (free text, graded against a rubric)"),
+            QuestionKind::Mermaid { options, .. } => {
+                for o in options {
+                    println!("   Option {}:", sanitize(&o.label));
+                    for line in sanitize(&o.source).lines() {
+                        println!("      {line}");
+                    }
+                }
+            }
+            QuestionKind::Unsupported { .. } => {
+                println!("   (unsupported question type: shown only, not counted)")
+            }
+        }
+    }
+    Ok(())
+}

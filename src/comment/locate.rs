@@ -1,0 +1,149 @@
+//! Finding a state block (`<details><summary>… state (used by the CLI)</summary>` + JSON).
+
+use serde_json::Value;
+
+use crate::quiz::FormatError;
+
+pub const QUIZ_SUMMARY: &str = "Quiz state (used by the CLI)";
+pub const RESULTS_SUMMARY: &str = "Results state (used by the CLI)";
+
+/// The hidden first-line marker: which tool family wrote the comment, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    /// `quizz` or `cognit`.
+    pub tool: String,
+    /// `quiz`, `results`, `answers`.
+    pub kind: String,
+    pub version: String,
+}
+
+impl Marker {
+    /// Reads `<!-- quizz:quiz v1 -->` (or cognit's) from the first non-blank line.
+    pub fn find(text: &str) -> Option<Self> {
+        let first = text.lines().find(|l| !l.trim().is_empty())?.trim();
+        let inner = first.strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+        let mut words = inner.split_whitespace();
+        let (tool, kind) = words.next()?.split_once(':')?;
+        if tool != "quizz" && tool != "cognit" {
+            return None;
+        }
+        let version = words
+            .next()
+            .unwrap_or("v1")
+            .trim_start_matches('v')
+            .to_string();
+        Some(Self {
+            tool: tool.into(),
+            kind: kind.into(),
+            version,
+        })
+    }
+}
+
+/// Where the state's JSON sits in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateBlock<'a> {
+    /// From the JSON's first line to the closing fence (or the end of the text).
+    pub json: &'a str,
+    /// Lines before `json` in the whole text, so JSON errors point at the file's line.
+    pub lines_before: usize,
+    /// How many blocks with this summary the text holds (the last one is used).
+    pub blocks: usize,
+    /// Whether the JSON was inside a code fence (bot markdown) or bare (a rendered copy).
+    pub fenced: bool,
+    pub marker: Option<Marker>,
+}
+
+impl StateBlock<'_> {
+    /// Parses the JSON value; in a rendered copy, text after the value is ignored.
+    pub fn parse_json(&self) -> Result<Value, FormatError> {
+        let mut stream = serde_json::Deserializer::from_str(self.json).into_iter::<Value>();
+        let value = match stream.next() {
+            Some(Ok(v)) => v,
+            Some(Err(e)) => return Err(FormatError::from(e).shifted(self.lines_before)),
+            None => return Err(FormatError::shape("state block", "it holds no JSON")),
+        };
+        if self.fenced && !self.json[stream.byte_offset()..].trim().is_empty() {
+            let line = self.json[..stream.byte_offset()].lines().count() + self.lines_before;
+            return Err(FormatError::Json {
+                line,
+                column: 1,
+                message: "text after the JSON value inside the fence".into(),
+            });
+        }
+        Ok(value)
+    }
+}
+
+/// Finds the last state block titled `summary`.
+pub fn locate_state<'a>(text: &'a str, summary: &str) -> Option<StateBlock<'a>> {
+    let mut blocks = 0;
+    let mut last_summary_line = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.contains(summary) && strip_tags(line).trim() == summary {
+            blocks += 1;
+            last_summary_line = Some(i);
+        }
+    }
+    let summary_line = last_summary_line?;
+    let mut offset = 0;
+    let mut fenced = false;
+    let mut start = None;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let line_start = offset;
+        offset += line.len();
+        if i <= summary_line {
+            continue;
+        }
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = true;
+            start = Some((offset, i + 1));
+        } else if t.starts_with('{') {
+            start = Some((line_start + (line.len() - line.trim_start().len()), i));
+        }
+        break;
+    }
+    let (start, lines_before) = start?;
+    let rest = &text[start..];
+    let json = if fenced {
+        let mut end = rest.len();
+        let mut pos = 0;
+        for line in rest.split_inclusive('\n') {
+            let t = line.trim();
+            if t == "```" || t == "~~~" {
+                end = pos;
+                break;
+            }
+            pos += line.len();
+        }
+        &rest[..end]
+    } else {
+        rest
+    };
+    Some(StateBlock {
+        json,
+        lines_before,
+        blocks,
+        fenced,
+        marker: Marker::find(text),
+    })
+}
+
+/// Removes `<...>` tags from one line (enough for `<details><summary>` wrappers).
+fn strip_tags(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut in_tag = false;
+    for c in line.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}

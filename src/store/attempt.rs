@@ -1,0 +1,202 @@
+//! One attempt at one quiz: answers, flags, where the taker was, and the last results.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Origin, Store, StoreError, write_atomic};
+use crate::quiz::{Answers, Quiz, Results};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// Layout version of this file.
+    pub format: u32,
+    pub origin: String,
+    pub quiz_digest: String,
+    pub pr_number: u64,
+    /// question id → answer value (as in the Answers model).
+    #[serde(default)]
+    pub answers: BTreeMap<String, String>,
+    #[serde(default)]
+    pub flagged: BTreeSet<String>,
+    /// Index of the question the taker was on.
+    #[serde(default)]
+    pub current: usize,
+    /// Seconds since the Unix epoch of the last change.
+    #[serde(default)]
+    pub updated_at: u64,
+    /// The results state of the last grading, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<serde_json::Value>,
+}
+
+/// An attempt and what happened while reading it.
+#[derive(Debug)]
+pub struct LoadedAttempt {
+    pub attempt: Attempt,
+    pub path: PathBuf,
+    /// Set when a saved file was unreadable and moved aside.
+    pub warning: Option<String>,
+}
+
+impl Attempt {
+    pub fn new(origin: &Origin, quiz: &Quiz) -> Self {
+        Self {
+            format: 1,
+            origin: origin.key_path().to_string_lossy().into_owned(),
+            quiz_digest: quiz.digest(),
+            pr_number: quiz.pr_number,
+            answers: BTreeMap::new(),
+            flagged: BTreeSet::new(),
+            current: 0,
+            updated_at: now(),
+            results: None,
+        }
+    }
+
+    pub fn answers(&self) -> Answers {
+        Answers {
+            pr_number: self.pr_number,
+            values: self.answers.clone(),
+        }
+    }
+
+    pub fn answered_count(&self, quiz: &Quiz) -> usize {
+        quiz.questions
+            .iter()
+            .filter(|q| {
+                self.answers
+                    .get(&q.id)
+                    .is_some_and(|a| !a.trim().is_empty())
+            })
+            .count()
+    }
+
+    pub fn set_results(&mut self, results: &Results) {
+        self.results = Some(results.to_value());
+    }
+}
+
+impl Store {
+    /// The saved attempt for this quiz, or a fresh one. A corrupt file is moved aside
+    /// (`*.corrupt-<time>`) and reported, never silently dropped.
+    pub fn load_attempt(&self, origin: &Origin, quiz: &Quiz) -> Result<LoadedAttempt, StoreError> {
+        let path = self.attempt_path(origin, &quiz.digest());
+        let fresh = || Attempt::new(origin, quiz);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(LoadedAttempt {
+                    attempt: fresh(),
+                    path,
+                    warning: None,
+                });
+            }
+            Err(source) => return Err(StoreError::Read { path, source }),
+        };
+        match serde_json::from_slice::<Attempt>(&bytes) {
+            Ok(mut attempt) if attempt.quiz_digest == quiz.digest() => {
+                attempt.current = attempt.current.min(quiz.questions.len().saturating_sub(1));
+                Ok(LoadedAttempt {
+                    attempt,
+                    path,
+                    warning: None,
+                })
+            }
+            Ok(_) | Err(_) => {
+                let aside = path.with_extension(format!("json.corrupt-{}", now()));
+                std::fs::rename(&path, &aside).map_err(|source| StoreError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+                let warning = format!(
+                    "saved answers at {} were unreadable; moved them to {} and started fresh",
+                    path.display(),
+                    aside.display()
+                );
+                Ok(LoadedAttempt {
+                    attempt: fresh(),
+                    path,
+                    warning: Some(warning),
+                })
+            }
+        }
+    }
+
+    pub fn save_attempt(
+        &self,
+        path: &std::path::Path,
+        attempt: &mut Attempt,
+    ) -> Result<(), StoreError> {
+        attempt.updated_at = now();
+        let json = serde_json::to_vec_pretty(attempt).unwrap_or_default();
+        write_atomic(path, &json)
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quiz::parse_quiz;
+
+    fn quiz() -> Quiz {
+        parse_quiz(include_str!("../../assets/demo-quiz.json")).unwrap()
+    }
+
+    #[test]
+    fn saved_answers_come_back_and_a_changed_quiz_starts_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path());
+        let quiz = quiz();
+        let mut loaded = store.load_attempt(&Origin::Demo, &quiz).unwrap();
+        loaded.attempt.answers.insert("q2".into(), "false".into());
+        loaded.attempt.current = 3;
+        store
+            .save_attempt(&loaded.path, &mut loaded.attempt)
+            .unwrap();
+
+        let again = store.load_attempt(&Origin::Demo, &quiz).unwrap();
+        assert_eq!(again.attempt.answers["q2"], "false");
+        assert_eq!(again.attempt.current, 3);
+
+        let mut changed = quiz.clone();
+        changed.questions[1].prompt.push('?');
+        assert!(
+            store
+                .load_attempt(&Origin::Demo, &changed)
+                .unwrap()
+                .attempt
+                .answers
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_corrupt_file_is_moved_aside_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path());
+        let quiz = quiz();
+        let path = store.attempt_path(&Origin::Demo, &quiz.digest());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{ half a file").unwrap();
+        let loaded = store.load_attempt(&Origin::Demo, &quiz).unwrap();
+        assert!(loaded.warning.unwrap().contains("moved them to"));
+        let kept: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(
+            kept.iter()
+                .any(|n| n.to_string_lossy().contains(".corrupt-")),
+            "{kept:?}"
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! Local state under the XDG data dir: attempts (answers saved as they change).
+//!
+//! Every write is atomic (temp file, fsync, rename, fsync of the folder), so a killed
+//! process leaves the previous or the new file, never half of one.
+
+mod atomic;
+mod attempt;
+mod origin;
+
+pub use atomic::write_atomic;
+pub use attempt::{Attempt, LoadedAttempt};
+pub use origin::Origin;
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("no home folder to keep answers in; set XDG_DATA_HOME")]
+    NoDataDir,
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The root of quizz's saved data.
+#[derive(Debug, Clone)]
+pub struct Store {
+    root: PathBuf,
+}
+
+impl Store {
+    /// `$XDG_DATA_HOME/quizz`, or the platform's data dir (`~/.local/share/quizz`).
+    pub fn open_default() -> Result<Self, StoreError> {
+        let base = directories::BaseDirs::new().ok_or(StoreError::NoDataDir)?;
+        Ok(Self::at(base.data_dir().join("quizz")))
+    }
+
+    pub fn at(root: impl Into<PathBuf>) -> Self {
+        Self { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// One file per (origin, quiz digest): a changed quiz starts a fresh attempt.
+    pub fn attempt_path(&self, origin: &Origin, quiz_digest: &str) -> PathBuf {
+        let short = quiz_digest.get(..16).unwrap_or(quiz_digest);
+        self.root
+            .join("attempts")
+            .join(origin.key_path())
+            .join(format!("{short}.json"))
+    }
+}

@@ -1,0 +1,145 @@
+//! Untrusted text from PR comments and models: make it safe to print.
+//!
+//! A quiz prompt can carry escape sequences that move the cursor, retitle the terminal or
+//! hide text, and bidi overrides that reorder what the reader sees ("trojan source").
+//! Everything that came from outside passes through [`sanitize`] before it is drawn.
+
+use std::borrow::Cow;
+
+/// Removes terminal control sequences and invisible reordering characters.
+///
+/// Keeps `\n` and turns `\t` into four spaces (a tab's width is the terminal's guess);
+/// `\r\n` becomes `\n`; a lone `\r` (which would overwrite the line) is dropped.
+pub fn sanitize(input: &str) -> Cow<'_, str> {
+    if !input.chars().any(needs_work) {
+        return Cow::Borrowed(input);
+    }
+    let mut out = String::with_capacity(input.len());
+    let mut chars = input.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            '\u{1b}' => skip_escape(&mut chars),
+            // C1 control introducers that some terminals honour like ESC [ and ESC ].
+            '\u{9b}' => skip_until_final(&mut chars),
+            '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
+            c if is_dropped(c) => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Like [`sanitize`], but for one-line contexts: newlines become spaces.
+pub fn sanitize_line(input: &str) -> String {
+    sanitize(input).replace('\n', " ")
+}
+
+fn needs_work(c: char) -> bool {
+    c == '\t'
+        || c == '\u{1b}'
+        || is_dropped(c)
+        || matches!(c, '\u{90}' | '\u{98}' | '\u{9b}'..='\u{9f}')
+}
+
+fn is_dropped(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        // bidi embeddings, overrides and isolates
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// After ESC: CSI (`[`), OSC/DCS/SOS/PM/APC strings, or a two-character sequence.
+fn skip_escape(chars: &mut Chars<'_>) {
+    match chars.next() {
+        Some('[') => skip_until_final(chars),
+        Some(']' | 'P' | 'X' | '^' | '_') => skip_string(chars),
+        // Character-set designations take one more character: ESC ( B.
+        Some('(' | ')' | '*' | '+' | '-' | '.' | '/' | '#' | '%' | ' ') => {
+            chars.next();
+        }
+        _ => {}
+    }
+}
+
+/// CSI parameters and intermediates end at a final byte in `@`..=`~`.
+fn skip_until_final(chars: &mut Chars<'_>) {
+    for c in chars.by_ref() {
+        if ('\u{40}'..='\u{7e}').contains(&c) {
+            return;
+        }
+        if !('\u{20}'..='\u{3f}').contains(&c) {
+            // Not a CSI byte: the sequence was malformed; stop here without eating text.
+            return;
+        }
+    }
+}
+
+/// String sequences end at BEL, ST (`ESC \`) or the C1 ST.
+fn skip_string(chars: &mut Chars<'_>) {
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{7}' | '\u{9c}' => return,
+            '\u{1b}' => {
+                if chars.peek() == Some(&'\\') {
+                    chars.next();
+                }
+                return;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Lowercase hex of bytes (digests in file names and keys).
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Display width of a string in terminal columns (CJK and emoji count 2).
+pub fn display_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(sanitize("hello `world`"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn strips_csi_osc_and_bidi() {
+        let evil = "a\u{1b}[2J\u{1b}[31mb\u{1b}]0;pwned\u{7}c\u{202e}d\u{9b}1;2He\rf";
+        assert_eq!(sanitize(evil), "abcdef");
+    }
+
+    #[test]
+    fn keeps_newlines_expands_tabs() {
+        assert_eq!(sanitize("x\r\n\ty"), "x\n    y");
+        assert_eq!(sanitize_line("x\ny"), "x y");
+    }
+
+    #[test]
+    fn unterminated_sequences_do_not_hang_or_panic() {
+        assert_eq!(sanitize("a\u{1b}"), "a");
+        assert_eq!(sanitize("a\u{1b}]title"), "a");
+        assert_eq!(sanitize("a\u{1b}[12"), "a");
+    }
+
+    #[test]
+    fn width_counts_wide_chars() {
+        assert_eq!(display_width("日本"), 4);
+        assert_eq!(display_width("ab"), 2);
+    }
+}
