@@ -75,55 +75,23 @@ impl StateBlock<'_> {
     }
 }
 
-/// Finds the last state block titled `summary`.
+/// Finds the last state block titled `summary` that is followed by JSON.
+///
+/// A summary line with no JSON after it (say, quoted inside a prompt) is not a block.
 pub fn locate_state<'a>(text: &'a str, summary: &str) -> Option<StateBlock<'a>> {
     let mut blocks = 0;
-    let mut last_summary_line = None;
-    for (i, line) in text.lines().enumerate() {
-        if line.contains(summary) && strip_tags(line).trim() == summary {
-            blocks += 1;
-            last_summary_line = Some(i);
-        }
-    }
-    let summary_line = last_summary_line?;
+    let mut last = None;
     let mut offset = 0;
-    let mut fenced = false;
-    let mut start = None;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let line_start = offset;
+    for line in text.split_inclusive('\n') {
         offset += line.len();
-        if i <= summary_line {
-            continue;
-        }
-        let t = line.trim();
-        if t.is_empty() {
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fenced = true;
-            start = Some((offset, i + 1));
-        } else if t.starts_with('{') {
-            start = Some((line_start + (line.len() - line.trim_start().len()), i));
-        }
-        break;
-    }
-    let (start, lines_before) = start?;
-    let rest = &text[start..];
-    let json = if fenced {
-        let mut end = rest.len();
-        let mut pos = 0;
-        for line in rest.split_inclusive('\n') {
-            let t = line.trim();
-            if t == "```" || t == "~~~" {
-                end = pos;
-                break;
+        if line.contains(summary) && strip_tags(line).trim() == summary {
+            if let Some(found) = json_after(text, offset) {
+                blocks += 1;
+                last = Some(found);
             }
-            pos += line.len();
         }
-        &rest[..end]
-    } else {
-        rest
-    };
+    }
+    let (json, lines_before, fenced) = last?;
     Some(StateBlock {
         json,
         lines_before,
@@ -131,6 +99,41 @@ pub fn locate_state<'a>(text: &'a str, summary: &str) -> Option<StateBlock<'a>> 
         fenced,
         marker: Marker::find(text),
     })
+}
+
+/// The JSON that starts after `from` (skipping blank lines): inside a fence up to the
+/// closing fence, or bare (a rendered copy) up to the end of the text.
+fn json_after(text: &str, from: usize) -> Option<(&str, usize, bool)> {
+    let mut offset = from;
+    for line in text[from..].split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let lines_before = text[..line_start].matches('\n').count();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            let rest = &text[offset..];
+            let mut end = rest.len();
+            let mut pos = 0;
+            for inner in rest.split_inclusive('\n') {
+                let it = inner.trim();
+                if it == "```" || it == "~~~" {
+                    end = pos;
+                    break;
+                }
+                pos += inner.len();
+            }
+            return Some((&rest[..end], lines_before + 1, true));
+        }
+        if t.starts_with('{') {
+            let indent = line.len() - line.trim_start().len();
+            return Some((&text[line_start + indent..], lines_before, false));
+        }
+        return None;
+    }
+    None
 }
 
 /// Removes `<...>` tags from one line (enough for `<details><summary>` wrappers).
