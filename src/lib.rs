@@ -1,13 +1,16 @@
 //! quizz: take the quiz a bot posted on a pull request, in the terminal.
 //!
-//! The library holds everything but the terminal: the quiz model and scoring (`quiz`),
-//! the comment format (`comment`), local state (`store`), the line protocol (`plain`).
+//! The quiz model and scoring (`quiz`), the comment format (`comment`) and local state
+//! (`store`) know nothing of the terminal; the line protocol (`plain`) and the full-screen
+//! UI (`tui`) are front ends over the same `session`.
 
 pub mod cli;
 pub mod comment;
+pub mod logging;
 pub mod plain;
 pub mod quiz;
 pub mod session;
 pub mod source;
 pub mod store;
 pub mod text;
+pub mod tui;

@@ -65,6 +65,7 @@ impl SourceArgs {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    crate::logging::init();
     let outcome = match cli.command {
         Command::Take(args) => take::run(&args),
         Command::Show(args) => show::run(&args),

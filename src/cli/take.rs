@@ -6,7 +6,9 @@ use clap::Args;
 use super::{SourceArgs, report, wants_plain};
 use crate::quiz::{assemble, grade_closed};
 use crate::session::Session;
-use crate::store::Store;
+use crate::store::{Origin, Store};
+use crate::tui::Settings;
+use crate::tui::theme::Theme;
 
 /// Take a quiz: answer every question, then grade and see the results.
 ///
@@ -29,14 +31,56 @@ pub struct TakeArgs {
     /// Print the results state as JSON on stdout (everything else goes to stderr).
     #[arg(long)]
     json: bool,
+    /// Practice: show right or wrong, and the explanation, as soon as you answer.
+    #[arg(long)]
+    practice: bool,
 }
 
 pub fn run(args: &TakeArgs) -> Result<()> {
     let loaded = args.source.source()?.load()?;
     let store = Store::open_default()?;
-    let mut session = Session::open(store, loaded).context("cannot open the saved answers")?;
-    // The full-screen UI is not built yet: every take uses the line protocol for now.
-    let _ = wants_plain(args.plain);
+    let session = Session::open(store, loaded).context("cannot open the saved answers")?;
+    if wants_plain(args.plain || args.json) {
+        run_plain(session, args)
+    } else {
+        run_tui(session, args)
+    }
+}
+
+fn run_tui(session: Session, args: &TakeArgs) -> Result<()> {
+    let after_grading = match &session.origin {
+        Origin::Demo => "not posted: the demo quiz has no pull request.".to_string(),
+        Origin::File(_) => {
+            "not posted: a quiz from a file has no pull request to post to.".to_string()
+        }
+        Origin::PullRequest { .. } => {
+            "not posted: posting to GitHub is not available in this version.".to_string()
+        }
+    };
+    let settings = Settings {
+        practice: args.practice,
+        theme: Theme::from_env(),
+        grader_label: "no grader configured: open answers stay pending".to_string(),
+        grader_available: false,
+        after_grading,
+    };
+    let app = crate::tui::run(session, settings)?;
+    let mut out = std::io::stdout();
+    match &app.results {
+        Some(results) => {
+            report::print_results(&mut out, &app.session.quiz, &app.session.answers(), results)?;
+        }
+        None => writeln!(
+            out,
+            "Answers saved ({} of {}). Run the same command to carry on.",
+            app.session.answered_count(),
+            app.session.quiz.questions.len()
+        )?,
+    }
+    Ok(())
+}
+
+fn run_plain(mut session: Session, args: &TakeArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut prompts: Box<dyn Write> = if args.json {

@@ -1,0 +1,52 @@
+//! Everything that can change the app's state. Keys, the terminal, and background work
+//! all become an `Action`; only `update` applies them.
+
+use crate::quiz::OpenGrade;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// `q`: quit, asking first when answers are not graded yet.
+    Quit,
+    /// Ctrl-C, SIGTERM: quit now (answers are already saved).
+    ForceQuit,
+    Confirm,
+    Cancel,
+    Start,
+    NextQuestion,
+    PrevQuestion,
+    FirstQuestion,
+    LastQuestion,
+    CursorDown,
+    CursorUp,
+    /// Space/Enter on the option under the cursor.
+    Choose,
+    /// `1`–`9`: pick option n (0-based here).
+    Pick(usize),
+    PickTrue,
+    PickFalse,
+    ClearAnswer,
+    ToggleFlag,
+    StartEditing,
+    StopEditing,
+    /// A key inside the open-answer editor.
+    EditorKey(ratatui::crossterm::event::KeyEvent),
+    Paste(String),
+    /// Open `$VISUAL`/`$EDITOR` on the answer.
+    ExternalEditor,
+    /// The external editor closed with this text (or failed).
+    ExternalEditorDone(Result<String, String>),
+    OpenReview,
+    Submit,
+    Back,
+    ToggleHelp,
+    ScrollDown,
+    ScrollUp,
+    PageDown,
+    PageUp,
+    Resize(u16, u16),
+    /// Spinner frame while grading runs.
+    Tick,
+    GradeStarted(String),
+    GradeFinished(String, Result<OpenGrade, String>),
+    GradingDone,
+}

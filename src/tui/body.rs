@@ -1,0 +1,202 @@
+//! The scrollable body of a question: prompt, options, practice feedback.
+//!
+//! Built as plain lines by one function that both drawing and `update` use, so the
+//! update can scroll an option into view knowing exactly where it lands.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::app::App;
+use super::markdown;
+use super::theme::Theme;
+use super::ui::layout::question_areas;
+use crate::quiz::{Question, QuestionKind};
+use crate::text::{display_width, sanitize, sanitize_line};
+
+pub struct Body {
+    pub lines: Vec<Line<'static>>,
+    /// Rows `[start, end)` of each option, in choice order.
+    pub option_rows: Vec<(usize, usize)>,
+}
+
+/// The body's inner width for the current terminal size.
+pub fn width(app: &App) -> usize {
+    usize::from(areas_of(app).body.width.saturating_sub(2)).max(1)
+}
+
+pub fn viewport_rows(app: &App) -> u16 {
+    areas_of(app).body.height
+}
+
+fn areas_of(app: &App) -> super::ui::layout::QuestionAreas {
+    let open = app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }));
+    question_areas(Rect::new(0, 0, app.size.0, app.size.1), open)
+}
+
+pub fn build(app: &App, width: usize) -> Body {
+    let theme = app.settings.theme;
+    let mut body = Body {
+        lines: Vec::new(),
+        option_rows: Vec::new(),
+    };
+    let Some(q) = app.question() else { return body };
+    body.lines.extend(markdown::render(&q.prompt, width, theme));
+    if let Some(anchor) = &q.anchor {
+        let range = match (anchor.start_line, anchor.end_line) {
+            (Some(a), Some(b)) => format!(":{a}-{b}"),
+            (Some(a), None) => format!(":{a}"),
+            _ => String::new(),
+        };
+        body.lines.push(Line::styled(
+            format!("↳ {}{range}", sanitize_line(&anchor.path)),
+            theme.dim(),
+        ));
+    }
+    body.lines.push(Line::default());
+    let saved = app.session.answer(&q.id);
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    match &q.kind {
+        QuestionKind::Mcq { options, .. } => {
+            for (i, option) in options.iter().enumerate() {
+                let chosen = saved == Some(option.as_str());
+                let marker = format!("{} {}. ", if chosen { "(•)" } else { "( )" }, i + 1);
+                push_option(&mut body, &marker, option, width, row_style(theme, chosen, i == cursor));
+            }
+        }
+        QuestionKind::TrueFalse { .. } => {
+            for (i, (key, label)) in [("t", "true"), ("f", "false")].iter().enumerate() {
+                let chosen = saved == Some(*label);
+                let marker = format!("{} {key}  ", if chosen { "(•)" } else { "( )" });
+                push_option(&mut body, &marker, label, width, row_style(theme, chosen, i == cursor));
+            }
+        }
+        QuestionKind::Mermaid { options, .. } => {
+            for (i, option) in options.iter().enumerate() {
+                let chosen = saved == Some(option.label.as_str());
+                let start = body.lines.len();
+                let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
+                body.lines.push(Line::styled(title, row_style(theme, chosen, i == cursor)));
+                body.lines.extend(diagram(&option.source, width, theme));
+                body.option_rows.push((start, body.lines.len()));
+            }
+        }
+        QuestionKind::Open { .. } => {}
+        QuestionKind::Unsupported { type_name } => body.lines.push(Line::styled(
+            format!("This question's type “{}” is not supported by this quizz: it is shown only and not counted.", sanitize_line(type_name)),
+            theme.warn(),
+        )),
+    }
+    if app.settings.practice {
+        practice_feedback(&mut body, q, saved, width, theme);
+    }
+    body
+}
+
+fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
+    let mut style = if chosen { theme.chosen() } else { Style::new() };
+    if under_cursor {
+        style = style.patch(theme.cursor());
+    }
+    style
+}
+
+/// An option: marker, then text wrapped with a hanging indent under the marker.
+fn push_option(body: &mut Body, marker: &str, text: &str, width: usize, style: Style) {
+    let start = body.lines.len();
+    let indent = display_width(marker);
+    let rows = markdown::plain(
+        &sanitize_line(text),
+        width.saturating_sub(indent).max(8),
+        Style::new(),
+    );
+    for (n, row) in rows.into_iter().enumerate() {
+        let lead = if n == 0 {
+            marker.to_string()
+        } else {
+            " ".repeat(indent)
+        };
+        let mut spans = vec![Span::raw(lead)];
+        spans.extend(row.spans);
+        body.lines.push(Line::from(spans).style(style));
+    }
+    body.option_rows.push((start, body.lines.len()));
+}
+
+/// A diagram option: the Mermaid source in a frame (drawn, when the renderer knows the kind).
+fn diagram(source: &str, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let inner = width.saturating_sub(4).max(4);
+    let text = sanitize(source);
+    let rows: Vec<String> = text
+        .lines()
+        .flat_map(|l| markdown::plain(l, inner, Style::new()))
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect();
+    let frame_width = rows
+        .iter()
+        .map(|r| display_width(r))
+        .max()
+        .unwrap_or(0)
+        .min(inner);
+    let border = theme.border();
+    let mut out = vec![Line::styled(
+        format!("┌{}┐", "─".repeat(frame_width + 2)),
+        border,
+    )];
+    for row in rows {
+        let pad = frame_width.saturating_sub(display_width(&row));
+        out.push(Line::from(vec![
+            Span::styled("│ ", border),
+            Span::styled(row, theme.code()),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(" │", border),
+        ]));
+    }
+    out.push(Line::styled(
+        format!("└{}┘", "─".repeat(frame_width + 2)),
+        border,
+    ));
+    out
+}
+
+/// Practice mode: right or wrong at once, with the explanation.
+fn practice_feedback(
+    body: &mut Body,
+    q: &Question,
+    saved: Option<&str>,
+    width: usize,
+    theme: Theme,
+) {
+    let (Some(answer), Some(expected)) = (saved, q.kind.expected_value()) else {
+        return;
+    };
+    body.lines.push(Line::default());
+    let right = crate::quiz::grade_question(q, Some(answer))
+        == crate::quiz::Outcome::Scored {
+            score: 100,
+            feedback: String::new(),
+        };
+    if right {
+        body.lines.push(Line::styled("✓ Right.", theme.right()));
+    } else {
+        body.lines.extend(markdown::plain(
+            &format!("✗ Not quite — the answer is: {}", sanitize_line(&expected)),
+            width,
+            theme.wrong(),
+        ));
+    }
+    if let Some(explanation) = &q.explanation {
+        body.lines.extend(markdown::plain(
+            explanation,
+            width,
+            Style::new().add_modifier(Modifier::ITALIC),
+        ));
+    }
+}

@@ -1,0 +1,163 @@
+//! The full-screen UI: input → `Action` → `update` → draw, in one loop.
+//!
+//! The loop redraws only when something happened (a key, a resize, grading progress);
+//! a timer runs only while the spinner has something to show.
+
+mod action;
+pub mod app;
+mod body;
+mod keymap;
+mod markdown;
+mod terminal;
+pub mod theme;
+mod ui;
+mod update;
+mod wrap;
+
+pub use action::Action;
+pub use app::{App, Screen, Settings};
+pub use keymap::{Context, dispatch};
+pub use ui::draw;
+pub use update::{Effect, update};
+
+use std::time::Duration;
+
+use anyhow::{Context as _, Result};
+use futures_util::StreamExt;
+use ratatui::crossterm::event::{Event, EventStream, KeyEventKind};
+use tokio::sync::mpsc;
+
+use crate::session::Session;
+
+/// Runs the UI until the taker quits; returns the final state (results, if graded).
+pub fn run(session: Session, settings: Settings) -> Result<App> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(event_loop(session, settings))
+}
+
+fn to_action(app: &App, event: Event) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => {
+            keymap::dispatch(app.context(), &key)
+        }
+        Event::Paste(text) => Some(Action::Paste(text)),
+        Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        _ => None,
+    }
+}
+
+async fn event_loop(session: Session, settings: Settings) -> Result<App> {
+    let mut guard = terminal::enter().context("cannot set up the terminal")?;
+    let size = guard.terminal.size()?;
+    let mut app = App::new(session, settings, (size.width, size.height));
+    let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
+    let mut events = EventStream::new();
+    let mut ticker: Option<tokio::time::Interval> = None;
+    let mut signals = Signals::new();
+    let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
+    guard.terminal.draw(|f| ui::draw(f, &app))?;
+    loop {
+        let action = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => to_action(&app, event),
+                Some(Err(e)) => return Err(e).context("cannot read the terminal"),
+                None => Some(Action::ForceQuit),
+            },
+            Some(action) = rx.recv() => Some(action),
+            () = tick(ticker.as_mut()) => Some(Action::Tick),
+            () = signals.recv() => Some(Action::ForceQuit),
+        };
+        let Some(action) = action else { continue };
+        tracing::debug!(?action, "action");
+        match update::update(&mut app, action) {
+            Effect::None => {}
+            Effect::Quit => break,
+            Effect::ExternalEditor(text) => {
+                drop(events);
+                let edited = guard.suspend(|| terminal::external_editor(&text))?;
+                events = EventStream::new();
+                let _ = tx.send(Action::ExternalEditorDone(edited));
+            }
+            Effect::StartGrading(ids) => grading_task = Some(start_grading(&app, ids, tx.clone())),
+            Effect::CancelGrading => {
+                if let Some(task) = grading_task.take() {
+                    task.abort();
+                }
+            }
+        }
+        if app.should_quit {
+            break;
+        }
+        ticker = match (app.is_busy(), ticker) {
+            (true, Some(t)) => Some(t),
+            (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),
+            (false, _) => None,
+        };
+        guard.terminal.draw(|f| ui::draw(f, &app))?;
+    }
+    if let Some(task) = grading_task {
+        task.abort();
+    }
+    Ok(app)
+}
+
+async fn tick(ticker: Option<&mut tokio::time::Interval>) {
+    match ticker {
+        Some(t) => {
+            t.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// Grades the pending open answers in the background, reporting through `tx`.
+fn start_grading(
+    _app: &App,
+    ids: Vec<String>,
+    tx: mpsc::UnboundedSender<Action>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        // No grading backend is built into this version: every open answer stays pending.
+        for id in ids {
+            let _ = tx.send(Action::GradeFinished(id, Err("no grader available".into())));
+        }
+        let _ = tx.send(Action::GradingDone);
+    })
+}
+
+/// SIGTERM and SIGHUP end the UI cleanly (the terminal is restored, answers are saved).
+struct Signals {
+    term: Option<tokio::signal::unix::Signal>,
+    hup: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        Self {
+            term: signal(SignalKind::terminate()).ok(),
+            hup: signal(SignalKind::hangup()).ok(),
+        }
+    }
+
+    async fn recv(&mut self) {
+        async fn one(s: Option<&mut tokio::signal::unix::Signal>) {
+            match s {
+                Some(s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending().await,
+            }
+        }
+        tokio::select! {
+            () = one(self.term.as_mut()) => {},
+            () = one(self.hup.as_mut()) => {},
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

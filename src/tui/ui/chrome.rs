@@ -1,0 +1,106 @@
+//! The header, the question strip and the footer that frame every screen.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::text::{display_width, sanitize_line};
+use crate::tui::app::App;
+use crate::tui::keymap::hints;
+
+pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
+    let theme = app.settings.theme;
+    let left = format!(" quizz · {}", sanitize_line(title));
+    let right = format!(
+        "{}/{} answered ",
+        app.session.answered_count(),
+        app.question_count()
+    );
+    let pad = usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right));
+    let line = Line::from(vec![
+        Span::styled(left, theme.title()),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(right, theme.dim()),
+    ]);
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+/// Every question's state at a glance: `✓` answered, `·` empty, `⚑` flagged; the current
+/// one in reverse video with `▸`. Scrolls to keep the current one visible.
+pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = app.settings.theme;
+    let current = app.current();
+    let cells: Vec<(String, bool)> = app
+        .session
+        .quiz
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            let glyph = if app.session.is_flagged(&q.id) {
+                '⚑'
+            } else if app.is_answered(&q.id) {
+                '✓'
+            } else {
+                '·'
+            };
+            let lead = if i == current { '▸' } else { ' ' };
+            (format!("{lead}{}{glyph}", i + 1), i == current)
+        })
+        .collect();
+    let width = usize::from(area.width);
+    // Start far enough left that the current cell fits.
+    let mut start = 0;
+    while start < current
+        && cells[start..=current]
+            .iter()
+            .map(|(c, _)| display_width(c) + 1)
+            .sum::<usize>()
+            > width
+    {
+        start += 1;
+    }
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for (text, is_current) in &cells[start..] {
+        let w = display_width(text) + 1;
+        if used + w > width {
+            break;
+        }
+        used += w;
+        let style = if *is_current {
+            theme.cursor()
+        } else {
+            theme.dim()
+        };
+        spans.push(Span::styled(text.clone(), style));
+        spans.push(Span::raw(" "));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The keys that work here (from the keymap), or the status message when there is one.
+pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = app.settings.theme;
+    if let Some(status) = &app.status {
+        let line = Line::from(vec![
+            Span::styled(" ! ", theme.warn()),
+            Span::raw(sanitize_line(status)),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
+    let mut spans = vec![Span::raw(" ")];
+    let mut used = 1;
+    for (keys, label) in hints(app.context()) {
+        let w = display_width(&keys) + display_width(label) + 3;
+        if used + w > usize::from(area.width) {
+            break;
+        }
+        used += w;
+        spans.push(Span::styled(keys, theme.key()));
+        spans.push(Span::raw(format!(" {label}  ")));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

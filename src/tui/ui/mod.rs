@@ -1,0 +1,66 @@
+//! Drawing: every function here takes `&App` and only reads it.
+
+mod chrome;
+mod dialogs;
+mod grading;
+pub mod layout;
+mod overview;
+mod question;
+mod results;
+mod review;
+
+use ratatui::Frame;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::app::{App, Screen};
+use layout::{MIN_HEIGHT, MIN_WIDTH};
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = vec![
+            Line::from("Terminal too small"),
+            Line::from(format!(
+                "{}x{} — need {MIN_WIDTH}x{MIN_HEIGHT}",
+                area.width, area.height
+            )),
+            Line::from("Answers are saved."),
+        ];
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    match app.screen {
+        Screen::Overview => overview::draw(frame, area, app),
+        Screen::Question => question::draw(frame, area, app),
+        Screen::Review => review::draw(frame, area, app),
+        Screen::Grading => grading::draw(frame, area, app),
+        Screen::Results => results::draw(frame, area, app),
+    }
+    if app.help {
+        dialogs::help(frame, area, app);
+    }
+    if app.confirm_quit {
+        dialogs::confirm_quit(frame, area, app);
+    }
+}
+
+/// "Question 3/6 · mcq" and the like, for headers.
+fn position_title(app: &App) -> String {
+    let kind = app.question().map_or("", |q| q.kind.type_name());
+    format!(
+        "{} · Question {}/{} · {kind}",
+        source_title(app),
+        app.current() + 1,
+        app.question_count()
+    )
+}
+
+fn source_title(app: &App) -> String {
+    let quiz = &app.session.quiz;
+    match &app.session.origin {
+        crate::store::Origin::PullRequest { .. } => app.session.origin.describe(),
+        _ if quiz.pr_number > 0 => format!("PR #{}", quiz.pr_number),
+        _ => "local quiz".to_string(),
+    }
+}

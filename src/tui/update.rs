@@ -1,0 +1,379 @@
+//! The one place state changes: `update(&mut App, Action)`.
+//!
+//! Answer changes go through the session, which saves them at once; what needs the
+//! terminal or a runtime (an external editor, grading) comes back as an [`Effect`].
+
+use std::time::Instant;
+
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+
+use super::action::Action;
+use super::app::{App, GradeRow, Grading, Screen};
+use super::body;
+use crate::quiz::{Outcome, QuestionKind, assemble, grade_closed};
+use crate::store::StoreError;
+
+/// Work the event loop does for `update`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    Quit,
+    /// Suspend the UI and edit this text in `$VISUAL`/`$EDITOR`.
+    ExternalEditor(String),
+    /// Grade these open answers in the background.
+    StartGrading(Vec<String>),
+    CancelGrading,
+}
+
+#[allow(clippy::too_many_lines)] // one arm per action
+pub fn update(app: &mut App, action: Action) -> Effect {
+    // A status line lasts until the next thing the user does.
+    if !matches!(
+        action,
+        Action::Tick
+            | Action::Resize(..)
+            | Action::GradeStarted(_)
+            | Action::GradeFinished(..)
+            | Action::GradingDone
+            | Action::ExternalEditorDone(_)
+    ) {
+        app.status = None;
+    }
+    match action {
+        Action::ForceQuit => return quit(app),
+        Action::Quit => {
+            if app.results.is_some() || app.session.answered_count() == 0 {
+                return quit(app);
+            }
+            app.confirm_quit = true;
+        }
+        Action::Confirm => {
+            if app.confirm_quit || app.screen == Screen::Results {
+                return quit(app);
+            }
+        }
+        Action::Cancel => {
+            if app.confirm_quit {
+                app.confirm_quit = false;
+            } else if app.screen == Screen::Grading {
+                finish_grading(app);
+                app.status = Some(
+                    "Grading stopped: open answers stay pending; your answers are kept.".into(),
+                );
+                return Effect::CancelGrading;
+            }
+        }
+        Action::Start | Action::Back => {
+            app.screen = Screen::Question;
+            app.scroll = 0;
+        }
+        Action::NextQuestion => go(app, app.current() + 1),
+        Action::PrevQuestion => go(app, app.current().saturating_sub(1)),
+        Action::FirstQuestion => match app.screen {
+            Screen::Results => app.scroll = 0,
+            _ => go(app, 0),
+        },
+        Action::LastQuestion => match app.screen {
+            Screen::Results => app.scroll = u16::MAX,
+            _ => go(app, app.question_count().saturating_sub(1)),
+        },
+        Action::CursorDown => move_cursor(app, 1),
+        Action::CursorUp => move_cursor(app, -1),
+        Action::Choose => choose(app),
+        Action::Pick(n) => pick(app, n),
+        Action::PickTrue => pick_bool(app, true),
+        Action::PickFalse => pick_bool(app, false),
+        Action::ClearAnswer => {
+            if let Some(id) = app.question().map(|q| q.id.clone()) {
+                let r = app.session.set_answer(&id, None);
+                saved(app, r);
+            }
+        }
+        Action::ToggleFlag => {
+            if let Some(id) = app.question().map(|q| q.id.clone()) {
+                let flagged = !app.session.is_flagged(&id);
+                let r = app.session.set_flag(&id, flagged);
+                saved(app, r);
+            }
+        }
+        Action::StartEditing => start_editing(app),
+        Action::StopEditing => app.editor = None,
+        Action::EditorKey(key) => {
+            let changed = app.editor.as_mut().is_some_and(|e| e.input(key));
+            if changed {
+                save_editor(app);
+            }
+        }
+        Action::Paste(text) => {
+            if let Some(editor) = app.editor.as_mut() {
+                editor.insert_str(crate::text::sanitize(&text.replace("\r\n", "\n")));
+                save_editor(app);
+            } else {
+                app.status = Some("Paste goes into an open answer: press i to write first.".into());
+            }
+        }
+        Action::ExternalEditor => {
+            if let Some(q) = app
+                .question()
+                .filter(|q| matches!(q.kind, QuestionKind::Open { .. }))
+            {
+                let text = app.session.answer(&q.id).unwrap_or_default().to_string();
+                return Effect::ExternalEditor(text);
+            }
+        }
+        Action::ExternalEditorDone(result) => match result {
+            Ok(text) => {
+                if let Some(id) = app.question().map(|q| q.id.clone()) {
+                    let text = text.trim_end().to_string();
+                    let r = app.session.set_answer(&id, Some(text.clone()));
+                    saved(app, r);
+                    if app.editor.is_some() {
+                        app.editor = Some(new_editor(&text));
+                    }
+                }
+            }
+            Err(why) => app.status = Some(why),
+        },
+        Action::OpenReview => {
+            app.editor = None;
+            app.screen = Screen::Review;
+            app.review_cursor = app.current();
+        }
+        Action::Submit => return submit(app),
+        Action::ToggleHelp => app.help = !app.help,
+        Action::ScrollDown => app.scroll = app.scroll.saturating_add(1),
+        Action::ScrollUp => app.scroll = app.scroll.saturating_sub(1),
+        Action::PageDown => app.scroll = app.scroll.saturating_add(page(app)),
+        Action::PageUp => app.scroll = app.scroll.saturating_sub(page(app)),
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Tick => {
+            app.clock = Instant::now();
+            app.spinner = app.spinner.wrapping_add(1);
+        }
+        Action::GradeStarted(id) => set_row(
+            app,
+            &id,
+            GradeRow::Running {
+                since: Instant::now(),
+            },
+        ),
+        Action::GradeFinished(id, result) => {
+            let row = match &result {
+                Ok(g) => GradeRow::Done { score: g.score },
+                Err(e) => GradeRow::Failed { reason: e.clone() },
+            };
+            set_row(app, &id, row);
+            if let (Ok(grade), Some(i)) = (
+                result,
+                app.session.quiz.questions.iter().position(|q| q.id == id),
+            ) {
+                if let Some(slot) = app.outcomes.get_mut(i) {
+                    *slot = Outcome::Scored {
+                        score: grade.score.min(100),
+                        feedback: grade.feedback,
+                    };
+                }
+            }
+        }
+        Action::GradingDone => finish_grading(app),
+    }
+    Effect::None
+}
+
+fn quit(app: &mut App) -> Effect {
+    app.should_quit = true;
+    Effect::Quit
+}
+
+fn saved(app: &mut App, result: Result<(), StoreError>) {
+    if let Err(e) = result {
+        tracing::error!("saving the attempt failed: {e}");
+        app.status = Some(format!("Could not save: {e}"));
+    }
+}
+
+fn go(app: &mut App, index: usize) {
+    let index = index.min(app.question_count().saturating_sub(1));
+    app.editor = None;
+    app.screen = Screen::Question;
+    if index != app.current() {
+        app.scroll = 0;
+    }
+    let r = app.session.set_current(index);
+    saved(app, r);
+}
+
+fn page(app: &App) -> u16 {
+    app.size.1.saturating_sub(6).max(1)
+}
+
+fn move_cursor(app: &mut App, delta: isize) {
+    if app.screen == Screen::Review {
+        let last = app.question_count().saturating_sub(1);
+        app.review_cursor = app.review_cursor.saturating_add_signed(delta).min(last);
+        return;
+    }
+    let i = app.current();
+    let Some(q) = app.question() else { return };
+    let count = q.choices().len();
+    if count == 0 {
+        // Nothing to choose (open question): the arrows scroll the prompt.
+        app.scroll = if delta > 0 {
+            app.scroll.saturating_add(1)
+        } else {
+            app.scroll.saturating_sub(1)
+        };
+        return;
+    }
+    if let Some(c) = app.cursors.get_mut(i) {
+        *c = c.saturating_add_signed(delta).min(count - 1);
+    }
+    scroll_to_cursor(app);
+}
+
+/// Keeps the option under the cursor on screen (tall diagrams scroll into view).
+fn scroll_to_cursor(app: &mut App) {
+    let width = body::width(app);
+    let viewport = body::viewport_rows(app);
+    let built = body::build(app, width);
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    if let Some(&(start, end)) = built.option_rows.get(cursor) {
+        let (start, end) = (clamp_u16(start), clamp_u16(end));
+        if start < app.scroll {
+            app.scroll = start;
+        } else if end > app.scroll.saturating_add(viewport) {
+            app.scroll = end.saturating_sub(viewport).min(start);
+        }
+    }
+}
+
+fn clamp_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+fn choose(app: &mut App) {
+    if app.screen == Screen::Review {
+        let i = app.review_cursor;
+        go(app, i);
+        return;
+    }
+    let Some(q) = app.question() else { return };
+    if matches!(q.kind, QuestionKind::Open { .. }) {
+        start_editing(app);
+    } else {
+        let n = app.cursors.get(app.current()).copied().unwrap_or(0);
+        pick(app, n);
+    }
+}
+
+fn pick(app: &mut App, n: usize) {
+    let i = app.current();
+    let Some(q) = app.question() else { return };
+    let choices = q.choices();
+    let Some((key, text)) = choices.get(n) else {
+        if !choices.is_empty() {
+            app.status = Some(format!("There is no option {}.", n + 1));
+        }
+        return;
+    };
+    let value = match &q.kind {
+        QuestionKind::Mcq { .. } => (*text).to_string(),
+        _ => key.clone(),
+    };
+    let id = q.id.clone();
+    if let Some(c) = app.cursors.get_mut(i) {
+        *c = n;
+    }
+    let r = app.session.set_answer(&id, Some(value));
+    saved(app, r);
+    scroll_to_cursor(app);
+}
+
+fn pick_bool(app: &mut App, value: bool) {
+    if app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::TrueFalse { .. }))
+    {
+        pick(app, usize::from(!value));
+    }
+}
+
+fn new_editor(text: &str) -> TextArea<'static> {
+    let mut editor = TextArea::new(text.lines().map(str::to_string).collect());
+    editor.set_wrap_mode(WrapMode::WordOrGlyph);
+    editor.move_cursor(CursorMove::Bottom);
+    editor.move_cursor(CursorMove::End);
+    editor
+}
+
+fn start_editing(app: &mut App) {
+    if let Some(q) = app
+        .question()
+        .filter(|q| matches!(q.kind, QuestionKind::Open { .. }))
+    {
+        let text = app.session.answer(&q.id).unwrap_or_default().to_string();
+        app.editor = Some(new_editor(&text));
+    }
+}
+
+/// Every keystroke is saved: a killed process keeps a half-typed answer.
+fn save_editor(app: &mut App) {
+    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+        return;
+    };
+    if let Some(id) = app.question().map(|q| q.id.clone()) {
+        let value = if text.trim().is_empty() {
+            None
+        } else {
+            Some(text)
+        };
+        let r = app.session.set_answer(&id, value);
+        saved(app, r);
+    }
+}
+
+fn submit(app: &mut App) -> Effect {
+    app.editor = None;
+    app.outcomes = grade_closed(&app.session.quiz, &app.session.answers());
+    let pending: Vec<String> = app
+        .session
+        .quiz
+        .questions
+        .iter()
+        .zip(&app.outcomes)
+        .filter(|(_, o)| matches!(o, Outcome::Pending))
+        .map(|(q, _)| q.id.clone())
+        .collect();
+    if pending.is_empty() || !app.settings.grader_available {
+        finish_grading(app);
+        return Effect::None;
+    }
+    app.grading = Some(Grading {
+        started: Instant::now(),
+        rows: pending
+            .iter()
+            .map(|id| (id.clone(), GradeRow::Waiting))
+            .collect(),
+    });
+    app.clock = Instant::now();
+    app.screen = Screen::Grading;
+    Effect::StartGrading(pending)
+}
+
+fn set_row(app: &mut App, id: &str, row: GradeRow) {
+    if let Some(grading) = app.grading.as_mut() {
+        if let Some((_, slot)) = grading.rows.iter_mut().find(|(rid, _)| rid == id) {
+            *slot = row;
+        }
+    }
+    app.clock = Instant::now();
+}
+
+fn finish_grading(app: &mut App) {
+    let results = assemble(&app.session.quiz, &app.outcomes);
+    let r = app.session.set_results(&results);
+    saved(app, r);
+    app.results = Some(results);
+    app.screen = Screen::Results;
+    app.scroll = 0;
+}

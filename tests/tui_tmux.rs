@@ -1,0 +1,272 @@
+//! The real binary in a real terminal (tmux): keys in, screen out.
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// One tmux server per test (its own socket), so tests run in parallel.
+struct Tmux {
+    socket: String,
+    _data: tempfile::TempDir,
+    data: std::path::PathBuf,
+}
+
+impl Tmux {
+    fn new(name: &str) -> Option<Self> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "tmux is missing on CI: scripts/test installs it"
+            );
+            eprintln!("SKIPPED: tmux is not installed (scripts/test installs it)");
+            return None;
+        }
+        let data = tempfile::tempdir().unwrap();
+        let path = data.path().to_path_buf();
+        Some(Self {
+            socket: format!("quizz-test-{name}-{}", std::process::id()),
+            _data: data,
+            data: path,
+        })
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Starts `quizz ARGS` in a fresh session of `w`x`h`; the pane stays after it exits.
+    fn start(&self, w: u16, h: u16, args: &str, env: &str) {
+        let bin = env!("CARGO_BIN_EXE_quizz");
+        // Through a shell that waits after quizz exits, so what it prints stays readable.
+        let cmd = format!(
+            "env XDG_DATA_HOME={} XDG_STATE_HOME={} TERM=xterm-256color {env} {bin} {args}; echo \"[quizz exited $?]\"; sleep 600",
+            self.data.display(),
+            self.data.display()
+        );
+        self.tmux(&["kill-session", "-t", "q"]);
+        self.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "q",
+            "-x",
+            &w.to_string(),
+            "-y",
+            &h.to_string(),
+            &cmd,
+        ]);
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.tmux(&["send-keys", "-t", "q", k]);
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "q"])
+    }
+
+    /// Waits (up to 10 s) until the screen shows `text`; panics with the screen otherwise.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "waited for {text:?}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The quizz process: the child of the pane's shell.
+    fn quizz_pid(&self) -> String {
+        let shell = self.tmux(&["list-panes", "-t", "q", "-F", "#{pane_pid}"]);
+        let out = Command::new("pgrep")
+            .args(["-P", shell.trim()])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.tmux(&["kill-server"]);
+    }
+}
+
+fn attempt_files(data: &Path) -> usize {
+    walk(&data.join("quizz/attempts"))
+}
+
+fn walk(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .flatten()
+            .map(|e| {
+                if e.path().is_dir() {
+                    walk(&e.path())
+                } else {
+                    1
+                }
+            })
+            .sum()
+    })
+}
+
+#[test]
+fn take_the_demo_from_start_to_results() {
+    let Some(t) = Tmux::new("full") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "1", "n", "f", "n", "2", "n", "f", "n", "i"]);
+    t.wait_for("Your answer — Esc done");
+    // Letters are text in the editor: q and n do not quit or move.
+    t.keys(&["-l", "quick note"]);
+    t.wait_for("quick note");
+    t.keys(&["Escape", "n", "1", "s"]);
+    t.wait_for("Review: all 6 answered");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("Total 50%");
+    assert!(screen.contains("✓ right q1"), "{screen}");
+    assert!(screen.contains("pending q5"), "{screen}");
+    t.keys(&["q"]);
+    let screen = t.wait_for("Results: 50%");
+    assert!(screen.contains("6. ✗ wrong  q6"), "{screen}");
+    assert!(screen.contains("[quizz exited 0]"), "{screen}");
+    assert_eq!(attempt_files(&t.data), 1);
+}
+
+#[test]
+fn quit_then_resume_on_the_same_question() {
+    let Some(t) = Tmux::new("resume") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "2", "n", "t", "n", "q"]);
+    t.wait_for("Quit now? Your answers are saved");
+    t.keys(&["y"]);
+    t.wait_for("Answers saved (2 of 6)");
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Resuming   2 of 6 answered, at question 3");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("Question 3/6");
+    assert!(screen.contains(" 1✓  2✓ ▸3·"), "{screen}");
+}
+
+#[test]
+fn kill_9_while_typing_loses_nothing() {
+    let Some(t) = Tmux::new("kill") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "1", "n", "n", "n", "n", "i"]);
+    t.wait_for("Your answer — Esc done");
+    t.keys(&["-l", "half typed"]);
+    t.wait_for("half typed");
+    let pid = t.quizz_pid();
+    assert!(
+        Command::new("kill")
+            .args(["-9", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    t.wait_for("[quizz exited 137]");
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Resuming   2 of 6 answered, at question 5");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("half typed");
+    assert!(screen.contains("Question 5/6 · open"), "{screen}");
+}
+
+#[test]
+fn resize_to_40x12_and_back() {
+    let Some(t) = Tmux::new("resize") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("quizz · PR #7 · Question 1/6");
+    t.tmux(&["resize-window", "-t", "q", "-x", "40", "-y", "12"]);
+    let start = Instant::now();
+    loop {
+        let screen = t.screen();
+        if !screen.contains("quizz · PR #7") && screen.contains("▸1·") {
+            assert!(screen.lines().all(|l| l.chars().count() <= 40), "{screen}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no compact layout:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.tmux(&["resize-window", "-t", "q", "-x", "20", "-y", "6"]);
+    t.wait_for("Terminal too small");
+    t.tmux(&["resize-window", "-t", "q", "-x", "100", "-y", "30"]);
+    t.wait_for("quizz · PR #7 · Question 1/6");
+}
+
+#[test]
+fn help_overlay_from_the_keymap() {
+    let Some(t) = Tmux::new("help") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "?"]);
+    let screen = t.wait_for("Keys — ? or Esc closes");
+    assert!(screen.contains("pick option 1–9"), "{screen}");
+    t.keys(&["Escape"]);
+    let start = Instant::now();
+    while t.screen().contains("Keys — ? or Esc closes") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "help did not close"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.keys(&["F1"]);
+    t.wait_for("Keys — ? or Esc closes");
+}
+
+#[test]
+fn no_color_means_no_colour_escapes() {
+    let Some(t) = Tmux::new("nocolor") else {
+        return;
+    };
+    t.start(100, 30, "take --demo", "NO_COLOR=1");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "1"]);
+    t.wait_for("(•) 1.");
+    let styled = t.tmux(&["capture-pane", "-p", "-e", "-t", "q"]);
+    // SGR colour parameters: 30–37, 38;…, 40–47, 48;…, 90–97, 100–107.
+    for seq in styled.split("\u{1b}[").skip(1) {
+        let params = seq.split('m').next().unwrap_or("");
+        for p in params.split(';') {
+            let n: u32 = p.parse().unwrap_or(0);
+            assert!(
+                !matches!(n, 30..=38 | 40..=48 | 90..=97 | 100..=107),
+                "colour SGR {params:?} under NO_COLOR"
+            );
+        }
+    }
+    assert!(
+        styled.contains("\u{1b}[7m"),
+        "reverse video marks the cursor"
+    );
+}
