@@ -1,0 +1,51 @@
+//! One full frame of the TUI, drawn into an off-screen buffer.
+//! Run: cargo bench --bench tui
+#![allow(clippy::expect_used)]
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use quizz::quiz::parse_quiz;
+use quizz::session::Session;
+use quizz::source::{DEMO_QUIZ, LoadedQuiz};
+use quizz::store::{Origin, Store};
+use quizz::tui::theme::Theme;
+use quizz::tui::{Action, App, Settings, draw, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
+    let loaded = LoadedQuiz {
+        quiz: parse_quiz(DEMO_QUIZ).expect("demo"),
+        origin: Origin::Demo,
+        notes: Vec::new(),
+    };
+    let session = Session::open(Store::at(dir), loaded).expect("store");
+    let settings = Settings {
+        practice: false,
+        theme: Theme { no_color: false },
+        grader_label: "none".into(),
+        grader_available: false,
+        after_grading: String::new(),
+    };
+    let mut app = App::new(session, settings, size);
+    update(&mut app, Action::Start);
+    update(&mut app, Action::LastQuestion);
+    app
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (w, h) in [(200u16, 60u16), (80, 24)] {
+        let app = app_on_mermaid_question(dir.path(), (w, h));
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+        c.bench_function(&format!("frame: mermaid question {w}x{h}"), |b| {
+            b.iter(|| {
+                terminal.draw(|f| draw(f, black_box(&app))).expect("draw");
+            });
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
