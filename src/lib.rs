@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod comment;
+pub mod grade;
 pub mod plain;
 pub mod quiz;
 pub mod session;

@@ -4,7 +4,6 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::{SourceArgs, report, wants_plain};
-use crate::quiz::{assemble, grade_closed};
 use crate::session::Session;
 use crate::store::Store;
 
@@ -46,10 +45,9 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     };
     crate::plain::ask_all(&mut session, &mut input, &mut prompts)?;
 
-    let results = assemble(
-        &session.quiz,
-        &grade_closed(&session.quiz, &session.answers()),
-    );
+    let retry = format!("quizz grade {}", args.source.command_args());
+    let results =
+        super::grading::grade_take(&session.quiz, &session.answers(), &mut prompts, &retry)?;
     session.set_results(&results)?;
     if args.json {
         println!("{}", results.to_pretty_json());
