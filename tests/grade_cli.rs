@@ -1,5 +1,6 @@
 //! `quizz grade`, `quizz take` and `quizz doctor` through the real binary, grading open
 //! answers against the fake Messages API.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

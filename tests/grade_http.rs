@@ -1,6 +1,7 @@
 //! The Messages API backend against the fake server: success, in-band correction, a reply
 //! without the tool, 429 with retry-after, 529, 5xx, 401, a slow reply; what the requests
 //! carry; and the injection cases.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 
@@ -184,7 +185,7 @@ async fn a_429_waits_as_long_as_retry_after_says() {
     let started = Instant::now();
     assert_eq!(g.grade(&request("a")).await.unwrap().score, 90);
     let took = started.elapsed();
-    assert!(took >= Duration::from_millis(1000), "{took:?}");
+    assert!(took >= Duration::from_secs(1), "{took:?}");
     assert!(took < Duration::from_secs(3), "{took:?}");
     assert_eq!(server.posts().len(), 2);
 }

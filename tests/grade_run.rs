@@ -1,5 +1,6 @@
 //! Concurrent grading through the library API: bounded, with progress events, and one
 //! failure never losing the others.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -30,6 +30,9 @@ pub struct ClaudeCliConfig {
     pub max_retries: u32,
     /// `--max-turns`: room for the CLI's own in-band schema retries.
     pub max_turns: u32,
+    /// Where the CLI takes its credentials from, to name it when they are refused:
+    /// `ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, or its own login.
+    pub credentials: String,
 }
 
 impl Default for ClaudeCliConfig {
@@ -38,6 +41,7 @@ impl Default for ClaudeCliConfig {
             timeout: Duration::from_secs(120),
             max_retries: 2,
             max_turns: 3,
+            credentials: "its own login (run `claude`, then /login)".into(),
         }
     }
 }
@@ -117,6 +121,7 @@ impl ClaudeCliGrader {
                 message: format!("cannot read its output: {e}"),
             })?;
         interpret_output(
+            &self.config.credentials,
             output.status.code(),
             &String::from_utf8_lossy(&output.stdout),
             &String::from_utf8_lossy(&output.stderr),
@@ -136,6 +141,7 @@ impl Grader for ClaudeCliGrader {
 
 /// What one run of the CLI means: its exit code, stdout and stderr.
 pub(crate) fn interpret_output(
+    credentials: &str,
     code: Option<i32>,
     stdout: &str,
     stderr: &str,
@@ -161,7 +167,7 @@ pub(crate) fn interpret_output(
         let status = field("api_error_status").and_then(Value::as_u64);
         let message = match (subtype, status) {
             (_, Some(401 | 403)) => format!(
-                "the API refused its credentials (HTTP {}): {said}. The CLI uses ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or its own login (`claude` then /login)",
+                "the API refused its credentials from {credentials} (HTTP {}): {said}",
                 status.unwrap_or_default()
             ),
             (_, Some(429)) => format!("rate limited (HTTP 429), retries exhausted: {said}"),

@@ -248,6 +248,11 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
                 timeout,
                 ..ClaudeCliConfig::default()
             };
+            if env.non_empty("ANTHROPIC_API_KEY").is_some() {
+                config.credentials = "ANTHROPIC_API_KEY".into();
+            } else if env.non_empty("ANTHROPIC_AUTH_TOKEN").is_some() {
+                config.credentials = "ANTHROPIC_AUTH_TOKEN".into();
+            }
             if let Some(n) = env
                 .non_empty("CLAUDE_CODE_MAX_RETRIES")
                 .and_then(|v| v.trim().parse::<u32>().ok())

@@ -515,10 +515,8 @@ async fn read_chunked(stream: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Res
 }
 
 async fn fill(stream: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<bool> {
-    let mut chunk = [0u8; 16 * 1024];
-    let n = stream.read(&mut chunk).await?;
-    buf.extend_from_slice(&chunk[..n]);
-    Ok(n > 0)
+    buf.reserve(16 * 1024);
+    Ok(stream.read_buf(buf).await? > 0)
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

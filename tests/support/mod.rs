@@ -1,5 +1,10 @@
 //! Shared helpers of the integration tests.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::needless_pass_by_value
+)]
 
 pub mod fake_messages;
 

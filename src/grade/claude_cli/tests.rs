@@ -3,7 +3,7 @@
 use super::*;
 
 fn run(code: i32, stdout: &str) -> Result<OpenGrade, GradeError> {
-    interpret_output(Some(code), stdout, "")
+    interpret_output("ANTHROPIC_AUTH_TOKEN", Some(code), stdout, "")
 }
 
 #[test]
@@ -18,6 +18,7 @@ fn an_api_error_dressed_as_success_is_a_failure() {
     let out = r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":401,"result":"Not logged in · Please run /login"}"#;
     let e = run(1, out).unwrap_err().to_string();
     assert!(e.contains("HTTP 401") && e.contains("Not logged in"), "{e}");
+    assert!(e.contains("credentials from ANTHROPIC_AUTH_TOKEN"), "{e}");
     let out = r#"{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"result":"API Error: Request rejected (429) · slow down"}"#;
     let e = run(1, out).unwrap_err().to_string();
     assert!(e.contains("rate limited") && e.contains("slow down"), "{e}");
@@ -55,13 +56,13 @@ fn an_out_of_range_structured_output_is_rejected() {
 fn the_last_result_line_counts_and_garbage_is_explained() {
     let out = "noise\n{\"type\":\"system\"}\n{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"structured_output\":{\"score\":5,\"feedback\":\"f\"}}\n";
     assert_eq!(run(0, out).unwrap().score, 5);
-    let e = interpret_output(Some(2), "", "error: unknown option '--json-schema'\n")
+    let e = interpret_output("x", Some(2), "", "error: unknown option '--json-schema'\n")
         .unwrap_err()
         .to_string();
     assert!(
         e.contains("exit status 2") && e.contains("unknown option"),
         "{e}"
     );
-    let e = interpret_output(None, "", "").unwrap_err().to_string();
+    let e = interpret_output("x", None, "", "").unwrap_err().to_string();
     assert!(e.contains("signal"), "{e}");
 }
