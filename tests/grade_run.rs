@@ -141,6 +141,17 @@ async fn closed_questions_are_graded_locally_and_blank_open_answers_score_zero()
     assert_eq!(assemble(&quiz, &outcomes).result("q5").unwrap().score, 0);
 }
 
+/// The TUI spawns grading on its runtime: the future must be `Send`.
+#[test]
+fn the_grading_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let server = FakeMessages::sequence(vec![Reply::grade(1, "x")]);
+    let (quiz, answers) = six_open();
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let future = grade_open(&quiz, &answers, grader(&server), 4, tx);
+    assert_send(&future);
+}
+
 /// The closing-note figure: 6 open answers, each reply 500 ms.
 /// Run: `cargo test --test grade_run -- --nocapture six_answers`
 #[tokio::test]
