@@ -1,53 +1,197 @@
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use clap::Args;
+use anyhow::{Context, Result, bail};
+use clap::{ArgGroup, Args};
 
-use crate::comment::render_results_comment;
-use crate::quiz::{Answers, assemble, grade_closed};
+use super::SourceArgs;
+use super::grading::{grade_with_progress, summarise};
+use crate::comment::{parse_results_comment, render_results_comment};
+use crate::grade::{DEFAULT_CONCURRENCY, EnvSnapshot, keep_previous, select_grader};
+use crate::quiz::{Answers, Outcome, Quiz, Results, assemble, grade_closed};
+use crate::session::Session;
 use crate::source::{QuizSource, SourceError, read_text};
+use crate::store::Store;
 
-/// Grade an answers file against a quiz and print the results.
+/// Grade answers: closed questions here, open answers through an LLM when one is set up.
 ///
-/// Closed questions (mcq, tf, mermaid) are graded here; open answers are reported as
-/// pending until a grader is available.
+/// Either an answers file against a quiz (--quiz, --answers), or the answers saved by
+/// `quizz take` for a quiz (--demo, --file); the second saves the results into the attempt.
+/// Open answers already graded are kept (only pending ones are graded) unless --regrade.
+/// Progress goes to stderr, the results to stdout. `quizz doctor` shows which grader is used.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  quizz grade --quiz comment.md --answers answers.json\n  quizz grade --quiz quiz.json --answers answers.json --json\n\n\
+    group(ArgGroup::new("mode").required(true).args(["quiz", "demo", "file"])),
+    after_help = "Examples:\n  quizz grade --quiz comment.md --answers answers.json\n  quizz grade --quiz quiz.json --answers answers.json --json > results.json\n  quizz grade --quiz quiz.json --answers answers.json --previous results.json   (grade only what is still pending)\n  quizz grade --demo                     grade the saved answers of the demo quiz\n  quizz grade --file comment.md --regrade\n\n\
 The answers file is the original Answers model:\n  {\"version\":\"1\",\"pr_number\":7,\"entries\":[{\"question_id\":\"q1\",\"value\":\"<option text>\"}]}\n\
-value: the option text (mcq), the label (mermaid), \"true\"/\"false\" (tf), free text (open)."
+value: the option text (mcq), the label (mermaid), \"true\"/\"false\" (tf), free text (open).\n\n\
+Exit status: 0 graded (open answers with no grader stay pending), 1 some open answer failed\n\
+to grade (results are still printed, those answers stay pending), 2 unusable input."
 )]
 pub struct GradeArgs {
     /// The quiz: quiz-state JSON or a whole comment in markdown (`-` reads stdin).
-    #[arg(long, value_name = "SOURCE")]
-    quiz: PathBuf,
+    #[arg(long, value_name = "SOURCE", requires = "answers")]
+    quiz: Option<PathBuf>,
     /// The answers file (JSON, the Answers model).
-    #[arg(long, value_name = "ANSWERS.json")]
-    answers: PathBuf,
+    #[arg(long, value_name = "ANSWERS.json", requires = "quiz")]
+    answers: Option<PathBuf>,
+    /// Earlier results (results JSON, or a results comment) for --quiz: open answers graded
+    /// there are kept, only pending ones are graded.
+    #[arg(long, value_name = "RESULTS", requires = "quiz")]
+    previous: Option<PathBuf>,
+    /// With the saved answers (--demo, --file): the quiz whose saved answers to grade.
+    #[command(flatten)]
+    source: SourceArgs,
+    /// Grade every open answer again, even those already graded.
+    #[arg(long, conflicts_with = "previous")]
+    regrade: bool,
     /// Print the results state JSON instead of the markdown results comment.
     #[arg(long)]
     json: bool,
+    /// Open answers graded at the same time.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = DEFAULT_JOBS,
+          value_parser = clap::value_parser!(u16).range(1..=32))]
+    jobs: u16,
 }
 
+#[allow(clippy::cast_possible_truncation)] // DEFAULT_CONCURRENCY is 4
+const DEFAULT_JOBS: u16 = DEFAULT_CONCURRENCY as u16;
+
 pub fn run(args: &GradeArgs) -> Result<()> {
-    let loaded = QuizSource::File(args.quiz.clone()).load()?;
-    let text = read_text(&args.answers)?;
+    match (&args.quiz, &args.answers) {
+        (Some(quiz), Some(answers)) => grade_files(args, quiz, answers),
+        _ => grade_saved(args),
+    }
+}
+
+/// `--quiz Q --answers A [--previous R]`: prints the results, saves nothing.
+fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Result<()> {
+    let loaded = QuizSource::File(quiz_path.to_path_buf()).load()?;
+    let text = read_text(answers_path)?;
     let answers = Answers::parse(&text).map_err(|source| SourceError::Format {
-        name: args.answers.display().to_string(),
+        name: answers_path.display().to_string(),
         source,
     })?;
-    let results = assemble(&loaded.quiz, &grade_closed(&loaded.quiz, &answers));
+    let quiz = &loaded.quiz;
+    let mut previous = grade_closed(quiz, &answers);
+    if let Some(path) = &args.previous {
+        let results = read_results(path)?;
+        previous = keep_previous(quiz, &answers, &outcomes_from(quiz, &results));
+    }
+    let retry = format!(
+        "quizz grade --quiz {} --answers {} --previous RESULTS  (RESULTS: this output, saved)",
+        shell_word(quiz_path),
+        shell_word(answers_path)
+    );
+    finish(args, quiz, &answers, &previous, &retry, |_| Ok(()))
+}
+
+/// `--demo` / `--file SOURCE`: the answers saved by `quizz take`; results saved back.
+fn grade_saved(args: &GradeArgs) -> Result<()> {
+    let loaded = args.source.source()?.load()?;
+    let describe = loaded.origin.describe();
+    let store = Store::open_default()?;
+    let mut session = Session::open(store, loaded).context("cannot open the saved answers")?;
+    for note in &session.notes {
+        eprintln!("note: {}", crate::text::sanitize(note));
+    }
+    let answers = session.answers();
+    if answers.values.values().all(|v| v.trim().is_empty()) {
+        bail!(
+            "no saved answers for {describe}: take it first with `quizz take {}`",
+            args.source.command_args()
+        );
+    }
+    let quiz = session.quiz.clone();
+    let saved = session
+        .attempt()
+        .results
+        .clone()
+        .and_then(|v| Results::from_value(v).ok());
+    let previous = match (&saved, args.regrade) {
+        (Some(results), false) => keep_previous(&quiz, &answers, &outcomes_from(&quiz, results)),
+        _ => grade_closed(&quiz, &answers),
+    };
+    let retry = format!("quizz grade {}", args.source.command_args());
+    finish(args, &quiz, &answers, &previous, &retry, |results| {
+        session
+            .set_results(results)
+            .context("cannot save the results")
+    })
+}
+
+fn finish(
+    args: &GradeArgs,
+    quiz: &Quiz,
+    answers: &Answers,
+    previous: &[Outcome],
+    retry: &str,
+    save: impl FnOnce(&Results) -> Result<()>,
+) -> Result<()> {
+    let selection = select_grader(&EnvSnapshot::from_process());
+    let mut err = std::io::stderr();
+    let graded = grade_with_progress(
+        quiz,
+        answers,
+        previous,
+        &selection,
+        usize::from(args.jobs),
+        &mut err,
+    )?;
+    let results = assemble(quiz, &graded.outcomes);
+    save(&results)?;
     if args.json {
         println!("{}", results.to_pretty_json());
     } else {
         println!("{}", render_results_comment(&results)?);
     }
-    if !results.pending.is_empty() {
-        eprintln!(
-            "note: {} open answer(s) pending ({}): no grader is available in this build yet",
-            results.pending.len(),
-            results.pending.join(", ")
+    summarise(&graded, &selection, &mut err, retry)?;
+    if !graded.failed.is_empty() {
+        bail!(
+            "{} open answer(s) could not be graded; the results above are provisional",
+            graded.failed.len()
         );
     }
     Ok(())
+}
+
+/// Results JSON, or a results comment (its state block, or the legacy list).
+fn read_results(path: &Path) -> Result<Results> {
+    let text = read_text(path)?;
+    if let Ok(results) = Results::parse(&text) {
+        return Ok(results);
+    }
+    let parsed = parse_results_comment(&text).map_err(|source| SourceError::Comment {
+        name: path.display().to_string(),
+        source,
+    })?;
+    Ok(parsed.results)
+}
+
+/// One outcome per question from earlier results: graded ones scored, the rest pending.
+fn outcomes_from(quiz: &Quiz, results: &Results) -> Vec<Outcome> {
+    quiz.questions
+        .iter()
+        .map(|q| {
+            results
+                .result(&q.id)
+                .map_or(Outcome::Pending, |r| Outcome::Scored {
+                    score: r.score.min(100),
+                    feedback: r.feedback.clone(),
+                })
+        })
+        .collect()
+}
+
+/// A path as one shell word (quoted when it needs to be), for a command to copy.
+pub(super) fn shell_word(path: &Path) -> String {
+    let text = crate::text::sanitize_line(&path.display().to_string());
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./,:=+@%".contains(c))
+    {
+        text
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }

@@ -1,6 +1,8 @@
 //! The command line: arguments, dispatch, and how errors become exit codes.
 
+mod doctor;
 mod grade;
+mod grading;
 mod report;
 mod show;
 mod take;
@@ -23,7 +25,7 @@ use crate::source::{QuizSource, SourceError};
     long_about = "Take the quiz a bot posted on your pull request, right in the terminal, and grade it.\n\n\
         A quiz is the JSON state inside a bot comment's `<details><summary>Quiz state (used by the CLI)</summary>` \
         block; quizz reads it from the whole comment (as posted, or copied from the rendered page) or from the bare JSON.",
-    after_help = "Examples:\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
+    after_help = "Examples:\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n  quizz grade --demo              grade the saved answers (open ones by an LLM)\n  quizz doctor                    which LLM grader is used, and why\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -35,6 +37,7 @@ enum Command {
     Take(take::TakeArgs),
     Show(show::ShowArgs),
     Grade(grade::GradeArgs),
+    Doctor(doctor::DoctorArgs),
 }
 
 /// Where a command reads its quiz: the demo, a file, or `-` for stdin.
@@ -49,6 +52,14 @@ pub struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// The arguments that name this quiz again on a command line (`--demo`, `--file X`).
+    fn command_args(&self) -> String {
+        match &self.file {
+            Some(path) => format!("--file {}", grade::shell_word(path)),
+            None => "--demo".to_string(),
+        }
+    }
+
     fn source(&self) -> Result<QuizSource, SourceError> {
         match (&self.file, self.demo) {
             (Some(path), _) => Ok(QuizSource::File(path.clone())),
@@ -70,6 +81,7 @@ pub fn main() -> ExitCode {
         Command::Take(args) => take::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Grade(args) => grade::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::{SourceArgs, report, wants_plain};
-use crate::quiz::{assemble, grade_closed};
+use crate::grade::{EnvSnapshot, select_grader};
 use crate::session::Session;
 use crate::store::{Origin, Store};
 use crate::tui::Settings;
@@ -57,14 +57,24 @@ fn run_tui(session: Session, args: &TakeArgs) -> Result<()> {
             "not posted: posting to GitHub is not available in this version.".to_string()
         }
     };
+    let selection = select_grader(&EnvSnapshot::from_process());
+    let grader_label = match &selection.grader {
+        Some(_) => format!(
+            "{} · model {}",
+            selection.backend.describe(),
+            selection.model
+        ),
+        None => "no grader configured: open answers stay pending (see quizz doctor)".to_string(),
+    };
     let settings = Settings {
         practice: args.practice,
         theme: Theme::from_env(),
-        grader_label: "no grader configured: open answers stay pending".to_string(),
-        grader_available: false,
+        grader_label,
+        grader_available: selection.grader.is_some(),
         after_grading,
+        grade_later: format!("quizz grade {}", args.source.command_args()),
     };
-    let app = crate::tui::run(session, settings)?;
+    let app = crate::tui::run(session, settings, selection.grader)?;
     let mut out = std::io::stdout();
     match &app.results {
         Some(results) => {
@@ -90,10 +100,9 @@ fn run_plain(mut session: Session, args: &TakeArgs) -> Result<()> {
     };
     crate::plain::ask_all(&mut session, &mut input, &mut prompts)?;
 
-    let results = assemble(
-        &session.quiz,
-        &grade_closed(&session.quiz, &session.answers()),
-    );
+    let retry = format!("quizz grade {}", args.source.command_args());
+    let results =
+        super::grading::grade_take(&session.quiz, &session.answers(), &mut prompts, &retry)?;
     session.set_results(&results)?;
     if args.json {
         println!("{}", results.to_pretty_json());

@@ -44,6 +44,8 @@ pub struct Settings {
     pub grader_available: bool,
     /// What happens to the results after grading (posted, saved to post later, not posted).
     pub after_grading: String,
+    /// The command that grades pending open answers later, such as `quizz grade --demo`.
+    pub grade_later: String,
 }
 
 pub struct App {

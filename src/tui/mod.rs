@@ -27,15 +27,19 @@ use futures_util::StreamExt;
 use ratatui::crossterm::event::{Event, EventStream, KeyEventKind};
 use tokio::sync::mpsc;
 
+use std::sync::Arc;
+
+use crate::grade::{DEFAULT_CONCURRENCY, GradeEvent, Grader, grade_open};
 use crate::session::Session;
 
 /// Runs the UI until the taker quits; returns the final state (results, if graded).
-pub fn run(session: Session, settings: Settings) -> Result<App> {
+/// `grader` grades open answers in the background (none: they stay pending).
+pub fn run(session: Session, settings: Settings, grader: Option<Arc<dyn Grader>>) -> Result<App> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(event_loop(session, settings))
+    runtime.block_on(event_loop(session, settings, grader))
 }
 
 fn to_action(app: &App, event: Event) -> Option<Action> {
@@ -49,7 +53,11 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
     }
 }
 
-async fn event_loop(session: Session, settings: Settings) -> Result<App> {
+async fn event_loop(
+    session: Session,
+    settings: Settings,
+    grader: Option<Arc<dyn Grader>>,
+) -> Result<App> {
     let mut guard = terminal::enter().context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height));
@@ -81,7 +89,9 @@ async fn event_loop(session: Session, settings: Settings) -> Result<App> {
                 events = EventStream::new();
                 let _ = tx.send(Action::ExternalEditorDone(edited));
             }
-            Effect::StartGrading(ids) => grading_task = Some(start_grading(&app, ids, tx.clone())),
+            Effect::StartGrading(_) => {
+                grading_task = grader.clone().map(|g| start_grading(&app, g, tx.clone()));
+            }
             Effect::CancelGrading => {
                 if let Some(task) = grading_task.take() {
                     task.abort();
@@ -113,17 +123,33 @@ async fn tick(ticker: Option<&mut tokio::time::Interval>) {
     }
 }
 
-/// Grades the pending open answers in the background, reporting through `tx`.
+/// Grades the open answers in the background, reporting each one through `tx`.
 fn start_grading(
-    _app: &App,
-    ids: Vec<String>,
+    app: &App,
+    grader: Arc<dyn Grader>,
     tx: mpsc::UnboundedSender<Action>,
 ) -> tokio::task::JoinHandle<()> {
+    let quiz = app.session.quiz.clone();
+    let answers = app.session.answers();
     tokio::spawn(async move {
-        // No grading backend is built into this version: every open answer stays pending.
-        for id in ids {
-            let _ = tx.send(Action::GradeFinished(id, Err("no grader available".into())));
-        }
+        let (events_tx, mut events) = mpsc::unbounded_channel();
+        let forward = {
+            let tx = tx.clone();
+            async move {
+                while let Some(event) = events.recv().await {
+                    let action = match event {
+                        GradeEvent::Started { question_id } => Action::GradeStarted(question_id),
+                        GradeEvent::Finished {
+                            question_id,
+                            outcome,
+                        } => Action::GradeFinished(question_id, outcome.map_err(|e| e.to_line())),
+                    };
+                    let _ = tx.send(action);
+                }
+            }
+        };
+        let grading = grade_open(&quiz, &answers, grader, DEFAULT_CONCURRENCY, events_tx);
+        let ((), _) = tokio::join!(forward, grading);
         let _ = tx.send(Action::GradingDone);
     })
 }

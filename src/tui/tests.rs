@@ -24,6 +24,7 @@ fn settings(no_color: bool) -> Settings {
         grader_label: "no grader configured: open answers stay pending".into(),
         grader_available: false,
         after_grading: "not posted: the demo quiz has no pull request.".into(),
+        grade_later: "quizz grade --demo".into(),
     }
 }
 

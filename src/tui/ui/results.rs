@@ -9,6 +9,7 @@ use crate::quiz::QuestionKind;
 use crate::text::sanitize_line;
 use crate::tui::app::{App, GradeRow};
 use crate::tui::markdown;
+use crate::tui::wrap::wrap_line;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
@@ -42,7 +43,7 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     };
     let quiz = &app.session.quiz;
     let correct = results.per_question.iter().filter(|r| r.correct).count();
-    let mut out = vec![Line::from(vec![
+    let total = Line::from(vec![
         Span::styled(format!("Total {}%", results.total_score), theme.title()),
         Span::raw(format!(" · {correct} of {} correct", quiz.questions.len())),
         Span::styled(
@@ -53,11 +54,20 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             },
             theme.warn(),
         ),
-    ])];
-    out.push(Line::styled(
-        format!("Next: {}", sanitize_line(&app.settings.after_grading)),
+    ]);
+    let mut out = wrap_line(&total, width);
+    out.extend(markdown::plain(
+        &format!("Next: {}", app.settings.after_grading),
+        width,
         theme.dim(),
     ));
+    if !results.pending.is_empty() {
+        let later = format!(
+            "Pending open answers: grade them later with `{}`",
+            app.settings.grade_later
+        );
+        out.extend(markdown::plain(&later, width, theme.warn()));
+    }
     let bar_cells = if width >= 70 { 20 } else { 10 };
     for (i, q) in quiz.questions.iter().enumerate() {
         out.push(Line::default());

@@ -1,0 +1,122 @@
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use clap::Args;
+
+use crate::grade::{
+    BackendKind, DEFAULT_BASE_URL, EnvSnapshot, GradeError, GradeEvent, Selection, claude_version,
+    grade_blocking, select_grader,
+};
+use crate::quiz::{Answers, Outcome, Quiz, parse_quiz};
+use crate::text::sanitize_line;
+
+/// Show which grader quizz would use for open answers, and why.
+///
+/// Names the environment variables it saw, never the value of a key or token.
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  quizz doctor\n  quizz doctor --check      also grade a tiny test answer (one API call)\n\n\
+Backends, in order: QUIZZ_GRADER=anthropic|claude|none if set; ANTHROPIC_API_KEY (Messages API);\n\
+a `claude` binary (CLAUDE_BIN or PATH); ANTHROPIC_AUTH_TOKEN (Messages API, bearer); none."
+)]
+pub struct DoctorArgs {
+    /// Make one test call: grade a tiny answer and report the time it took.
+    #[arg(long)]
+    check: bool,
+}
+
+const CHECK_QUIZ: &str = r#"{"version":"1","pr_number":0,"questions":[{"type":"open","id":"check",
+"prompt":"What is 2 + 2?","rubric":"The answer states that 2 + 2 is 4."}]}"#;
+
+pub fn run(args: &DoctorArgs) -> Result<()> {
+    let env = EnvSnapshot::from_process();
+    let selection = select_grader(&env);
+    print_selection(&env, &selection);
+    if !args.check {
+        if selection.grader.is_some() {
+            println!("check:    not run (`quizz doctor --check` makes one test call)");
+        }
+        return Ok(());
+    }
+    let Some(grader) = selection.grader.clone() else {
+        bail!("no grader to check: set one up as described above");
+    };
+    let quiz: Quiz = parse_quiz(CHECK_QUIZ)?;
+    let mut answers = Answers::default();
+    answers.values.insert("check".into(), "4".into());
+    let previous = vec![Outcome::Pending];
+    let started = Instant::now();
+    let mut failure: Option<GradeError> = None;
+    let outcomes = grade_blocking(&quiz, &answers, &previous, grader, 1, |event| {
+        if let GradeEvent::Finished {
+            outcome: Err(e), ..
+        } = event
+        {
+            failure = Some(e.clone());
+        }
+    })?;
+    let took = started.elapsed().as_secs_f64();
+    match (outcomes.first(), failure) {
+        (Some(Outcome::Scored { score, .. }), _) => {
+            println!("check:    ok: a test answer was graded {score}% in {took:.1} s");
+            Ok(())
+        }
+        (_, Some(e)) => {
+            println!("check:    failed after {took:.1} s: {}", e.to_line());
+            bail!("the test call failed: {}", e.to_line())
+        }
+        _ => bail!("the test call returned no grade"),
+    }
+}
+
+fn print_selection(env: &EnvSnapshot, selection: &Selection) {
+    println!("grader:   {}", selection.backend.describe());
+    if selection.backend != BackendKind::None {
+        println!("model:    {}", sanitize_line(&selection.model));
+    }
+    let base_from_env = env
+        .get("ANTHROPIC_BASE_URL")
+        .is_some_and(|v| !v.trim().is_empty());
+    let base = if base_from_env {
+        format!(
+            "{} (from ANTHROPIC_BASE_URL)",
+            sanitize_line(&selection.base_url)
+        )
+    } else if selection.backend == BackendKind::ClaudeCli {
+        "the claude CLI's own default (ANTHROPIC_BASE_URL is not set)".to_string()
+    } else {
+        format!("{DEFAULT_BASE_URL} (default)")
+    };
+    println!("base URL: {base}");
+    if let Some(bin) = &selection.claude_bin {
+        let version = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| GradeError::Runtime(e.to_string()))
+            .and_then(|rt| rt.block_on(claude_version(bin)));
+        let version = match version {
+            Ok(v) => v,
+            Err(e) => format!("version unknown: {}", e.to_line()),
+        };
+        println!(
+            "claude:   {} ({})",
+            sanitize_line(&bin.display().to_string()),
+            sanitize_line(&version)
+        );
+    }
+    println!("why:");
+    for reason in &selection.reasons {
+        println!("  - {}", sanitize_line(reason));
+    }
+    println!("variables (values of keys and tokens are never shown):");
+    for (name, state) in env.described() {
+        println!("  {name:<31} {}", sanitize_line(&state));
+    }
+    if selection.backend == BackendKind::None {
+        println!(
+            "\nTo grade open answers, set ANTHROPIC_API_KEY, or install Claude Code (`claude`),\n\
+             or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway). Until then\n\
+             open answers stay pending; `quizz grade` grades them later."
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Grading with progress lines, shared by `take` (plain mode) and `grade`.
+
+use std::io::Write;
+
+use anyhow::Result;
+
+use crate::grade::{
+    BackendKind, DEFAULT_CONCURRENCY, EnvSnapshot, GradeEvent, Selection, grade_blocking,
+    keep_previous, select_grader,
+};
+use crate::quiz::{Answers, Outcome, QuestionKind, Quiz, Results, assemble, grade_closed};
+use crate::text::sanitize_line;
+
+/// What grading did, for the caller's summary and exit status.
+pub struct Graded {
+    pub outcomes: Vec<Outcome>,
+    /// Open answers whose grading failed (they stay pending).
+    pub failed: Vec<String>,
+}
+
+/// Grades a take: every open answer through the environment's backend (if any), with
+/// progress lines on `out`; returns the results to save and show.
+pub fn grade_take(
+    quiz: &Quiz,
+    answers: &Answers,
+    out: &mut dyn Write,
+    retry_command: &str,
+) -> Result<Results> {
+    let closed = grade_closed(quiz, answers);
+    let selection = select_grader(&EnvSnapshot::from_process());
+    let graded = grade_with_progress(quiz, answers, &closed, &selection, DEFAULT_CONCURRENCY, out)?;
+    summarise(&graded, &selection, out, retry_command)?;
+    Ok(assemble(quiz, &graded.outcomes))
+}
+
+/// Grades the open answers still pending in `previous`, printing a line when each starts,
+/// ends, or fails. With no backend, says so and leaves them pending.
+pub fn grade_with_progress(
+    quiz: &Quiz,
+    answers: &Answers,
+    previous: &[Outcome],
+    selection: &Selection,
+    concurrency: usize,
+    out: &mut dyn Write,
+) -> Result<Graded> {
+    let to_grade = quiz
+        .questions
+        .iter()
+        .zip(previous)
+        .filter(|(q, o)| {
+            matches!(q.kind, QuestionKind::Open { .. })
+                && **o == Outcome::Pending
+                && answers.get(&q.id).is_some()
+        })
+        .count();
+    let Some(grader) = selection.grader.clone().filter(|_| to_grade > 0) else {
+        return Ok(Graded {
+            outcomes: keep_previous(quiz, answers, previous),
+            failed: Vec::new(),
+        });
+    };
+    let concurrency = concurrency.max(1);
+    writeln!(
+        out,
+        "Grading {to_grade} open answer(s) with {} (model {}), {} at a time…",
+        describe(selection),
+        sanitize_line(&selection.model),
+        concurrency.min(to_grade)
+    )?;
+    out.flush()?;
+    let mut failed = Vec::new();
+    let mut write_error = None;
+    let outcomes = grade_blocking(quiz, answers, previous, grader, concurrency, |event| {
+        let line = match event {
+            GradeEvent::Started { question_id } => {
+                format!("  grading {}…", sanitize_line(question_id))
+            }
+            GradeEvent::Finished {
+                question_id,
+                outcome: Ok(grade),
+            } => format!("  graded  {}: {}%", sanitize_line(question_id), grade.score),
+            GradeEvent::Finished {
+                question_id,
+                outcome: Err(e),
+            } => {
+                failed.push(question_id.clone());
+                format!("  failed  {}: {}", sanitize_line(question_id), e.to_line())
+            }
+        };
+        if let Err(e) = writeln!(out, "{line}").and_then(|()| out.flush()) {
+            write_error.get_or_insert(e);
+        }
+    })?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    Ok(Graded { outcomes, failed })
+}
+
+/// The closing lines: what stays pending and the command that grades just those.
+pub fn summarise(
+    graded: &Graded,
+    selection: &Selection,
+    out: &mut dyn Write,
+    retry_command: &str,
+) -> Result<()> {
+    if !graded.failed.is_empty() {
+        let ids: Vec<String> = graded.failed.iter().map(|i| sanitize_line(i)).collect();
+        writeln!(
+            out,
+            "note: {} open answer(s) could not be graded ({}); they stay pending.\n      Re-grade just those with: {retry_command}",
+            ids.len(),
+            ids.join(", ")
+        )?;
+    } else if selection.backend == BackendKind::None && graded.outcomes.contains(&Outcome::Pending)
+    {
+        let why = selection
+            .reasons
+            .last()
+            .map_or_else(String::new, |r| format!(" ({})", sanitize_line(r)));
+        writeln!(
+            out,
+            "note: no grader for open answers{why}: they stay pending.\n      `quizz doctor` says how to set one up; then grade them with: {retry_command}"
+        )?;
+    }
+    Ok(())
+}
+
+fn describe(selection: &Selection) -> String {
+    match selection.backend {
+        BackendKind::ClaudeCli => format!(
+            "the claude CLI ({})",
+            selection
+                .claude_bin
+                .as_deref()
+                .map_or_else(String::new, |p| sanitize_line(&p.display().to_string()))
+        ),
+        BackendKind::AnthropicApiKey | BackendKind::AnthropicBearer => {
+            format!("the Messages API at {}", sanitize_line(&selection.base_url))
+        }
+        BackendKind::None => "no grader".into(),
+    }
+}

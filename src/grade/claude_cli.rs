@@ -1,0 +1,282 @@
+//! The `claude` CLI (Claude Code) as a subprocess: for subscription users, and gateways
+//! such as `OpenRouter` (the CLI reads `ANTHROPIC_BASE_URL` and `ANTHROPIC_AUTH_TOKEN`).
+//!
+//! `claude -p --output-format json --json-schema <schema> --tools "" --system-prompt <…>
+//! --model <m> --max-turns 3 --no-session-persistence --setting-sources "" --strict-mcp-config`,
+//! the prompt on stdin, a wall-clock limit that kills the child. The last JSON object the
+//! CLI prints (`type: "result"`) must hold `structured_output` with `is_error: false`;
+//! every other shape is a failure with the CLI's own message.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+
+use super::error::clip;
+use super::validate::validate_grade;
+use super::{GradeError, GradeFuture, GradeRequest, Grader, build_prompt, grade_schema};
+use crate::quiz::OpenGrade;
+use crate::text::sanitize_line;
+
+/// Limits of the CLI backend.
+#[derive(Debug, Clone)]
+pub struct ClaudeCliConfig {
+    /// Wall-clock limit for one run; the child is killed past it.
+    pub timeout: Duration,
+    /// `CLAUDE_CODE_MAX_RETRIES` for the child (its default retries a 429 for minutes).
+    pub max_retries: u32,
+    /// `--max-turns`: room for the CLI's own in-band schema retries.
+    pub max_turns: u32,
+    /// Where the CLI takes its credentials from, to name it when they are refused:
+    /// `ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, or its own login.
+    pub credentials: String,
+}
+
+impl Default for ClaudeCliConfig {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(120),
+            max_retries: 2,
+            max_turns: 3,
+            credentials: "its own login (run `claude`, then /login)".into(),
+        }
+    }
+}
+
+/// Grades by running the `claude` CLI once per answer.
+pub struct ClaudeCliGrader {
+    bin: PathBuf,
+    model: String,
+    config: ClaudeCliConfig,
+}
+
+impl ClaudeCliGrader {
+    pub fn new(bin: &Path, model: &str, config: ClaudeCliConfig) -> Self {
+        Self {
+            bin: bin.to_path_buf(),
+            model: model.to_string(),
+            config,
+        }
+    }
+
+    /// The command line, environment and working folder of one run (the prompt goes on stdin).
+    pub fn command(&self, system_prompt: &str) -> Command {
+        let schema = grade_schema().to_string();
+        let turns = self.config.max_turns.to_string();
+        let mut cmd = Command::new(&self.bin);
+        cmd.args(["-p", "--output-format", "json", "--json-schema"])
+            .arg(&schema)
+            .args(["--tools", "", "--system-prompt"])
+            .arg(system_prompt)
+            .args(["--model", &self.model, "--max-turns", &turns])
+            .args(["--no-session-persistence", "--setting-sources", ""])
+            .arg("--strict-mcp-config")
+            .env("CLAUDE_INVOKED_BY", "quizz")
+            .env(
+                "CLAUDE_CODE_MAX_RETRIES",
+                self.config.max_retries.to_string(),
+            )
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            // Out of the repository: no project CLAUDE.md or settings reach the grader.
+            .current_dir(std::env::temp_dir())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        cmd
+    }
+
+    async fn run(&self, request: &GradeRequest) -> Result<OpenGrade, GradeError> {
+        let prompt = build_prompt(&request.question, &request.rubric, &request.answer);
+        let mut child = self.command(&prompt.system).spawn().map_err(|e| {
+            let message = if e.kind() == std::io::ErrorKind::NotFound {
+                "not found; install Claude Code (npm install -g @anthropic-ai/claude-code) or set CLAUDE_BIN".to_string()
+            } else {
+                e.to_string()
+            };
+            GradeError::CliMissing {
+                path: self.bin.display().to_string(),
+                message,
+            }
+        })?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let user = prompt.user;
+            // Written alongside the wait so a child that does not read cannot block us.
+            tokio::spawn(async move {
+                let _ = stdin.write_all(user.as_bytes()).await;
+                let _ = stdin.shutdown().await;
+            });
+        }
+        // Dropping the future on timeout drops the child, which kills it (kill_on_drop).
+        let output = tokio::time::timeout(self.config.timeout, child.wait_with_output())
+            .await
+            .map_err(|_| GradeError::CliTimeout {
+                after: self.config.timeout,
+            })?
+            .map_err(|e| GradeError::Cli {
+                message: format!("cannot read its output: {e}"),
+            })?;
+        interpret_output(
+            &self.config.credentials,
+            output.status.code(),
+            &String::from_utf8_lossy(&output.stdout),
+            &String::from_utf8_lossy(&output.stderr),
+        )
+    }
+}
+
+impl Grader for ClaudeCliGrader {
+    fn grade<'a>(&'a self, request: &'a GradeRequest) -> GradeFuture<'a> {
+        Box::pin(self.run(request))
+    }
+
+    fn name(&self) -> &'static str {
+        "claude CLI"
+    }
+}
+
+/// What one run of the CLI means: its exit code, stdout and stderr.
+pub(crate) fn interpret_output(
+    credentials: &str,
+    code: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+) -> Result<OpenGrade, GradeError> {
+    let Some(result) = last_result(stdout) else {
+        let status = code.map_or_else(
+            || "killed by a signal".to_string(),
+            |c| format!("exit status {c}"),
+        );
+        let said = last_lines(stderr).or_else(|| last_lines(stdout));
+        return Err(GradeError::Cli {
+            message: match said {
+                Some(s) => format!("{status}, no result; it said: {s}"),
+                None => format!("{status}, no result and no message"),
+            },
+        });
+    };
+    let field = |k: &str| result.get(k);
+    let subtype = field("subtype").and_then(Value::as_str).unwrap_or("");
+    let is_error = field("is_error").and_then(Value::as_bool).unwrap_or(false);
+    let said = cli_message(&result);
+    if is_error || subtype != "success" {
+        let status = field("api_error_status").and_then(Value::as_u64);
+        let message = match (subtype, status) {
+            (_, Some(401 | 403)) => format!(
+                "the API refused its credentials from {credentials} (HTTP {}): {said}",
+                status.unwrap_or_default()
+            ),
+            (_, Some(429)) => format!("rate limited (HTTP 429), retries exhausted: {said}"),
+            (_, Some(529)) => {
+                format!("the API is overloaded (HTTP 529), retries exhausted: {said}")
+            }
+            (_, Some(s)) => format!("API error (HTTP {s}): {said}"),
+            ("error_max_turns", None) => {
+                format!("it reached its turn limit without a valid grade (error_max_turns): {said}")
+            }
+            ("error_max_structured_output_retries", None) => format!(
+                "the model's output never matched the grade schema (error_max_structured_output_retries): {said}"
+            ),
+            (other, None) => format!("{}: {said}", if other.is_empty() { "error" } else { other }),
+        };
+        return Err(GradeError::Cli {
+            message: clip(&sanitize_line(&message), 400),
+        });
+    }
+    match field("structured_output") {
+        Some(v) if !v.is_null() => validate_grade(v).map_err(|detail| GradeError::InvalidOutput {
+            attempts: 1,
+            detail,
+        }),
+        _ => Err(GradeError::CliNoStructuredOutput {
+            reply: clip(
+                &sanitize_line(field("result").and_then(Value::as_str).unwrap_or_default()),
+                200,
+            ),
+        }),
+    }
+}
+
+/// The last JSON object with `"type": "result"`: the whole output (`--output-format
+/// json`), or the last such line (stream-json or noise before it).
+fn last_result(stdout: &str) -> Option<Value> {
+    let is_result = |v: &Value| v.get("type").and_then(Value::as_str) == Some("result");
+    if let Ok(v) = serde_json::from_str::<Value>(stdout.trim()) {
+        if is_result(&v) {
+            return Some(v);
+        }
+        if let Value::Array(items) = v {
+            return items.into_iter().rev().find(is_result);
+        }
+    }
+    stdout
+        .lines()
+        .rev()
+        .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+        .find(is_result)
+}
+
+/// The CLI's own words: `result`, else `errors`, else the subtype.
+fn cli_message(result: &Value) -> String {
+    if let Some(text) = result.get("result").and_then(Value::as_str) {
+        if !text.trim().is_empty() {
+            return clip(&sanitize_line(text.trim()), 300);
+        }
+    }
+    if let Some(errors) = result.get("errors").and_then(Value::as_array) {
+        let list: Vec<&str> = errors.iter().filter_map(Value::as_str).collect();
+        if !list.is_empty() {
+            return clip(&sanitize_line(&list.join("; ")), 300);
+        }
+    }
+    "no message".into()
+}
+
+fn last_lines(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
+    Some(clip(&sanitize_line(&tail), 300))
+}
+
+/// `claude --version`, for `quizz doctor`.
+pub async fn claude_version(bin: &Path) -> Result<String, GradeError> {
+    let mut cmd = Command::new(bin);
+    cmd.arg("--version")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("CLAUDE_INVOKED_BY", "quizz")
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    let output = tokio::time::timeout(Duration::from_secs(20), cmd.output())
+        .await
+        .map_err(|_| GradeError::CliTimeout {
+            after: Duration::from_secs(20),
+        })?
+        .map_err(|e| GradeError::CliMissing {
+            path: bin.display().to_string(),
+            message: e.to_string(),
+        })?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().next().unwrap_or_default().trim();
+    if output.status.success() && !line.is_empty() {
+        Ok(clip(&sanitize_line(line), 100))
+    } else {
+        Err(GradeError::Cli {
+            message: format!("`--version` failed ({})", output.status),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,82 @@
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// Why an open answer could not be graded. Messages never hold a key or a token.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GradeError {
+    #[error("the API refused the credentials from {variable} (HTTP {status}): check that variable")]
+    Auth { variable: String, status: u16 },
+    #[error("rate limited (HTTP 429) after {attempts} attempt(s){}", wait_note(*.retry_after_secs))]
+    RateLimited {
+        attempts: u32,
+        retry_after_secs: Option<u64>,
+    },
+    #[error("the API is overloaded (HTTP 529) after {attempts} attempt(s); try again later")]
+    Overloaded { attempts: u32 },
+    #[error("the API failed with HTTP {status} after {attempts} attempt(s): {message}")]
+    Server {
+        status: u16,
+        attempts: u32,
+        message: String,
+    },
+    #[error("the API rejected the request (HTTP {status}): {message}")]
+    Request { status: u16, message: String },
+    #[error("no reply within {}; gave up", secs(*.after))]
+    Timeout { after: Duration },
+    #[error("cannot reach {url}: {message}")]
+    Network { url: String, message: String },
+    #[error("the model's grade was invalid {attempts} time(s) in a row: {detail}")]
+    InvalidOutput { attempts: u32, detail: String },
+    #[error("the model never called the grading tool ({attempts} attempt(s)){}", reply_note(.reply))]
+    NoToolCall { attempts: u32, reply: String },
+    #[error("cannot run the claude CLI at {path}: {message}")]
+    CliMissing { path: String, message: String },
+    #[error("the claude CLI did not finish within {} and was stopped", secs(*.after))]
+    CliTimeout { after: Duration },
+    #[error("the claude CLI failed: {message}")]
+    Cli { message: String },
+    #[error("the claude CLI finished without a structured grade (it never called its output tool){}", reply_note(.reply))]
+    CliNoStructuredOutput { reply: String },
+    #[error("cannot start the grading runtime: {0}")]
+    Runtime(String),
+}
+
+/// `1.5 s`, `120 s`.
+pub(crate) fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if (s - s.round()).abs() < 0.05 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+fn wait_note(secs: Option<u64>) -> String {
+    secs.map_or_else(String::new, |s| format!("; the API asks to wait {s} s"))
+}
+
+fn reply_note(reply: &str) -> String {
+    if reply.trim().is_empty() {
+        String::new()
+    } else {
+        format!("; it replied: {reply:?}")
+    }
+}
+
+impl GradeError {
+    /// A one-line message that is safe to print: control sequences removed, length capped.
+    pub fn to_line(&self) -> String {
+        clip(&crate::text::sanitize_line(&self.to_string()), 400)
+    }
+}
+
+/// At most `max` characters, with `…` when cut.
+pub(crate) fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max).collect();
+    cut.push('…');
+    cut
+}

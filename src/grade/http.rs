@@ -1,0 +1,440 @@
+//! The Anthropic Messages API over HTTPS (reqwest with rustls).
+//!
+//! `anthropic-version: 2023-06-01`, the `submit_grade` tool forced through `tool_choice`,
+//! no extended thinking. The API does not check tool input against the schema: the grade
+//! goes through [`validate_grade`], and an invalid one is answered with an `is_error`
+//! tool result so the model corrects itself, at most `invalid_output_retries` times.
+//! 429, 529 and 5xx are retried, honouring `retry-after`, with capped, jittered backoff.
+
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+
+use super::error::clip;
+use super::validate::validate_grade;
+use super::{GradeError, GradeFuture, GradeRequest, Grader, TOOL_NAME, build_prompt, grade_schema};
+use crate::quiz::OpenGrade;
+
+const API_VERSION: &str = "2023-06-01";
+
+/// How the request is authenticated. `Debug` never shows the secret.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Auth {
+    /// `x-api-key`, from `ANTHROPIC_API_KEY`.
+    ApiKey(String),
+    /// `Authorization: Bearer`, from `ANTHROPIC_AUTH_TOKEN`.
+    Bearer(String),
+}
+
+impl Auth {
+    /// The environment variable the secret came from.
+    pub fn variable(&self) -> &'static str {
+        match self {
+            Self::ApiKey(_) => "ANTHROPIC_API_KEY",
+            Self::Bearer(_) => "ANTHROPIC_AUTH_TOKEN",
+        }
+    }
+}
+
+impl fmt::Debug for Auth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Auth({}: hidden)", self.variable())
+    }
+}
+
+/// Timeouts, retries and limits of the HTTP backend.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// The whole request, reply included.
+    pub request_timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Attempts for one call when the API answers 429, 529 or 5xx (or cannot be reached).
+    pub max_attempts: u32,
+    /// First backoff delay when no `retry-after` is given; doubles each time.
+    pub backoff_base: Duration,
+    pub backoff_cap: Duration,
+    /// A `retry-after` longer than this is not waited for: the call fails and says so.
+    pub max_retry_after: Duration,
+    /// In-band corrections of an invalid grade (or a reply without the tool call).
+    pub invalid_output_retries: u32,
+    pub max_tokens: u32,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            request_timeout: Duration::from_secs(120),
+            connect_timeout: Duration::from_secs(10),
+            max_attempts: 4,
+            backoff_base: Duration::from_millis(500),
+            backoff_cap: Duration::from_secs(8),
+            max_retry_after: Duration::from_secs(60),
+            invalid_output_retries: 2,
+            max_tokens: 1024,
+        }
+    }
+}
+
+/// Grades through `POST {base}/v1/messages`.
+pub struct HttpGrader {
+    client: reqwest::Client,
+    url: String,
+    model: String,
+    auth: Auth,
+    config: HttpConfig,
+}
+
+impl HttpGrader {
+    pub fn new(
+        base_url: &str,
+        model: &str,
+        auth: Auth,
+        config: HttpConfig,
+    ) -> Result<Self, GradeError> {
+        let url = format!("{}/v1/messages", base_url.trim_end_matches('/'));
+        let client = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.request_timeout)
+            .user_agent(concat!("quizz/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| GradeError::Network {
+                url: url.clone(),
+                message: e.to_string(),
+            })?;
+        Ok(Self {
+            client,
+            url,
+            model: model.to_string(),
+            auth,
+            config,
+        })
+    }
+
+    fn headers(&self) -> Result<HeaderMap, GradeError> {
+        let mut headers = HeaderMap::new();
+        headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
+        let (name, value) = match &self.auth {
+            Auth::ApiKey(key) => ("x-api-key", key.clone()),
+            Auth::Bearer(token) => ("authorization", format!("Bearer {token}")),
+        };
+        let mut value = HeaderValue::from_str(&value).map_err(|_| GradeError::Request {
+            status: 0,
+            message: format!(
+                "{} holds characters that cannot go in an HTTP header",
+                self.auth.variable()
+            ),
+        })?;
+        value.set_sensitive(true);
+        headers.insert(name, value);
+        Ok(headers)
+    }
+
+    async fn grade_request(&self, request: &GradeRequest) -> Result<OpenGrade, GradeError> {
+        let prompt = build_prompt(&request.question, &request.rubric, &request.answer);
+        let mut messages = vec![json!({"role": "user", "content": prompt.user})];
+        let budget = self.config.invalid_output_retries;
+        for round in 0..=budget {
+            let reply = self.send(&prompt.system, &messages).await?;
+            let content = reply
+                .get("content")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let tool_uses: Vec<&Value> = content
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+                .collect();
+            let ours = tool_uses
+                .iter()
+                .find(|b| b.get("name").and_then(Value::as_str) == Some(TOOL_NAME));
+            let problem = match ours {
+                Some(block) => match validate_grade(block.get("input").unwrap_or(&Value::Null)) {
+                    Ok(grade) => return Ok(grade),
+                    Err(problem) => problem,
+                },
+                None if round == budget => {
+                    return Err(GradeError::NoToolCall {
+                        attempts: round + 1,
+                        reply: clip(&crate::text::sanitize_line(&text_of(&content)), 200),
+                    });
+                }
+                None => String::new(),
+            };
+            if round == budget {
+                return Err(GradeError::InvalidOutput {
+                    attempts: round + 1,
+                    detail: problem,
+                });
+            }
+            if !content.is_empty() {
+                messages.push(json!({"role": "assistant", "content": content}));
+            }
+            messages.push(correction(&tool_uses, &problem));
+        }
+        // The loop returns on its last round.
+        Err(GradeError::InvalidOutput {
+            attempts: budget + 1,
+            detail: "no grade".into(),
+        })
+    }
+
+    /// One call, retried on 429/529/5xx and unreachable hosts.
+    async fn send(&self, system: &str, messages: &[Value]) -> Result<Value, GradeError> {
+        let body = json!({
+            "model": self.model,
+            "max_tokens": self.config.max_tokens,
+            "temperature": 0,
+            "system": system,
+            "messages": messages,
+            "tools": [{
+                "name": TOOL_NAME,
+                "description": "Submit the grade of the answer: an integer score from 0 to 100 and one or two sentences of feedback.",
+                "input_schema": grade_schema(),
+            }],
+            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+        });
+        let headers = self.headers()?;
+        let max_attempts = self.config.max_attempts.max(1);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let sent = self
+                .client
+                .post(&self.url)
+                .headers(headers.clone())
+                .json(&body)
+                .send()
+                .await;
+            let response = match sent {
+                Ok(r) => r,
+                Err(e) if e.is_timeout() => return Err(self.timeout()),
+                Err(e) if e.is_connect() && attempt < max_attempts => {
+                    tokio::time::sleep(self.backoff(attempt)).await;
+                    continue;
+                }
+                Err(e) => return Err(self.network(&e)),
+            };
+            let status = response.status().as_u16();
+            if response.status().is_success() {
+                return match response.json::<Value>().await {
+                    Ok(v) => Ok(v),
+                    Err(e) if e.is_timeout() => Err(self.timeout()),
+                    Err(e) => Err(GradeError::Request {
+                        status,
+                        message: format!("the reply is not the JSON of a message: {e}"),
+                    }),
+                };
+            }
+            let retry_after = retry_after(response.headers());
+            let text = response.text().await.unwrap_or_default();
+            let message = api_message(&text);
+            let transient = status == 429 || status == 529 || (500..=599).contains(&status);
+            if matches!(status, 401 | 403) {
+                return Err(GradeError::Auth {
+                    variable: self.auth.variable().to_string(),
+                    status,
+                });
+            }
+            if !transient {
+                let hint = if status == 404 {
+                    format!(
+                        " (is the model {:?} right? QUIZZ_MODEL sets it)",
+                        self.model
+                    )
+                } else {
+                    String::new()
+                };
+                return Err(GradeError::Request {
+                    status,
+                    message: format!("{message}{hint}"),
+                });
+            }
+            let too_long = retry_after.filter(|d| *d > self.config.max_retry_after);
+            if attempt >= max_attempts || too_long.is_some() {
+                let retry_after_secs = retry_after.map(|d| d.as_secs());
+                return Err(match status {
+                    429 => GradeError::RateLimited {
+                        attempts: attempt,
+                        retry_after_secs,
+                    },
+                    529 => GradeError::Overloaded { attempts: attempt },
+                    _ => GradeError::Server {
+                        status,
+                        attempts: attempt,
+                        message,
+                    },
+                });
+            }
+            let wait = retry_after.map_or_else(|| self.backoff(attempt), with_jitter);
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Exponential backoff from `backoff_base`, capped, with jitter (between 50 % and 100 %).
+    fn backoff(&self, attempt: u32) -> Duration {
+        let exp = self
+            .config
+            .backoff_base
+            .saturating_mul(1u32 << attempt.saturating_sub(1).min(16));
+        let capped = exp.min(self.config.backoff_cap);
+        capped.mul_f64(0.5 + fastrand::f64() * 0.5)
+    }
+
+    fn timeout(&self) -> GradeError {
+        GradeError::Timeout {
+            after: self.config.request_timeout,
+        }
+    }
+
+    fn network(&self, e: &reqwest::Error) -> GradeError {
+        let mut message = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            message = format!("{message}: {s}");
+            source = s.source();
+        }
+        GradeError::Network {
+            url: self.url.clone(),
+            message: clip(&crate::text::sanitize_line(&message), 300),
+        }
+    }
+}
+
+impl Grader for HttpGrader {
+    fn grade<'a>(&'a self, request: &'a GradeRequest) -> GradeFuture<'a> {
+        Box::pin(self.grade_request(request))
+    }
+
+    fn name(&self) -> &'static str {
+        "Anthropic Messages API"
+    }
+}
+
+/// The user turn that asks the model to correct itself: an `is_error` tool result for each
+/// tool call, or a plain reminder when it called none.
+fn correction(tool_uses: &[&Value], problem: &str) -> Value {
+    if tool_uses.is_empty() {
+        return json!({"role": "user", "content": format!(
+            "You did not call the {TOOL_NAME} tool. Call it now, once, with an integer \"score\" from 0 to 100 and a \"feedback\" string."
+        )});
+    }
+    let results: Vec<Value> = tool_uses
+        .iter()
+        .map(|b| {
+            let id = b.get("id").cloned().unwrap_or(Value::Null);
+            let text = if b.get("name").and_then(Value::as_str) == Some(TOOL_NAME) {
+                format!(
+                    "Invalid grade: {problem}. Call {TOOL_NAME} again with exactly two fields: \"score\", an integer from 0 to 100, and \"feedback\", a string."
+                )
+            } else {
+                format!("Unknown tool: only {TOOL_NAME} exists.")
+            };
+            json!({"type": "tool_result", "tool_use_id": id, "is_error": true, "content": text})
+        })
+        .collect();
+    json!({"role": "user", "content": results})
+}
+
+fn text_of(content: &[Value]) -> String {
+    content
+        .iter()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `retry-after-ms`, or `retry-after` in seconds (an HTTP date is ignored: backoff applies).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let get = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::trim)
+    };
+    if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        if ms.is_finite() && ms >= 0.0 {
+            return Some(Duration::from_secs_f64(ms / 1000.0));
+        }
+    }
+    get("retry-after")
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+}
+
+/// At least what was asked, plus up to 10 % so parallel calls do not retry in lockstep.
+fn with_jitter(wait: Duration) -> Duration {
+    wait + wait.mul_f64(fastrand::f64() * 0.1)
+}
+
+/// `type: message` from the API's error JSON, else the start of the body; safe to print.
+fn api_message(body: &str) -> String {
+    let parsed = serde_json::from_str::<Value>(body).ok();
+    let error = parsed.as_ref().and_then(|v| v.get("error"));
+    let text = match error {
+        Some(e) => {
+            let kind = e.get("type").and_then(Value::as_str).unwrap_or("error");
+            let msg = e.get("message").and_then(Value::as_str).unwrap_or_default();
+            format!("{kind}: {msg}")
+        }
+        None if body.trim().is_empty() => "no details".to_string(),
+        None => body.to_string(),
+    };
+    clip(&crate::text::sanitize_line(text.trim()), 300)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_milliseconds() {
+        let mut h = HeaderMap::new();
+        h.insert("retry-after", HeaderValue::from_static("2"));
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        h.insert("retry-after-ms", HeaderValue::from_static("250"));
+        assert_eq!(retry_after(&h), Some(Duration::from_millis(250)));
+        let mut h = HeaderMap::new();
+        h.insert(
+            "retry-after",
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert_eq!(retry_after(&h), None);
+    }
+
+    #[test]
+    fn backoff_is_capped_and_jittered() {
+        let g = HttpGrader::new(
+            "http://127.0.0.1:9",
+            "m",
+            Auth::ApiKey("k".into()),
+            HttpConfig::default(),
+        )
+        .unwrap();
+        for attempt in 1..40 {
+            let d = g.backoff(attempt);
+            assert!(d <= Duration::from_secs(8), "{attempt}: {d:?}");
+        }
+        let first = g.backoff(1);
+        assert!(first >= Duration::from_millis(250) && first <= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn auth_debug_hides_the_secret() {
+        let a = Auth::Bearer("tok-123".into());
+        assert!(!format!("{a:?}").contains("tok-123"));
+    }
+
+    #[test]
+    fn api_errors_are_summarised() {
+        assert_eq!(
+            api_message(
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
+            ),
+            "overloaded_error: Overloaded"
+        );
+        assert_eq!(api_message(""), "no details");
+    }
+}

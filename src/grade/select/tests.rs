@@ -1,0 +1,109 @@
+use super::*;
+
+fn fake_claude(dir: &Path) -> PathBuf {
+    let bin = dir.join("claude");
+    std::fs::write(&bin, "#!/bin/sh\necho 2.1.332\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+fn select(pairs: &[(&str, &str)]) -> Selection {
+    select_grader(&EnvSnapshot::from_pairs(pairs.iter().copied()))
+}
+
+#[test]
+fn an_api_key_wins_over_everything_but_the_override() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_claude(dir.path());
+    let path = dir.path().to_str().unwrap();
+    let s = select(&[
+        ("ANTHROPIC_API_KEY", "sk-secret-1"),
+        ("ANTHROPIC_AUTH_TOKEN", "tok-secret-2"),
+        ("PATH", path),
+    ]);
+    assert_eq!(s.backend, BackendKind::AnthropicApiKey);
+    assert_eq!(s.model, DEFAULT_HTTP_MODEL);
+    assert_eq!(s.base_url, DEFAULT_BASE_URL);
+    assert!(s.grader.is_some());
+    let all = format!("{s:?} {:?}", s.reasons);
+    assert!(
+        !all.contains("sk-secret-1") && !all.contains("tok-secret-2"),
+        "{all}"
+    );
+}
+
+#[test]
+fn without_a_key_the_cli_comes_before_the_bearer_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_claude(dir.path());
+    let path = format!("/nonexistent:{}", dir.path().display());
+    let s = select(&[
+        ("ANTHROPIC_API_KEY", ""),
+        ("ANTHROPIC_AUTH_TOKEN", "tok"),
+        (
+            "ANTHROPIC_BASE_URL",
+            "https://user:pw@openrouter.ai/api/?x=1",
+        ),
+        ("PATH", &path),
+    ]);
+    assert_eq!(s.backend, BackendKind::ClaudeCli);
+    assert_eq!(s.claude_bin.as_deref(), Some(bin.as_path()));
+    assert_eq!(s.model, "sonnet");
+    assert_eq!(s.base_url, "https://openrouter.ai/api");
+    assert!(s.reasons.iter().any(|r| r.contains("set but empty")));
+
+    let s = select(&[("ANTHROPIC_AUTH_TOKEN", "tok"), ("PATH", "/nonexistent")]);
+    assert_eq!(s.backend, BackendKind::AnthropicBearer);
+    let s = select(&[("PATH", "/nonexistent")]);
+    assert_eq!(s.backend, BackendKind::None);
+    assert!(s.grader.is_none());
+}
+
+#[test]
+fn claude_bin_points_at_a_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = fake_claude(dir.path());
+    let s = select(&[("CLAUDE_BIN", bin.to_str().unwrap()), ("PATH", "")]);
+    assert_eq!(s.backend, BackendKind::ClaudeCli);
+    let s = select(&[("CLAUDE_BIN", "/nonexistent/claude"), ("PATH", "")]);
+    assert_eq!(s.backend, BackendKind::None);
+    assert!(s.reasons.iter().any(|r| r.contains("CLAUDE_BIN is set")));
+}
+
+#[test]
+fn the_override_beats_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_claude(dir.path());
+    let path = dir.path().to_str().unwrap();
+    let s = select(&[
+        ("QUIZZ_GRADER", "claude"),
+        ("ANTHROPIC_API_KEY", "k"),
+        ("PATH", path),
+        ("QUIZZ_MODEL", "opus"),
+    ]);
+    assert_eq!(s.backend, BackendKind::ClaudeCli);
+    assert_eq!(s.model, "opus");
+    let s = select(&[("QUIZZ_GRADER", "none"), ("ANTHROPIC_API_KEY", "k")]);
+    assert_eq!(s.backend, BackendKind::None);
+    let s = select(&[
+        ("QUIZZ_GRADER", "Anthropic"),
+        ("ANTHROPIC_AUTH_TOKEN", "t"),
+        ("PATH", path),
+    ]);
+    assert_eq!(s.backend, BackendKind::AnthropicBearer);
+    let s = select(&[("QUIZZ_GRADER", "anthropic"), ("PATH", path)]);
+    assert_eq!(s.backend, BackendKind::None);
+    let s = select(&[("QUIZZ_GRADER", "gpt"), ("ANTHROPIC_API_KEY", "k")]);
+    assert_eq!(s.backend, BackendKind::None);
+    assert!(s.reasons.iter().any(|r| r.contains("not one of")));
+}
+
+#[test]
+fn urls_are_shown_without_credentials() {
+    assert_eq!(display_url("https://a:b@h.io/x?k=1#f"), "https://h.io/x");
+    assert_eq!(display_url("http://127.0.0.1:9"), "http://127.0.0.1:9");
+}
