@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod comment;
+pub mod github;
 pub mod plain;
 pub mod quiz;
 pub mod session;
