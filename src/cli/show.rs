@@ -88,7 +88,7 @@ pub fn run(args: &ShowArgs) -> Result<()> {
                 }
             }
             QuestionKind::Unsupported { .. } => {
-                println!("   (unsupported question type: shown only, not counted)")
+                println!("   (unsupported question type: shown only, not counted)");
             }
         }
     }

@@ -99,7 +99,7 @@ fn json_errors_point_at_the_comment_line() {
     let line = broken.lines().position(|l| l.contains("7,,")).unwrap() + 1;
     match read_quiz(&broken).unwrap_err() {
         CommentError::Format(crate::quiz::FormatError::Json { line: got, .. }) => {
-            assert_eq!(got, line)
+            assert_eq!(got, line);
         }
         other => panic!("{other:?}"),
     }

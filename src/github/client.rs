@@ -52,7 +52,7 @@ impl Reply {
     }
 }
 
-/// A conditional GET: the value, or "unchanged since the ETag you sent".
+/// A conditional GET: the value, or "unchanged since the `ETag` you sent".
 #[derive(Debug)]
 pub enum Fetched<T> {
     Fresh { value: T, etag: Option<String> },
@@ -66,7 +66,9 @@ impl Client {
             base: base.to_string(),
             detail,
         };
-        let base_uri: Uri = base.parse().map_err(|e: http::uri::InvalidUri| bad(e.to_string()))?;
+        let base_uri: Uri = base
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| bad(e.to_string()))?;
         if base_uri.scheme().is_none() || base_uri.authority().is_none() {
             return Err(bad("expected http(s)://HOST[/PATH]".into()));
         }
@@ -82,13 +84,15 @@ impl Client {
             .set_read_timeout(Some(REQUEST_TIMEOUT))
             .set_write_timeout(Some(REQUEST_TIMEOUT));
         let connector = timeouts.set_connect_timeout_service(https);
-        let hyper = hyper_util::client::legacy::Client::builder(
-            hyper_util::rt::TokioExecutor::new(),
-        )
-        .build(connector);
+        let hyper =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .build(connector);
         let headers: Vec<(HeaderName, HeaderValue)> = vec![
             (USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE)),
-            (ACCEPT, HeaderValue::from_static("application/vnd.github+json")),
+            (
+                ACCEPT,
+                HeaderValue::from_static("application/vnd.github+json"),
+            ),
             (
                 HeaderName::from_static("x-github-api-version"),
                 HeaderValue::from_static("2022-11-28"),
@@ -146,21 +150,23 @@ impl Client {
         what: &str,
     ) -> Result<Reply, GithubError> {
         self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let uri: Uri = url.parse().map_err(|e: http::uri::InvalidUri| GithubError::Protocol {
-            what: what.to_string(),
-            detail: format!("bad URL {url}: {e}"),
-        })?;
+        let uri: Uri = url
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| GithubError::Protocol {
+                what: what.to_string(),
+                detail: format!("bad URL {url}: {e}"),
+            })?;
         let mut builder = http::Request::builder().method(method).uri(uri);
         if let Some(tag) = etag {
             builder = builder.header(IF_NONE_MATCH, tag);
         }
-        let request = self
-            .crab
-            .build_request(builder, body)
-            .map_err(|e| GithubError::Protocol {
-                what: what.to_string(),
-                detail: e.to_string(),
-            })?;
+        let request =
+            self.crab
+                .build_request(builder, body)
+                .map_err(|e| GithubError::Protocol {
+                    what: what.to_string(),
+                    detail: e.to_string(),
+                })?;
         let exchange = async {
             let response = self.crab.execute(request).await?;
             let status = response.status();
@@ -186,7 +192,12 @@ impl Client {
     }
 
     /// A GET that may be retried once (GETs are idempotent) after a network error or 5xx.
-    pub async fn get(&self, url: &str, etag: Option<&str>, what: &str) -> Result<Reply, GithubError> {
+    pub async fn get(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Reply, GithubError> {
         let first = self.send(Method::GET, url, None, etag, what).await;
         let retry = match &first {
             Err(e) => e.is_offline() && !matches!(e, GithubError::Timeout { .. }),
@@ -217,7 +228,7 @@ impl Client {
         })
     }
 
-    /// Every page of a listing, following `Link: <…>; rel="next"`. With an ETag, a 304 on
+    /// Every page of a listing, following `Link: <…>; rel="next"`. With an `ETag`, a 304 on
     /// the first page means nothing changed.
     pub async fn get_all<T: DeserializeOwned>(
         &self,
@@ -267,7 +278,9 @@ impl Client {
         body: &serde_json::Value,
         what: &str,
     ) -> Result<T, GithubError> {
-        let reply = self.send(Method::PATCH, url, Some(body), None, what).await?;
+        let reply = self
+            .send(Method::PATCH, url, Some(body), None, what)
+            .await?;
         parse(&self.check(reply, what)?.body, what)
     }
 
@@ -294,9 +307,15 @@ pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bo
             .unwrap_or("no message")
             .to_string()
     });
-    let remaining = header(&reply.headers, &HeaderName::from_static("x-ratelimit-remaining"));
-    let reset = header(&reply.headers, &HeaderName::from_static("x-ratelimit-reset"))
-        .and_then(|v| v.parse::<u64>().ok());
+    let remaining = header(
+        &reply.headers,
+        &HeaderName::from_static("x-ratelimit-remaining"),
+    );
+    let reset = header(
+        &reply.headers,
+        &HeaderName::from_static("x-ratelimit-reset"),
+    )
+    .and_then(|v| v.parse::<u64>().ok());
     let what = what.to_string();
     match reply.status.as_u16() {
         401 if authenticated => GithubError::Unauthorized {
@@ -385,7 +404,12 @@ pub fn next_link(link: &str) -> Option<String> {
         let is_next = params
             .split(';')
             .any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
-        is_next.then(|| url.trim().trim_start_matches('<').trim_end_matches('>').to_string())
+        is_next.then(|| {
+            url.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        })
     })
 }
 
@@ -437,15 +461,28 @@ mod tests {
     fn errors_are_classified() {
         let limited = reply(
             403,
-            &[("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000000")],
+            &[
+                ("x-ratelimit-remaining", "0"),
+                ("x-ratelimit-reset", "1700000000"),
+            ],
             r#"{"message":"API rate limit exceeded"}"#,
         );
         assert!(matches!(
             classify(&limited, "x", "GH_TOKEN", true),
-            GithubError::RateLimited { reset: Some(1_700_000_000), .. }
+            GithubError::RateLimited {
+                reset: Some(1_700_000_000),
+                ..
+            }
         ));
-        let denied = reply(403, &[], r#"{"message":"Resource not accessible by integration"}"#);
-        assert!(matches!(classify(&denied, "x", "GH_TOKEN", true), GithubError::Forbidden { .. }));
+        let denied = reply(
+            403,
+            &[],
+            r#"{"message":"Resource not accessible by integration"}"#,
+        );
+        assert!(matches!(
+            classify(&denied, "x", "GH_TOKEN", true),
+            GithubError::Forbidden { .. }
+        ));
         let invalid = reply(
             422,
             &[],

@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::comment::{Marker, QUIZ_SUMMARY, locate_state, parse_results_comment, render_results_comment};
+use crate::comment::{
+    Marker, QUIZ_SUMMARY, locate_state, parse_results_comment, render_results_comment,
+};
 use crate::quiz::Results;
 use crate::text::sanitize_line;
 
@@ -239,7 +241,13 @@ mod tests {
     #[test]
     fn newest_trusted_quiz_wins_and_newer_untrusted_ones_are_reported() {
         let comments = vec![
-            comment(1, "quiz-bot[bot]", "Bot", &quiz_body(), "2026-01-01T00:00:00Z"),
+            comment(
+                1,
+                "quiz-bot[bot]",
+                "Bot",
+                &quiz_body(),
+                "2026-01-01T00:00:00Z",
+            ),
             comment(2, "alice", "User", "LGTM", "2026-01-02T00:00:00Z"),
             comment(3, "mallory", "User", &quiz_body(), "2026-01-03T00:00:00Z"),
         ];
@@ -252,10 +260,17 @@ mod tests {
         let trust = Trust {
             logins: vec!["@Mallory".into()],
         };
-        assert!(matches!(pick_quiz(&comments, &trust), QuizPick::Found { comment, .. } if comment.id == 3));
+        assert!(
+            matches!(pick_quiz(&comments, &trust), QuizPick::Found { comment, .. } if comment.id == 3)
+        );
         let only_users = &comments[1..];
-        assert!(matches!(pick_quiz(only_users, &Trust::default()), QuizPick::Untrusted(v) if v[0].id == 3));
-        assert_eq!(pick_quiz(&comments[1..2], &Trust::default()), QuizPick::None);
+        assert!(
+            matches!(pick_quiz(only_users, &Trust::default()), QuizPick::Untrusted(v) if v[0].id == 3)
+        );
+        assert_eq!(
+            pick_quiz(&comments[1..2], &Trust::default()),
+            QuizPick::None
+        );
     }
 
     #[test]
@@ -266,11 +281,16 @@ mod tests {
             ..Results::default()
         };
         let first = results_body(&results, "alice", 11, None).unwrap();
-        assert!(first.starts_with("<!-- quizz:results v1 taker=alice quiz=11 -->\n## Quiz results"));
+        assert!(
+            first.starts_with("<!-- quizz:results v1 taker=alice quiz=11 -->\n## Quiz results")
+        );
         assert!(!first.contains(HISTORY_PREFIX));
         let posted = comment(20, "alice", "User", &first, "2026-02-03T04:05:06Z");
         assert_eq!(posted.results_marker(), Some(("alice".into(), 11)));
-        assert_eq!(find_own(std::slice::from_ref(&posted), "alice", 11).map(|c| c.id), Some(20));
+        assert_eq!(
+            find_own(std::slice::from_ref(&posted), "alice", 11).map(|c| c.id),
+            Some(20)
+        );
         assert!(find_own(std::slice::from_ref(&posted), "alice", 12).is_none());
         // Someone else copying alice's marker is not alice's comment.
         let forged = comment(21, "mallory", "User", &first, "2026-02-03T04:05:06Z");
@@ -281,10 +301,19 @@ mod tests {
             ..results.clone()
         };
         let second = results_body(&better, "alice", 11, Some(&posted)).unwrap();
-        assert!(second.contains("**Total: 83%**\n\nEarlier attempts: 50% (2026-02-03)"), "{second}");
+        assert!(
+            second.contains("**Total: 83%**\n\nEarlier attempts: 50% (2026-02-03)"),
+            "{second}"
+        );
         let posted2 = comment(20, "alice", "User", &second, "2026-02-04T00:00:00Z");
         let third = results_body(&results, "alice", 11, Some(&posted2)).unwrap();
-        assert!(third.contains("Earlier attempts: 50% (2026-02-03) · 83% (2026-02-04)"), "{third}");
-        assert_eq!(parse_results_comment(&third).unwrap().results.total_score, 50);
+        assert!(
+            third.contains("Earlier attempts: 50% (2026-02-03) · 83% (2026-02-04)"),
+            "{third}"
+        );
+        assert_eq!(
+            parse_results_comment(&third).unwrap().results.total_score,
+            50
+        );
     }
 }

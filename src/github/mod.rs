@@ -44,20 +44,30 @@ pub enum PrError {
     Store(#[from] StoreError),
     #[error("the quiz comment {url} cannot be used: {source}")]
     Quiz { url: String, source: SourceError },
-    #[error(
-        "no quiz on {pr}: none of its comments holds a quiz (has the quiz bot run yet?)"
-    )]
+    #[error("no quiz on {pr}: none of its comments holds a quiz (has the quiz bot run yet?)")]
     NoQuiz { pr: String },
     #[error(
         "the quiz on {pr} was posted by {by}, who is not a trusted quiz bot; if you trust them, run again with --trust {login}"
     )]
-    Untrusted { pr: String, by: String, login: String },
+    Untrusted {
+        pr: String,
+        by: String,
+        login: String,
+    },
     #[error("cannot start the network runtime: {0}")]
     Runtime(std::io::Error),
-    #[error(
-        "{source}; and there is no cached copy of {pr}: run `quizz fetch` for it while online"
-    )]
+    #[error("{source}; and there is no cached copy of {pr}: run `quizz fetch` for it while online")]
     OfflineNoCache { pr: String, source: GithubError },
+}
+
+impl PrError {
+    /// The arguments or the quiz cannot be used as they are (exit status 2).
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            Self::Resolve(_) | Self::Quiz { .. } | Self::Untrusted { .. }
+        )
+    }
 }
 
 impl From<PrLookupError> for PrError {
@@ -94,18 +104,28 @@ impl Connection {
     /// Finds the token (off the runtime), then builds the client inside a new runtime.
     pub fn open(host: &str, store: Store) -> Result<Self, PrError> {
         let lookup = auth::find_token(host);
+        Self::with_token(host, store, lookup.token.as_ref(), lookup.notes)
+    }
+
+    /// A connection with this token (or none).
+    pub fn with_token(
+        host: &str,
+        store: Store,
+        token: Option<&auth::Token>,
+        auth_notes: Vec<String>,
+    ) -> Result<Self, PrError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(PrError::Runtime)?;
         let base = repo::api_base(host);
-        let client = rt.block_on(async { Client::new(&base, lookup.token.as_ref()) })?;
+        let client = rt.block_on(async { Client::new(&base, token) })?;
         Ok(Self {
             rt,
             client,
             store,
             host: host.to_string(),
-            auth_notes: lookup.notes,
+            auth_notes,
         })
     }
 
@@ -278,10 +298,7 @@ pub fn post_results(
         let body = comments::results_body(results, &login, quiz_comment_id, own.as_ref())?;
         let payload = serde_json::to_value(CommentBody { body: &body }).unwrap_or_default();
         if let Some(own) = &own {
-            let url = format!(
-                "/repos/{}/{}/issues/comments/{}",
-                pr.owner, pr.repo, own.id
-            );
+            let url = format!("/repos/{}/{}/issues/comments/{}", pr.owner, pr.repo, own.id);
             match client
                 .patch_json::<Comment>(&url, &payload, "the results comment")
                 .await
@@ -334,10 +351,22 @@ pub fn queue_results(
 
 impl PrTake {
     pub fn post(&self, results: &Results) -> Result<PostOutcome, GithubError> {
-        post_results(&self.conn, &self.pr, self.quiz_comment.id, results, !self.offline)
+        post_results(
+            &self.conn,
+            &self.pr,
+            self.quiz_comment.id,
+            results,
+            !self.offline,
+        )
     }
 
     pub fn queue(&self, results: &Results, reason: &str) -> Result<std::path::PathBuf, StoreError> {
-        queue_results(&self.conn.store, &self.pr, self.quiz_comment.id, results, reason)
+        queue_results(
+            &self.conn.store,
+            &self.pr,
+            self.quiz_comment.id,
+            results,
+            reason,
+        )
     }
 }

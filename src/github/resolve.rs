@@ -67,7 +67,9 @@ impl Target {
 pub fn repo_override(flag: Option<&str>) -> Result<Option<RepoRef>, ResolveError> {
     let text = match flag {
         Some(f) => Some(f.to_string()),
-        None => std::env::var("GH_REPO").ok().filter(|v| !v.trim().is_empty()),
+        None => std::env::var("GH_REPO")
+            .ok()
+            .filter(|v| !v.trim().is_empty()),
     };
     text.map(|t| RepoRef::parse(&t).ok_or(ResolveError::BadRepo(t)))
         .transpose()
@@ -90,7 +92,11 @@ pub fn base_repo(flag: Option<&str>, cwd: &Path) -> Result<RepoRef, ResolveError
 }
 
 /// Everything that can be decided locally.
-pub fn resolve_target(pr: Option<&str>, repo_flag: Option<&str>, cwd: &Path) -> Result<Target, ResolveError> {
+pub fn resolve_target(
+    pr: Option<&str>,
+    repo_flag: Option<&str>,
+    cwd: &Path,
+) -> Result<Target, ResolveError> {
     if let Some(text) = pr {
         return match PrSelector::parse(text).ok_or_else(|| ResolveError::BadPr(text.to_string()))? {
             PrSelector::Full(pr) => Ok(Target::Pr {
@@ -153,7 +159,10 @@ pub async fn finish(client: &Client, target: Target) -> Result<(PrRef, String), 
                 encode_query(&head)
             );
             let what = format!("the pull requests of {base}");
-            let pulls = match client.get_json::<Vec<PullSummary>>(&url, None, &what).await? {
+            let pulls = match client
+                .get_json::<Vec<PullSummary>>(&url, None, &what)
+                .await?
+            {
                 Fetched::Fresh { value, .. } => value,
                 Fetched::NotModified => Vec::new(),
             };

@@ -20,7 +20,7 @@ pub struct PrCache {
     /// The newest `updated_at` seen: the next listing asks only for comments since then.
     #[serde(default)]
     pub since: Option<String>,
-    /// The ETag of the last listing's first page, and that listing's URL.
+    /// The `ETag` of the last listing's first page, and that listing's URL.
     #[serde(default)]
     pub etag: Option<String>,
     #[serde(default)]
@@ -141,8 +141,12 @@ struct UserReply {
     login: String,
 }
 
-/// The login the token belongs to (`GET /user`, conditional on the cached ETag).
-pub async fn current_user(client: &Client, store: &Store, host: &str) -> Result<String, GithubError> {
+/// The login the token belongs to (`GET /user`, conditional on the cached `ETag`).
+pub async fn current_user(
+    client: &Client,
+    store: &Store,
+    host: &str,
+) -> Result<String, GithubError> {
     let key = std::path::PathBuf::from(host).join("user");
     let cached: Option<UserCache> = store.load_cached(&key);
     let etag = cached.as_ref().and_then(|c| c.etag.as_deref());
@@ -150,10 +154,12 @@ pub async fn current_user(client: &Client, store: &Store, host: &str) -> Result<
         .get_json::<UserReply>("/user", etag, "the signed-in user")
         .await?
     {
-        Fetched::NotModified => cached.map(|c| c.login).ok_or_else(|| GithubError::Protocol {
-            what: "the signed-in user".into(),
-            detail: "304 without a cached answer".into(),
-        }),
+        Fetched::NotModified => cached
+            .map(|c| c.login)
+            .ok_or_else(|| GithubError::Protocol {
+                what: "the signed-in user".into(),
+                detail: "304 without a cached answer".into(),
+            }),
         Fetched::Fresh { value, etag } => {
             let _ = store.save_cached(
                 &key,

@@ -1,4 +1,4 @@
-//! Cached copies of what GitHub said (a PR's quiz and results comments, with ETags), so a
+//! Cached copies of what GitHub said (a PR's quiz and results comments, with `ETag`s), so a
 //! second take can ask "changed since?" and an offline take still has its quiz.
 
 use std::path::{Path, PathBuf};
@@ -12,10 +12,10 @@ impl Store {
     /// `cache/<key>.json` under the store root; `key` is relative (an origin's key path).
     pub fn cache_path(&self, key: &Path) -> PathBuf {
         let mut path = self.root().join("cache").join(key);
-        let name = path
-            .file_name()
-            .map(|n| format!("{}.json", n.to_string_lossy()))
-            .unwrap_or_else(|| "_.json".into());
+        let name = path.file_name().map_or_else(
+            || "_.json".into(),
+            |n| format!("{}.json", n.to_string_lossy()),
+        );
         path.set_file_name(name);
         path
     }
@@ -78,7 +78,11 @@ mod tests {
         assert_eq!(store.load_cached::<Vec<u32>>(key), None);
         store.save_cached(key, &vec![1u32, 2]).unwrap();
         assert_eq!(store.load_cached::<Vec<u32>>(key), Some(vec![1, 2]));
-        assert!(store.cache_path(key).ends_with("cache/github.com/o/r/7.json"));
+        assert!(
+            store
+                .cache_path(key)
+                .ends_with("cache/github.com/o/r/7.json")
+        );
         assert_eq!(store.cached_keys(), vec![PathBuf::from("github.com/o/r/7")]);
         std::fs::write(store.cache_path(key), "{ broken").unwrap();
         assert_eq!(store.load_cached::<Vec<u32>>(key), None);

@@ -76,9 +76,9 @@ impl Store {
         let mut found = Vec::new();
         super::cache::walk(&self.root().join("outbox"), &mut |p| {
             if p.extension().is_some_and(|e| e == "json") {
-                let entry = std::fs::read(p)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| serde_json::from_slice::<OutboxEntry>(&b).map_err(|e| e.to_string()));
+                let entry = std::fs::read(p).map_err(|e| e.to_string()).and_then(|b| {
+                    serde_json::from_slice::<OutboxEntry>(&b).map_err(|e| e.to_string())
+                });
                 found.push(Waiting {
                     path: p.to_path_buf(),
                     entry,
@@ -128,7 +128,10 @@ mod tests {
         assert_eq!(p1, p2);
         let waiting = store.outbox_list();
         assert_eq!(waiting.len(), 1);
-        assert_eq!(waiting[0].entry.as_ref().unwrap().results["total_score"], 80);
+        assert_eq!(
+            waiting[0].entry.as_ref().unwrap().results["total_score"],
+            80
+        );
         store.outbox_remove(&waiting[0].path).unwrap();
         assert!(store.outbox_list().is_empty());
     }
