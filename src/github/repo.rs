@@ -176,11 +176,12 @@ impl PrSelector {
         if let Ok(n) = t.trim_start_matches('#').parse::<u64>() {
             return (n > 0).then_some(Self::Number(n));
         }
-        if let Some((repo, n)) = t.rsplit_once('#') {
-            let n = n.parse::<u64>().ok().filter(|n| *n > 0)?;
-            return RepoRef::parse(repo).map(|r| Self::Full(r.pr(n)));
+        if t.contains("://") {
+            return parse_pr_url(t).map(Self::Full);
         }
-        parse_pr_url(t).map(Self::Full)
+        let (repo, n) = t.rsplit_once('#')?;
+        let n = n.parse::<u64>().ok().filter(|n| *n > 0)?;
+        RepoRef::parse(repo).map(|r| Self::Full(r.pr(n)))
     }
 }
 
