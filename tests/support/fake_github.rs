@@ -689,8 +689,26 @@ fn user_json(st: &State, login: &str, kind: &str, full: bool) -> Value {
     u["id"] = json!(id);
     u["node_id"] = json!(format!("U_{id}"));
     u["type"] = json!(kind);
-    u["url"] = json!(format!("https://api.github.com/users/{login}"));
-    u["html_url"] = json!(format!("https://github.com/{login}"));
+    // As GitHub does: `[bot]` percent-encoded in API URLs, apps' pages under /apps/.
+    let encoded = login.replace('[', "%5B").replace(']', "%5D");
+    u["url"] = json!(format!("https://api.github.com/users/{encoded}"));
+    u["html_url"] = json!(match login.strip_suffix("[bot]") {
+        Some(app) => format!("https://github.com/apps/{app}"),
+        None => format!("https://github.com/{login}"),
+    });
+    for (field, suffix) in [
+        ("followers_url", "/followers"),
+        ("following_url", "/following{/other_user}"),
+        ("gists_url", "/gists{/gist_id}"),
+        ("starred_url", "/starred{/owner}{/repo}"),
+        ("subscriptions_url", "/subscriptions"),
+        ("organizations_url", "/orgs"),
+        ("repos_url", "/repos"),
+        ("events_url", "/events{/privacy}"),
+        ("received_events_url", "/received_events"),
+    ] {
+        u[field] = json!(format!("https://api.github.com/users/{encoded}{suffix}"));
+    }
     if full {
         let extra = json!({
             "name": login, "company": null, "blog": "", "location": null, "email": null,
