@@ -1,5 +1,5 @@
 //! A PR's comments, kept in the local cache: the first time every page (100 a page), then
-//! only what changed (`since=` the newest `updated_at` seen, with `If-None-Match`: a 304
+//! only what changed since a remembered `updated_at` (`since=`, with `If-None-Match`: a 304
 //! costs no rate limit). Only quiz and quizz-results comments are kept.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -57,6 +57,9 @@ pub enum Freshness {
     Offline(GithubError),
 }
 
+/// `since` moves forward only when this many comments changed after it.
+const SINCE_WINDOW: usize = 100;
+
 pub fn comments_url(pr: &PrRef, since: Option<&str>) -> String {
     let mut url = format!(
         "/repos/{}/{}/issues/{}/comments?per_page=100",
@@ -95,9 +98,15 @@ pub async fn sync_comments(
         Ok(Fetched::NotModified) => Freshness::NotModified,
         Ok(Fetched::Fresh { value, etag }) => {
             cache.merge(&value);
+            // Keep `since` (and so the URL and its ETag) stable while what changed since
+            // then fits a page: the next look is then a 304 unless something changed.
             let newest = value.iter().map(|c| c.updated_at.as_str()).max();
             if let Some(newest) = newest {
-                if cache.since.as_deref().is_none_or(|s| newest > s) {
+                let advance = match cache.since.as_deref() {
+                    None => true,
+                    Some(s) => newest > s && value.len() >= SINCE_WINDOW,
+                };
+                if advance {
                     cache.since = Some(newest.to_string());
                 }
             }
