@@ -1,5 +1,8 @@
 //! End to end: the real binary against the fake GitHub, directly and through Prism's
-//! validating proxy (every request and response checked against GitHub's OpenAPI).
+//! validating proxy (every request and response checked against GitHub's `OpenAPI` description).
+
+// Scenario helpers outside #[test] functions: a panic is the test failing.
+#![allow(clippy::unwrap_used, clippy::type_complexity)]
 
 mod support;
 

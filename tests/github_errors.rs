@@ -1,6 +1,9 @@
 //! The fake GitHub's error cases, request counts, enterprise hosts and token handling
 //! (direct to the fake: GitHub's description does not list these statuses everywhere).
 
+// Scenario helpers outside #[test] functions: a panic is the test failing.
+#![allow(clippy::unwrap_used)]
+
 mod support;
 
 use support::{ANSWERS, Api, BOT, Fault, Sandbox, TAKER, TOKEN, seed_quiz_comment};

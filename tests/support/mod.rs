@@ -1,6 +1,17 @@
 //! Shared pieces of the end-to-end tests: the fake GitHub, Prism in front of it, the real
 //! binary in a sandbox (its own data, config and cache folders), and git repositories.
-#![allow(dead_code)]
+// Test scaffolding: panicking on a broken fixture is the right failure.
+#![allow(
+    dead_code,
+    unused_imports,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::similar_names,
+    clippy::format_collect,
+    clippy::too_many_lines,
+    clippy::unused_self,
+    clippy::zombie_processes
+)]
 
 pub mod fake_github;
 
