@@ -331,3 +331,79 @@ fn too_long_comment_gets_github_s_422_message() {
         "{msg}"
     );
 }
+
+#[test]
+fn fetch_without_arguments_caches_every_open_pr_with_a_quiz() {
+    let api = Api::direct();
+    let repo = repo_with_quiz(&api, "fetchall");
+    api.fake.add_pull(&repo, 8, "octo", "no-quiz-yet");
+    let mut sb = Sandbox::new(&api);
+    sb.set("GH_REPO", &repo);
+    let run = sb.run(&["fetch"], "");
+    run.ok();
+    assert!(
+        run.stdout
+            .contains(&format!("{repo}#7: quiz cached (comment by @{BOT}")),
+        "{}",
+        run.all()
+    );
+    assert!(
+        run.stdout.contains(&format!("{repo}#8: no quiz")),
+        "{}",
+        run.all()
+    );
+    let status = sb.run(&["status"], "");
+    assert!(
+        status.stdout.contains("Cached pull requests (2)"),
+        "{}",
+        status.all()
+    );
+}
+
+#[test]
+fn outside_a_repository_without_a_pr_the_error_says_what_to_pass() {
+    let api = Api::direct();
+    let sb = Sandbox::new(&api);
+    let run = sb.run(&["take", "--plain"], "");
+    assert_eq!(run.code, 2, "{}", run.all());
+    assert!(
+        run.stderr.contains("give the PR number or URL"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_server_that_never_answers_times_out_and_the_cached_quiz_is_used() {
+    let api = Api::direct();
+    let repo = repo_with_quiz(&api, "hang");
+    let mut sb = Sandbox::new(&api);
+    sb.run(&["fetch", "7", "--repo", &repo], "").ok();
+    // Accepts connections, never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    sb.api_base = format!("http://{}", silent.local_addr().unwrap());
+    let keep = std::thread::spawn(move || {
+        let held: Vec<_> = silent.incoming().take(4).collect();
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        drop(held);
+    });
+    sb.set("QUIZZ_HTTP_TIMEOUT", "1");
+    let started = std::time::Instant::now();
+    let run = sb.run(
+        &["take", "7", "--repo", &repo, "--plain", "--no-post"],
+        ANSWERS,
+    );
+    run.ok();
+    assert!(
+        run.stdout
+            .contains("offline (GitHub did not answer within 1 s"),
+        "{}",
+        run.all()
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(keep);
+}

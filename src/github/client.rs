@@ -18,8 +18,18 @@ use super::error::GithubError;
 
 /// `quizz/VERSION`, sent with every request.
 pub const USER_AGENT_VALUE: &str = concat!("quizz/", env!("CARGO_PKG_VERSION"));
-/// A whole request (connect, send, read the body) must finish within this.
+/// A whole request (connect, send, read the body) must finish within this, unless
+/// `QUIZZ_HTTP_TIMEOUT` (seconds) says otherwise.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The per-request deadline: [`REQUEST_TIMEOUT`] or `QUIZZ_HTTP_TIMEOUT` seconds (1–600).
+pub fn request_timeout() -> Duration {
+    std::env::var("QUIZZ_HTTP_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| (1..=600).contains(s))
+        .map_or(REQUEST_TIMEOUT, Duration::from_secs)
+}
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A listing stops following `next` links after this many pages (10,000 comments).
 pub const MAX_PAGES: usize = 100;
@@ -29,6 +39,7 @@ pub struct Client {
     base: String,
     token_source: String,
     authenticated: bool,
+    timeout: Duration,
     /// Requests sent, for reports and tests.
     sent: std::sync::atomic::AtomicUsize,
 }
@@ -88,10 +99,11 @@ impl Client {
             ),
         };
         let https = builder.https_or_http().enable_http1().build();
+        let timeout = request_timeout();
         let timeouts = OctocrabBuilder::new()
-            .set_connect_timeout(Some(CONNECT_TIMEOUT))
-            .set_read_timeout(Some(REQUEST_TIMEOUT))
-            .set_write_timeout(Some(REQUEST_TIMEOUT));
+            .set_connect_timeout(Some(CONNECT_TIMEOUT.min(timeout)))
+            .set_read_timeout(Some(timeout))
+            .set_write_timeout(Some(timeout));
         let connector = timeouts.set_connect_timeout_service(https);
         let hyper =
             hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
@@ -129,6 +141,7 @@ impl Client {
             base: base.to_string(),
             token_source: token.map_or_else(|| "no token".to_string(), |t| t.source.to_string()),
             authenticated: token.is_some(),
+            timeout,
             sent: std::sync::atomic::AtomicUsize::new(0),
         })
     }
@@ -149,7 +162,7 @@ impl Client {
         self.sent.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Sends one request (no retry) and reads the whole answer, within [`REQUEST_TIMEOUT`].
+    /// Sends one request (no retry) and reads the whole answer, within the deadline.
     pub async fn send(
         &self,
         method: Method,
@@ -187,10 +200,10 @@ impl Client {
                 body,
             })
         };
-        match tokio::time::timeout(REQUEST_TIMEOUT, exchange).await {
+        match tokio::time::timeout(self.timeout, exchange).await {
             Err(_) => Err(GithubError::Timeout {
                 what: what.to_string(),
-                secs: REQUEST_TIMEOUT.as_secs(),
+                secs: self.timeout.as_secs(),
             }),
             Ok(Err(e)) => Err(GithubError::Network {
                 base: self.base.clone(),
