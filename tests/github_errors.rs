@@ -407,3 +407,39 @@ fn a_server_that_never_answers_times_out_and_the_cached_quiz_is_used() {
     );
     drop(keep);
 }
+
+#[test]
+fn without_env_or_keyring_the_token_comes_from_gh() {
+    use std::os::unix::fs::PermissionsExt;
+    let api = Api::direct();
+    let repo = repo_with_quiz(&api, "ghcli");
+    let mut sb = Sandbox::new(&api);
+    let gh = sb.home.path().join("fake-gh");
+    std::fs::write(
+        &gh,
+        format!(
+            "#!/bin/sh\n[ \"$1 $2 $3 $4\" = \"auth token --hostname github.com\" ] && echo {TOKEN} && exit 0\nexit 1\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    sb.unset("GH_TOKEN").set("QUIZZ_GH", gh.to_str().unwrap());
+    let status = sb.run(&["auth", "status"], "");
+    status.ok();
+    assert!(
+        status.stdout.contains("token: from `gh auth token`"),
+        "{}",
+        status.all()
+    );
+    never_shows_the_token(&status);
+    let take = sb.run(
+        &["take", "7", "--repo", &repo, "--plain", "--post"],
+        ANSWERS,
+    );
+    take.ok();
+    assert!(
+        take.stdout.contains("Posted your results"),
+        "{}",
+        take.all()
+    );
+}
