@@ -28,6 +28,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
         grader_available: false,
         after_grading: String::new(),
         grade_later: "quizz grade --demo".into(),
+        can_post: false,
     };
     let mut app = App::new(session, settings, size);
     update(&mut app, Action::Start);

@@ -1,10 +1,15 @@
 //! The command line: arguments, dispatch, and how errors become exit codes.
 
+mod auth;
 mod doctor;
+mod fetch;
 mod grade;
 mod grading;
+mod post;
+mod pr;
 mod report;
 mod show;
+mod status;
 mod take;
 
 use std::io::IsTerminal;
@@ -25,7 +30,7 @@ use crate::source::{QuizSource, SourceError};
     long_about = "Take the quiz a bot posted on your pull request, right in the terminal, and grade it.\n\n\
         A quiz is the JSON state inside a bot comment's `<details><summary>Quiz state (used by the CLI)</summary>` \
         block; quizz reads it from the whole comment (as posted, or copied from the rendered page) or from the bare JSON.",
-    after_help = "Examples:\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n  quizz grade --demo              grade the saved answers (open ones by an LLM)\n  quizz doctor                    which LLM grader is used, and why\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
+    after_help = "Examples:\n  quizz take                      take the quiz on the current branch's pull request\n  quizz take 7                    take the quiz on PR 7 of this repository\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n  quizz grade --demo              grade the saved answers (open ones by an LLM)\n  quizz doctor                    which LLM grader is used, and why\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -38,6 +43,10 @@ enum Command {
     Show(show::ShowArgs),
     Grade(grade::GradeArgs),
     Doctor(doctor::DoctorArgs),
+    Fetch(fetch::FetchArgs),
+    Post(post::PostArgs),
+    Status(status::StatusArgs),
+    Auth(auth::AuthArgs),
 }
 
 /// Where a command reads its quiz: the demo, a file, or `-` for stdin.
@@ -82,6 +91,10 @@ pub fn main() -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Grade(args) => grade::run(&args),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Fetch(args) => fetch::run(&args),
+        Command::Post(args) => post::run(&args),
+        Command::Status(args) => status::run(&args),
+        Command::Auth(args) => auth::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,9 +110,14 @@ pub fn main() -> ExitCode {
 
 /// 2 when the input or the arguments cannot be used, 1 for failures while running.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    let unusable = err
-        .chain()
-        .any(|c| c.is::<SourceError>() || c.is::<CommentError>() || c.is::<FormatError>());
+    let unusable = err.chain().any(|c| {
+        c.is::<SourceError>()
+            || c.is::<CommentError>()
+            || c.is::<FormatError>()
+            || c.is::<crate::github::ResolveError>()
+            || c.downcast_ref::<crate::github::PrError>()
+                .is_some_and(crate::github::PrError::is_usage)
+    });
     if unusable { 2 } else { 1 }
 }
 

@@ -84,11 +84,12 @@ pub fn locate_state<'a>(text: &'a str, summary: &str) -> Option<StateBlock<'a>> 
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         offset += line.len();
-        if line.contains(summary) && strip_tags(line).trim() == summary {
-            if let Some(found) = json_after(text, offset) {
-                blocks += 1;
-                last = Some(found);
-            }
+        if line.contains(summary)
+            && strip_tags(line).trim() == summary
+            && let Some(found) = json_after(text, offset)
+        {
+            blocks += 1;
+            last = Some(found);
         }
     }
     let (json, lines_before, fenced) = last?;

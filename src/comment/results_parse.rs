@@ -47,13 +47,13 @@ fn parse_legacy(text: &str) -> Result<Results, CommentError> {
             if let Some(r) = parse_item(item) {
                 per_question.push(r);
             }
-        } else if let Some(quote) = t.strip_prefix('>') {
-            if let Some(last) = per_question.last_mut() {
-                if !last.feedback.is_empty() {
-                    last.feedback.push('\n');
-                }
-                last.feedback.push_str(quote.trim());
+        } else if let Some(quote) = t.strip_prefix('>')
+            && let Some(last) = per_question.last_mut()
+        {
+            if !last.feedback.is_empty() {
+                last.feedback.push('\n');
             }
+            last.feedback.push_str(quote.trim());
         }
     }
     let total_score = total.ok_or(CommentError::NoResults)?;

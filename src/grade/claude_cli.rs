@@ -222,10 +222,10 @@ fn last_result(stdout: &str) -> Option<Value> {
 
 /// The CLI's own words: `result`, else `errors`, else the subtype.
 fn cli_message(result: &Value) -> String {
-    if let Some(text) = result.get("result").and_then(Value::as_str) {
-        if !text.trim().is_empty() {
-            return clip(&sanitize_line(text.trim()), 300);
-        }
+    if let Some(text) = result.get("result").and_then(Value::as_str)
+        && !text.trim().is_empty()
+    {
+        return clip(&sanitize_line(text.trim()), 300);
     }
     if let Some(errors) = result.get("errors").and_then(Value::as_array) {
         let list: Vec<&str> = errors.iter().filter_map(Value::as_str).collect();

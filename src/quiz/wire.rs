@@ -224,10 +224,10 @@ fn question_to_value(q: &Question) -> Value {
     if let Some(explanation) = &q.explanation {
         map.insert("explanation".into(), Value::String(explanation.clone()));
     }
-    if let Some(anchor) = &q.anchor {
-        if let Ok(v) = serde_json::to_value(anchor) {
-            map.insert("anchor".into(), v);
-        }
+    if let Some(anchor) = &q.anchor
+        && let Ok(v) = serde_json::to_value(anchor)
+    {
+        map.insert("anchor".into(), v);
     }
     extend_missing(&mut map, &q.extra);
     Value::Object(map)

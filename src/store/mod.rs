@@ -5,11 +5,14 @@
 
 mod atomic;
 mod attempt;
+mod cache;
 mod origin;
+mod outbox;
 
 pub use atomic::write_atomic;
 pub use attempt::{Attempt, LoadedAttempt};
 pub use origin::Origin;
+pub use outbox::{OutboxEntry, Waiting};
 
 use std::path::{Path, PathBuf};
 

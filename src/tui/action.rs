@@ -36,6 +36,8 @@ pub enum Action {
     /// The external editor closed with this text (or failed).
     ExternalEditorDone(Result<String, String>),
     OpenReview,
+    /// `P` on the results: post them to the PR (the taker's confirmation) and quit.
+    Post,
     Submit,
     Back,
     ToggleHelp,

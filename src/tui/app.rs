@@ -18,6 +18,14 @@ pub enum Screen {
     Results,
 }
 
+/// How the UI closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    Quit,
+    /// The taker pressed `P` on the results: post them once the UI has closed.
+    QuitAndPost,
+}
+
 /// One open answer on the grading screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GradeRow {
@@ -46,6 +54,8 @@ pub struct Settings {
     pub after_grading: String,
     /// The command that grades pending open answers later, such as `quizz grade --demo`.
     pub grade_later: String,
+    /// Whether `P` on the results posts them (a PR quiz, posting not decided by a flag).
+    pub can_post: bool,
 }
 
 pub struct App {
@@ -70,7 +80,8 @@ pub struct App {
     /// The time that drawing uses for elapsed times (set by update, so frames are pure).
     pub clock: Instant,
     pub spinner: usize,
-    pub should_quit: bool,
+    /// Set when the UI is to close, and how.
+    pub exit: Option<Exit>,
 }
 
 impl App {
@@ -107,7 +118,7 @@ impl App {
             grading: None,
             clock: Instant::now(),
             spinner: 0,
-            should_quit: false,
+            exit: None,
         }
     }
 

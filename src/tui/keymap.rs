@@ -317,6 +317,13 @@ pub fn bindings() -> &'static [Binding] {
             ),
             b(
                 &[C::Results],
+                &[Char('P')],
+                Action::Post,
+                None,
+                "post the results to the pull request, then quit",
+            ),
+            b(
+                &[C::Results],
                 &[Char('q'), Code(KeyCode::Enter), Code(KeyCode::Esc)],
                 Action::Confirm,
                 Some("quit"),

@@ -98,7 +98,7 @@ async fn event_loop(
                 }
             }
         }
-        if app.should_quit {
+        if app.exit.is_some() {
             break;
         }
         ticker = match (app.is_busy(), ticker) {

@@ -25,6 +25,7 @@ fn settings(no_color: bool) -> Settings {
         grader_available: false,
         after_grading: "not posted: the demo quiz has no pull request.".into(),
         grade_later: "quizz grade --demo".into(),
+        can_post: false,
     }
 }
 
@@ -205,7 +206,7 @@ fn quit_asks_only_when_answers_are_not_graded() {
         Effect::Quit,
         "nothing answered: quit at once"
     );
-    app.should_quit = false;
+    app.exit = None;
     run(app, [Action::Start, Action::Pick(0)]);
     assert_eq!(update(app, Action::Quit), Effect::None);
     assert!(app.confirm_quit);
@@ -406,4 +407,28 @@ fn no_color_emits_no_colour() {
         .filter(|c| c.modifier.contains(ratatui::style::Modifier::REVERSED))
         .count();
     assert!(reversed > 0, "the cursor row is shown in reverse video");
+}
+
+#[test]
+fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::Pick(0),
+            Action::OpenReview,
+            Action::Submit,
+        ],
+    );
+    assert_eq!(
+        update(app, Action::Post),
+        Effect::None,
+        "the demo has no PR"
+    );
+    assert_eq!(app.exit, None);
+    app.settings.can_post = true;
+    assert_eq!(update(app, Action::Post), Effect::Quit);
+    assert_eq!(app.exit, Some(super::app::Exit::QuitAndPost));
 }

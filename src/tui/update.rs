@@ -8,7 +8,7 @@ use std::time::Instant;
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::action::Action;
-use super::app::{App, GradeRow, Grading, Screen};
+use super::app::{App, Exit, GradeRow, Grading, Screen};
 use super::body;
 use crate::quiz::{Outcome, QuestionKind, assemble, grade_closed};
 use crate::store::StoreError;
@@ -140,6 +140,12 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             app.review_cursor = app.current();
         }
         Action::Submit => return submit(app),
+        Action::Post => {
+            if app.screen == Screen::Results && app.settings.can_post {
+                app.exit = Some(Exit::QuitAndPost);
+                return Effect::Quit;
+            }
+        }
         Action::ToggleHelp => app.help = !app.help,
         Action::ScrollDown => app.scroll = app.scroll.saturating_add(1),
         Action::ScrollUp => app.scroll = app.scroll.saturating_sub(1),
@@ -166,13 +172,12 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             if let (Ok(grade), Some(i)) = (
                 result,
                 app.session.quiz.questions.iter().position(|q| q.id == id),
-            ) {
-                if let Some(slot) = app.outcomes.get_mut(i) {
-                    *slot = Outcome::Scored {
-                        score: grade.score.min(100),
-                        feedback: grade.feedback,
-                    };
-                }
+            ) && let Some(slot) = app.outcomes.get_mut(i)
+            {
+                *slot = Outcome::Scored {
+                    score: grade.score.min(100),
+                    feedback: grade.feedback,
+                };
             }
         }
         Action::GradingDone => finish_grading(app),
@@ -181,7 +186,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
 }
 
 fn quit(app: &mut App) -> Effect {
-    app.should_quit = true;
+    app.exit = Some(Exit::Quit);
     Effect::Quit
 }
 
@@ -361,10 +366,10 @@ fn submit(app: &mut App) -> Effect {
 }
 
 fn set_row(app: &mut App, id: &str, row: GradeRow) {
-    if let Some(grading) = app.grading.as_mut() {
-        if let Some((_, slot)) = grading.rows.iter_mut().find(|(rid, _)| rid == id) {
-            *slot = row;
-        }
+    if let Some(grading) = app.grading.as_mut()
+        && let Some((_, slot)) = grading.rows.iter_mut().find(|(rid, _)| rid == id)
+    {
+        *slot = row;
     }
     app.clock = Instant::now();
 }

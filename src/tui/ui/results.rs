@@ -132,14 +132,14 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             Style::new(),
         );
         let result = results.result(&q.id);
-        if result.is_some_and(|r| !r.correct) {
-            if let Some(expected) = q.kind.expected_value() {
-                field(
-                    "Correct:     ",
-                    &shown(&sanitize_line(&expected)),
-                    theme.right(),
-                );
-            }
+        if result.is_some_and(|r| !r.correct)
+            && let Some(expected) = q.kind.expected_value()
+        {
+            field(
+                "Correct:     ",
+                &shown(&sanitize_line(&expected)),
+                theme.right(),
+            );
         }
         if let Some(r) = result.filter(|r| !r.feedback.trim().is_empty()) {
             field("Feedback:    ", &sanitize_line(&r.feedback), Style::new());

@@ -1,0 +1,521 @@
+//! One HTTP client per command, built inside the tokio runtime: octocrab's tower stack
+//! (hyper + rustls/ring, connect/read/write timeouts) with quizz's own headers, no
+//! automatic retries (a retried POST can post twice), and a deadline on every request.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::header::{ACCEPT, ETAG, HeaderName, HeaderValue, IF_NONE_MATCH, LINK, USER_AGENT};
+use http::{HeaderMap, Method, StatusCode, Uri};
+use octocrab::service::middleware::auth_header::AuthHeaderLayer;
+use octocrab::service::middleware::base_uri::BaseUriLayer;
+use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
+use octocrab::{AuthState, Octocrab, OctocrabBuilder};
+use serde::de::DeserializeOwned;
+
+use super::auth::Token;
+use super::error::GithubError;
+
+/// `quizz/VERSION`, sent with every request.
+pub const USER_AGENT_VALUE: &str = concat!("quizz/", env!("CARGO_PKG_VERSION"));
+/// A whole request (connect, send, read the body) must finish within this, unless
+/// `QUIZZ_HTTP_TIMEOUT` (seconds) says otherwise.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The per-request deadline: [`REQUEST_TIMEOUT`] or `QUIZZ_HTTP_TIMEOUT` seconds (1–600).
+pub fn request_timeout() -> Duration {
+    std::env::var("QUIZZ_HTTP_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| (1..=600).contains(s))
+        .map_or(REQUEST_TIMEOUT, Duration::from_secs)
+}
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// A listing stops following `next` links after this many pages (10,000 comments).
+pub const MAX_PAGES: usize = 100;
+
+pub struct Client {
+    crab: Octocrab,
+    base: String,
+    token_source: String,
+    authenticated: bool,
+    timeout: Duration,
+    /// Requests sent, for reports and tests.
+    sent: std::sync::atomic::AtomicUsize,
+}
+
+/// A response that was read completely.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn etag(&self) -> Option<String> {
+        header(&self.headers, &ETAG)
+    }
+
+    /// The `rel="next"` target of a `Link` header.
+    pub fn next_link(&self) -> Option<String> {
+        next_link(&header(&self.headers, &LINK)?)
+    }
+}
+
+/// A conditional GET: the value, or "unchanged since the `ETag` you sent".
+#[derive(Debug)]
+pub enum Fetched<T> {
+    Fresh { value: T, etag: Option<String> },
+    NotModified,
+}
+
+impl Client {
+    /// Must run inside the tokio runtime that will drive the requests.
+    pub fn new(base: &str, token: Option<&Token>) -> Result<Self, GithubError> {
+        let bad = |detail: String| GithubError::BadBase {
+            base: base.to_string(),
+            detail,
+        };
+        let base_uri: Uri = base
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| bad(e.to_string()))?;
+        if base_uri.scheme().is_none() || base_uri.authority().is_none() {
+            return Err(bad("expected http(s)://HOST[/PATH]".into()));
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = match hyper_rustls::HttpsConnectorBuilder::new()
+            .with_provider_and_native_roots(Arc::clone(&provider))
+        {
+            Ok(b) => b,
+            // No CA certificates on this machine: plain http (a local proxy, the tests)
+            // still works, and https fails at connect time with a TLS error that says why.
+            Err(_) => hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(
+                rustls::ClientConfig::builder_with_provider(provider)
+                    .with_safe_default_protocol_versions()
+                    .map_err(|e| bad(format!("TLS setup: {e}")))?
+                    .with_root_certificates(rustls::RootCertStore::empty())
+                    .with_no_client_auth(),
+            ),
+        };
+        let https = builder.https_or_http().enable_http1().build();
+        let timeout = request_timeout();
+        let timeouts = OctocrabBuilder::new()
+            .set_connect_timeout(Some(CONNECT_TIMEOUT.min(timeout)))
+            .set_read_timeout(Some(timeout))
+            .set_write_timeout(Some(timeout));
+        let connector = timeouts.set_connect_timeout_service(https);
+        let hyper =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .build(connector);
+        let headers: Vec<(HeaderName, HeaderValue)> = vec![
+            (USER_AGENT, HeaderValue::from_static(USER_AGENT_VALUE)),
+            (
+                ACCEPT,
+                HeaderValue::from_static("application/vnd.github+json"),
+            ),
+            (
+                HeaderName::from_static("x-github-api-version"),
+                HeaderValue::from_static("2022-11-28"),
+            ),
+        ];
+        let auth = match token {
+            Some(t) => {
+                let mut v = HeaderValue::from_str(&format!("Bearer {}", t.expose()))
+                    .map_err(|_| bad("the token holds characters a header cannot carry".into()))?;
+                v.set_sensitive(true);
+                Some(v)
+            }
+            None => None,
+        };
+        let crab = OctocrabBuilder::new_empty()
+            .with_service(hyper)
+            .with_layer(&ExtraHeadersLayer::new(Arc::new(headers)))
+            .with_layer(&BaseUriLayer::new(base_uri.clone()))
+            .with_layer(&AuthHeaderLayer::new(auth, base_uri.clone(), base_uri))
+            .with_auth(AuthState::None)
+            .build()
+            .map_err(|e| bad(e.to_string()))?;
+        Ok(Self {
+            crab,
+            base: base.to_string(),
+            token_source: token.map_or_else(|| "no token".to_string(), |t| t.source.to_string()),
+            authenticated: token.is_some(),
+            timeout,
+            sent: std::sync::atomic::AtomicUsize::new(0),
+        })
+    }
+
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
+    pub fn is_authenticated(&self) -> bool {
+        self.authenticated
+    }
+
+    pub fn token_source(&self) -> &str {
+        &self.token_source
+    }
+
+    pub fn requests_sent(&self) -> usize {
+        self.sent.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sends one request (no retry) and reads the whole answer, within the deadline.
+    pub async fn send(
+        &self,
+        method: Method,
+        url: &str,
+        body: Option<&serde_json::Value>,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Reply, GithubError> {
+        self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let uri: Uri = url
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| GithubError::Protocol {
+                what: what.to_string(),
+                detail: format!("bad URL {url}: {e}"),
+            })?;
+        let mut builder = http::Request::builder().method(method).uri(uri);
+        if let Some(tag) = etag {
+            builder = builder.header(IF_NONE_MATCH, tag);
+        }
+        let request =
+            self.crab
+                .build_request(builder, body)
+                .map_err(|e| GithubError::Protocol {
+                    what: what.to_string(),
+                    detail: e.to_string(),
+                })?;
+        let exchange = async {
+            let response = self.crab.execute(request).await?;
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = self.crab.body_to_string(response).await?;
+            Ok::<_, octocrab::Error>(Reply {
+                status,
+                headers,
+                body,
+            })
+        };
+        match tokio::time::timeout(self.timeout, exchange).await {
+            Err(_) => Err(GithubError::Timeout {
+                what: what.to_string(),
+                secs: self.timeout.as_secs(),
+            }),
+            Ok(Err(e)) => Err(GithubError::Network {
+                base: self.base.clone(),
+                detail: error_chain(&e),
+            }),
+            Ok(Ok(reply)) => Ok(reply),
+        }
+    }
+
+    /// A GET that may be retried once (GETs are idempotent) after a network error or 5xx.
+    pub async fn get(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Reply, GithubError> {
+        let first = self.send(Method::GET, url, None, etag, what).await;
+        let retry = match &first {
+            Err(e) => e.is_offline() && !matches!(e, GithubError::Timeout { .. }),
+            Ok(r) => r.status.is_server_error(),
+        };
+        if retry {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            return self.send(Method::GET, url, None, etag, what).await;
+        }
+        first
+    }
+
+    /// A conditional GET of one JSON value.
+    pub async fn get_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Fetched<T>, GithubError> {
+        let reply = self.get(url, etag, what).await?;
+        if reply.status == StatusCode::NOT_MODIFIED {
+            return Ok(Fetched::NotModified);
+        }
+        let reply = self.check(reply, what)?;
+        Ok(Fetched::Fresh {
+            etag: reply.etag(),
+            value: parse(&reply.body, what)?,
+        })
+    }
+
+    /// Every page of a listing, following `Link: <…>; rel="next"`. With an `ETag`, a 304 on
+    /// the first page means nothing changed.
+    pub async fn get_all<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Fetched<Vec<T>>, GithubError> {
+        let reply = self.get(url, etag, what).await?;
+        if reply.status == StatusCode::NOT_MODIFIED {
+            return Ok(Fetched::NotModified);
+        }
+        let reply = self.check(reply, what)?;
+        let first_etag = reply.etag();
+        let mut items: Vec<T> = parse(&reply.body, what)?;
+        let mut next = reply.next_link();
+        let mut pages = 1;
+        while let Some(url) = next {
+            if pages >= MAX_PAGES {
+                break;
+            }
+            let reply = self.check(self.get(&url, None, what).await?, what)?;
+            items.extend(parse::<Vec<T>>(&reply.body, what)?);
+            next = reply.next_link();
+            pages += 1;
+        }
+        Ok(Fetched::Fresh {
+            value: items,
+            etag: first_etag,
+        })
+    }
+
+    /// POST once: never retried, whatever happens (GitHub may have created it anyway).
+    pub async fn post_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        body: &serde_json::Value,
+        what: &str,
+    ) -> Result<T, GithubError> {
+        let reply = self.send(Method::POST, url, Some(body), None, what).await?;
+        parse(&self.check(reply, what)?.body, what)
+    }
+
+    /// PATCH once (GitHub's way to edit a comment; octocrab's `update_comment` sends POST).
+    pub async fn patch_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        body: &serde_json::Value,
+        what: &str,
+    ) -> Result<T, GithubError> {
+        let reply = self
+            .send(Method::PATCH, url, Some(body), None, what)
+            .await?;
+        parse(&self.check(reply, what)?.body, what)
+    }
+
+    /// Turns a non-2xx answer into an error a user can act on.
+    pub fn check(&self, reply: Reply, what: &str) -> Result<Reply, GithubError> {
+        if reply.status.is_success() {
+            return Ok(reply);
+        }
+        Err(classify(
+            &reply,
+            what,
+            &self.token_source,
+            self.authenticated,
+        ))
+    }
+}
+
+/// The error for a non-2xx reply.
+pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bool) -> GithubError {
+    let message = github_message(&reply.body).unwrap_or_else(|| {
+        reply
+            .status
+            .canonical_reason()
+            .unwrap_or("no message")
+            .to_string()
+    });
+    let remaining = header(
+        &reply.headers,
+        &HeaderName::from_static("x-ratelimit-remaining"),
+    );
+    let reset = header(
+        &reply.headers,
+        &HeaderName::from_static("x-ratelimit-reset"),
+    )
+    .and_then(|v| v.parse::<u64>().ok());
+    let what = what.to_string();
+    match reply.status.as_u16() {
+        401 if authenticated => GithubError::Unauthorized {
+            token_source: token_source.to_string(),
+            message,
+        },
+        401 => GithubError::NeedsToken { message },
+        403 | 429
+            if remaining.as_deref() == Some("0")
+                || reply.headers.contains_key("retry-after")
+                || reply.status == StatusCode::TOO_MANY_REQUESTS
+                || message.to_ascii_lowercase().contains("rate limit") =>
+        {
+            GithubError::RateLimited {
+                reset,
+                authenticated,
+            }
+        }
+        403 => GithubError::Forbidden { what, message },
+        404 | 410 => GithubError::NotFound {
+            what,
+            token_source: token_source.to_string(),
+        },
+        422 => GithubError::Unprocessable { message },
+        s if s >= 500 => GithubError::Server { status: s, what },
+        s => GithubError::Unexpected {
+            status: s,
+            what,
+            message,
+        },
+    }
+}
+
+/// GitHub's `message`, with the messages of its `errors` list (422 details).
+fn github_message(body: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let mut msg = v.get("message")?.as_str()?.to_string();
+    let details: Vec<String> = v
+        .get("errors")
+        .and_then(|e| e.as_array())
+        .map(|errs| {
+            errs.iter()
+                .filter_map(|e| {
+                    e.get("message")
+                        .and_then(|m| m.as_str())
+                        .map(str::to_string)
+                        .or_else(|| e.as_str().map(str::to_string))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !details.is_empty() {
+        msg = format!("{msg}: {}", details.join("; "));
+    }
+    Some(crate::text::sanitize_line(&msg))
+}
+
+fn parse<T: DeserializeOwned>(body: &str, what: &str) -> Result<T, GithubError> {
+    serde_json::from_str(body).map_err(|e| GithubError::Protocol {
+        what: what.to_string(),
+        detail: e.to_string(),
+    })
+}
+
+fn header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
+    headers.get(name)?.to_str().ok().map(str::to_string)
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        cur = s.source();
+    }
+    parts.join(": ")
+}
+
+/// The `rel="next"` URL of a Link header.
+pub fn next_link(link: &str) -> Option<String> {
+    link.split(',').find_map(|part| {
+        let (url, params) = part.split_once(';')?;
+        let is_next = params
+            .split(';')
+            .any(|p| p.trim().replace(' ', "") == "rel=\"next\"");
+        is_next.then(|| {
+            url.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        })
+    })
+}
+
+/// Percent-encodes a query value (branch names may hold `/`, `#`, `+`, `&`).
+pub fn encode_query(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_headers() {
+        let link = r#"<http://127.0.0.1:5/repos/o/r/issues/1/comments?per_page=100&page=2>; rel="next", <http://127.0.0.1:5/x?page=3>; rel="last""#;
+        assert_eq!(
+            next_link(link).as_deref(),
+            Some("http://127.0.0.1:5/repos/o/r/issues/1/comments?per_page=100&page=2")
+        );
+        assert_eq!(next_link(r#"<http://h/x?page=1>; rel="prev""#), None);
+    }
+
+    #[test]
+    fn query_values_are_encoded() {
+        assert_eq!(encode_query("octo:feat/a+b#1"), "octo%3Afeat%2Fa%2Bb%231");
+    }
+
+    fn reply(status: u16, headers: &[(&'static str, &str)], body: &str) -> Reply {
+        let mut map = HeaderMap::new();
+        for (k, v) in headers {
+            map.insert(*k, HeaderValue::from_str(v).unwrap());
+        }
+        Reply {
+            status: StatusCode::from_u16(status).unwrap(),
+            headers: map,
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn errors_are_classified() {
+        let limited = reply(
+            403,
+            &[
+                ("x-ratelimit-remaining", "0"),
+                ("x-ratelimit-reset", "1700000000"),
+            ],
+            r#"{"message":"API rate limit exceeded"}"#,
+        );
+        assert!(matches!(
+            classify(&limited, "x", "GH_TOKEN", true),
+            GithubError::RateLimited {
+                reset: Some(1_700_000_000),
+                ..
+            }
+        ));
+        let denied = reply(
+            403,
+            &[],
+            r#"{"message":"Resource not accessible by integration"}"#,
+        );
+        assert!(matches!(
+            classify(&denied, "x", "GH_TOKEN", true),
+            GithubError::Forbidden { .. }
+        ));
+        let invalid = reply(
+            422,
+            &[],
+            r#"{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}"#,
+        );
+        let msg = classify(&invalid, "x", "GH_TOKEN", true).to_string();
+        assert!(msg.contains("Validation Failed: body is too long"), "{msg}");
+        assert!(matches!(
+            classify(&reply(401, &[], "{}"), "x", "GH_TOKEN", true),
+            GithubError::Unauthorized { .. }
+        ));
+        assert!(classify(&reply(502, &[], ""), "x", "t", true).is_offline());
+    }
+}

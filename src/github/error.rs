@@ -1,0 +1,118 @@
+//! What can go wrong talking to GitHub, worded so the user knows what to do next.
+
+use thiserror::Error;
+
+use super::comments::COMMENT_LIMIT;
+
+#[derive(Debug, Error)]
+pub enum GithubError {
+    #[error(
+        "GitHub rejected the token from {token_source} (401: {message}). Fix it: {}",
+        fix_token_hint(token_source)
+    )]
+    Unauthorized {
+        token_source: String,
+        message: String,
+    },
+    #[error("GitHub wants a token for this ({message}): run `quizz auth login`, or set GH_TOKEN")]
+    NeedsToken { message: String },
+    #[error("GitHub's API rate limit is used up{}{}", reset_text(*reset), if *authenticated { "" } else { "; with a token (`quizz auth login`) the limit is much higher" })]
+    RateLimited {
+        reset: Option<u64>,
+        authenticated: bool,
+    },
+    #[error("GitHub refused access to {what} (403: {message})")]
+    Forbidden { what: String, message: String },
+    #[error(
+        "{what} was not found on GitHub (404), or the token from {token_source} cannot see it; check the owner, the repository and the number"
+    )]
+    NotFound { what: String, token_source: String },
+    #[error("GitHub refused the request (422): {message}")]
+    Unprocessable { message: String },
+    #[error("cannot reach GitHub at {base}: {detail}")]
+    Network { base: String, detail: String },
+    #[error("GitHub did not answer within {secs} s ({what})")]
+    Timeout { what: String, secs: u64 },
+    #[error("GitHub answered {status} for {what} (a server-side problem; try again later)")]
+    Server { status: u16, what: String },
+    #[error("GitHub answered {status} for {what}: {message}")]
+    Unexpected {
+        status: u16,
+        what: String,
+        message: String,
+    },
+    #[error("unexpected answer from GitHub for {what}: {detail}")]
+    Protocol { what: String, detail: String },
+    #[error(
+        "the results comment would be {chars} characters; GitHub takes at most {COMMENT_LIMIT} in a comment"
+    )]
+    TooBig { chars: usize },
+    #[error("invalid GitHub API address {base}: {detail}")]
+    BadBase { base: String, detail: String },
+}
+
+impl GithubError {
+    /// Failures where waiting or reconnecting may help: take the cached quiz, queue results.
+    pub fn is_offline(&self) -> bool {
+        matches!(
+            self,
+            Self::Network { .. } | Self::Timeout { .. } | Self::Server { .. }
+        )
+    }
+}
+
+fn fix_token_hint(source: &str) -> String {
+    if source.starts_with("the keyring") {
+        "run `quizz auth login` again with a valid token, or `quizz auth logout`".into()
+    } else if source.starts_with("`gh") {
+        "run `gh auth login` (or `quizz auth login`)".into()
+    } else if source == "no token" {
+        "run `quizz auth login`, or set GH_TOKEN".into()
+    } else {
+        format!("set {source} to a valid token, or unset it to use `quizz auth login`")
+    }
+}
+
+fn reset_text(reset: Option<u64>) -> String {
+    let Some(reset) = reset else {
+        return String::new();
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let secs_of_day = reset % 86_400;
+    let clock = format!(
+        "{:02}:{:02}:{:02} UTC",
+        secs_of_day / 3600,
+        secs_of_day % 3600 / 60,
+        secs_of_day % 60
+    );
+    let wait = reset.saturating_sub(now);
+    let minutes = wait.div_ceil(60);
+    format!("; it resets at {clock} (in about {minutes} min)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_limit_message_says_when_it_resets() {
+        let msg = GithubError::RateLimited {
+            reset: Some(3_600 * 13 + 60 * 5 + 9),
+            authenticated: true,
+        }
+        .to_string();
+        assert!(msg.contains("resets at 13:05:09 UTC"), "{msg}");
+    }
+
+    #[test]
+    fn unauthorized_names_the_source_and_the_fix() {
+        let msg = GithubError::Unauthorized {
+            token_source: "GH_TOKEN".into(),
+            message: "Bad credentials".into(),
+        }
+        .to_string();
+        assert!(msg.contains("from GH_TOKEN") && msg.contains("set GH_TOKEN to a valid token"));
+    }
+}

@@ -1,0 +1,795 @@
+//! A fake GitHub REST server on 127.0.0.1 (ephemeral port) for end-to-end tests.
+//!
+//! It serves complete GitHub objects built from GitHub's own examples
+//! (`../shared/github/*.json`), paginates with `Link` headers on its own host:port (or on
+//! the public base a proxy in front of it gives), answers `If-None-Match` with 304, filters
+//! pulls by `head=` and comments by `since=`, and plays the error cases on demand.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/github/");
+
+fn template(name: &str) -> Value {
+    let text = std::fs::read_to_string(format!("{SHARED}{name}"))
+        .unwrap_or_else(|e| panic!("cannot read {SHARED}{name}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// An error every request on a repository gets (the error-case tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    BadGateway,
+    RateLimited,
+    NotFound,
+}
+
+#[derive(Debug, Clone)]
+pub struct StoredComment {
+    pub id: u64,
+    pub issue: u64,
+    pub login: String,
+    pub user_type: String,
+    pub body: String,
+    pub created: u64,
+    pub updated: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    pub status: u16,
+    pub user_agent: Vec<String>,
+    pub if_none_match: bool,
+}
+
+#[derive(Default)]
+struct Repo {
+    /// (number, head owner, head ref, open)
+    pulls: Vec<(u64, String, String, bool)>,
+    comments: Vec<StoredComment>,
+    fault: Option<Fault>,
+    /// The next POST creates the comment, then answers 502 (an unclear failure).
+    post_then_502: bool,
+}
+
+struct State {
+    public_base: String,
+    tokens: HashMap<String, String>,
+    repos: HashMap<String, Repo>,
+    log: Vec<Logged>,
+    next_id: u64,
+    clock: u64,
+    comment_template: Value,
+    pull_simple_template: Value,
+    pull_template: Value,
+}
+
+pub struct FakeGithub {
+    pub addr: SocketAddr,
+    state: Arc<Mutex<State>>,
+}
+
+/// 2026-01-01T00:00:00Z
+const EPOCH_2026: u64 = 1_767_225_600;
+
+pub fn rfc3339(secs: u64) -> String {
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil_from_days.
+    let z = i64::try_from(days).unwrap() + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                if let Ok(b) = u8::from_str_radix(hex, 16) {
+                    out.push(b);
+                    i += 3;
+                    continue;
+                }
+                out.push(b'%');
+            }
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+                char::from(b).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+fn etag_of(body: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let hash = Sha256::digest(body.as_bytes());
+    let hex: String = hash[..10].iter().map(|b| format!("{b:02x}")).collect();
+    format!("W/\"{hex}\"")
+}
+
+struct Request {
+    method: String,
+    path: String,
+    query: Vec<(String, String)>,
+    raw_query: String,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    fn param(&self, name: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+fn json_response(status: u16, value: &Value) -> Response {
+    Response {
+        status,
+        headers: vec![(
+            "content-type".into(),
+            "application/json; charset=utf-8".into(),
+        )],
+        body: value.to_string(),
+    }
+}
+
+fn error(status: u16, message: &str) -> Response {
+    json_response(
+        status,
+        &json!({ "message": message, "documentation_url": "https://docs.github.com/rest", "status": status.to_string() }),
+    )
+}
+
+impl FakeGithub {
+    pub fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let state = Arc::new(Mutex::new(State {
+            public_base: format!("http://{addr}"),
+            tokens: HashMap::new(),
+            repos: HashMap::new(),
+            log: Vec::new(),
+            next_id: 1000,
+            clock: EPOCH_2026,
+            comment_template: template("issue-comment.json"),
+            pull_simple_template: template("pull-request-simple.json"),
+            pull_template: template("pull-request.json"),
+        }));
+        let shared = Arc::clone(&state);
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let st = Arc::clone(&shared);
+                std::thread::spawn(move || serve(stream, &st));
+            }
+        });
+        Self { addr, state }
+    }
+
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Where `Link` URLs point (a proxy's address when one stands in front).
+    pub fn set_public_base(&self, base: &str) {
+        self.state.lock().unwrap().public_base = base.trim_end_matches('/').to_string();
+    }
+
+    pub fn add_user(&self, token: &str, login: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .tokens
+            .insert(token.into(), login.into());
+    }
+
+    pub fn add_pull(&self, repo: &str, number: u64, head_owner: &str, head_ref: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .repos
+            .entry(repo.into())
+            .or_default()
+            .pulls
+            .push((number, head_owner.into(), head_ref.into(), true));
+    }
+
+    pub fn add_comment(
+        &self,
+        repo: &str,
+        issue: u64,
+        login: &str,
+        user_type: &str,
+        body: &str,
+    ) -> u64 {
+        let mut st = self.state.lock().unwrap();
+        st.next_id += 1;
+        st.clock += 60;
+        let (id, at) = (st.next_id, st.clock);
+        st.repos
+            .entry(repo.into())
+            .or_default()
+            .comments
+            .push(StoredComment {
+                id,
+                issue,
+                login: login.into(),
+                user_type: user_type.into(),
+                body: body.into(),
+                created: at,
+                updated: at,
+            });
+        id
+    }
+
+    pub fn comments(&self, repo: &str, issue: u64) -> Vec<StoredComment> {
+        let st = self.state.lock().unwrap();
+        st.repos
+            .get(repo)
+            .map(|r| {
+                r.comments
+                    .iter()
+                    .filter(|c| c.issue == issue)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn set_fault(&self, repo: &str, fault: Option<Fault>) {
+        self.state
+            .lock()
+            .unwrap()
+            .repos
+            .entry(repo.into())
+            .or_default()
+            .fault = fault;
+    }
+
+    pub fn post_then_502(&self, repo: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .repos
+            .entry(repo.into())
+            .or_default()
+            .post_then_502 = true;
+    }
+
+    /// Every request so far whose path mentions `needle` (e.g. `/repos/o/r/`, `/user`).
+    pub fn requests(&self, needle: &str) -> Vec<Logged> {
+        self.state
+            .lock()
+            .unwrap()
+            .log
+            .iter()
+            .filter(|l| l.path.contains(needle))
+            .cloned()
+            .collect()
+    }
+
+    pub fn all_requests(&self) -> Vec<Logged> {
+        self.state.lock().unwrap().log.clone()
+    }
+}
+
+fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Request> {
+    let mut line = String::new();
+    if reader.read_line(&mut line).ok()? == 0 {
+        return None;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let target = parts.next()?.to_string();
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).ok()? == 0 {
+            return None;
+        }
+        let h = h.trim_end();
+        if h.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; len];
+    reader.read_exact(&mut body).ok()?;
+    let (path, raw_query) = target.split_once('?').unwrap_or((&target, ""));
+    let query = raw_query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect();
+    Some(Request {
+        method,
+        path: path.to_string(),
+        query,
+        raw_query: raw_query.to_string(),
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+fn serve(stream: TcpStream, state: &Mutex<State>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+    let Ok(mut writer) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(stream);
+    while let Some(req) = read_request(&mut reader) {
+        let close = req
+            .header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+        let mut resp = {
+            let mut st = state.lock().unwrap();
+            let resp = route(&mut st, &req);
+            st.log.push(Logged {
+                method: req.method.clone(),
+                path: req.path.clone(),
+                query: req.raw_query.clone(),
+                status: resp.status,
+                user_agent: req
+                    .headers
+                    .iter()
+                    .filter(|(k, _)| k.eq_ignore_ascii_case("user-agent"))
+                    .map(|(_, v)| v.clone())
+                    .collect(),
+                if_none_match: req.header("if-none-match").is_some(),
+            });
+            resp
+        };
+        // Conditional GET.
+        if req.method == "GET" && resp.status == 200 {
+            let tag = etag_of(&resp.body);
+            if req.header("if-none-match") == Some(tag.as_str()) {
+                resp = Response {
+                    status: 304,
+                    headers: Vec::new(),
+                    body: String::new(),
+                };
+                if let Some(last) = state.lock().unwrap().log.last_mut() {
+                    last.status = 304;
+                }
+            }
+            resp.headers.push(("etag".into(), tag));
+        }
+        let reason = match resp.status {
+            200 => "OK",
+            201 => "Created",
+            304 => "Not Modified",
+            401 => "Unauthorized",
+            403 => "Forbidden",
+            404 => "Not Found",
+            422 => "Unprocessable Entity",
+            502 => "Bad Gateway",
+            _ => "Other",
+        };
+        let mut out = format!("HTTP/1.1 {} {reason}\r\n", resp.status);
+        for (k, v) in &resp.headers {
+            out.push_str(&format!("{k}: {v}\r\n"));
+        }
+        out.push_str(&format!("content-length: {}\r\n", resp.body.len()));
+        if close {
+            out.push_str("connection: close\r\n");
+        }
+        out.push_str("\r\n");
+        out.push_str(&resp.body);
+        if writer.write_all(out.as_bytes()).is_err() || close {
+            return;
+        }
+    }
+}
+
+fn route(st: &mut State, req: &Request) -> Response {
+    let path = req.path.strip_prefix("/api/v3").unwrap_or(&req.path);
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let auth = req.header("authorization").map(|v| {
+        v.trim_start_matches("Bearer ")
+            .trim_start_matches("token ")
+            .to_string()
+    });
+    let login = match &auth {
+        Some(t) => match st.tokens.get(t) {
+            Some(l) => Some(l.clone()),
+            None => return error(401, "Bad credentials"),
+        },
+        None => None,
+    };
+    let needs_login = || error(401, "Requires authentication");
+    match (req.method.as_str(), segs.as_slice()) {
+        ("GET", ["user"]) => match login {
+            Some(l) => json_response(200, &user_json(st, &l, "User", true)),
+            None => needs_login(),
+        },
+        (_, ["repos", owner, repo, rest @ ..]) => {
+            let key = format!("{owner}/{repo}");
+            if let Some(fault) = st.repos.get(&key).and_then(|r| r.fault) {
+                return fault_response(fault);
+            }
+            if !st.repos.contains_key(&key) {
+                return error(404, "Not Found");
+            }
+            repo_route(st, req, owner, repo, &key, rest, login.as_deref())
+        }
+        _ => error(404, "Not Found"),
+    }
+}
+
+fn fault_response(fault: Fault) -> Response {
+    match fault {
+        Fault::BadGateway => Response {
+            status: 502,
+            headers: vec![("content-type".into(), "text/html".into())],
+            body: "<html>502 Bad Gateway</html>".into(),
+        },
+        Fault::NotFound => error(404, "Not Found"),
+        Fault::RateLimited => {
+            let mut r = error(
+                403,
+                "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID.",
+            );
+            r.headers.push(("x-ratelimit-limit".into(), "5000".into()));
+            r.headers.push(("x-ratelimit-remaining".into(), "0".into()));
+            r.headers.push(("x-ratelimit-used".into(), "5000".into()));
+            r.headers.push((
+                "x-ratelimit-reset".into(),
+                (EPOCH_2026 + 3600 * 13 + 300).to_string(),
+            ));
+            r.headers
+                .push(("x-ratelimit-resource".into(), "core".into()));
+            r
+        }
+    }
+}
+
+fn repo_route(
+    st: &mut State,
+    req: &Request,
+    owner: &str,
+    repo: &str,
+    key: &str,
+    rest: &[&str],
+    login: Option<&str>,
+) -> Response {
+    match (req.method.as_str(), rest) {
+        ("GET", ["pulls"]) => {
+            let head = req.param("head").map(str::to_string);
+            let only_open = req.param("state").is_none_or(|s| s == "open");
+            let pulls: Vec<(u64, String, String, bool)> = st.repos[key].pulls.clone();
+            let list: Vec<Value> = pulls
+                .iter()
+                .filter(|p| !only_open || p.3)
+                .filter(|p| {
+                    head.as_deref()
+                        .is_none_or(|h| h == format!("{}:{}", p.1, p.2))
+                })
+                .map(|p| pull_json(st, true, owner, repo, p))
+                .collect();
+            json_response(200, &Value::Array(list))
+        }
+        ("GET", ["pulls", n]) => {
+            let n: u64 = n.parse().unwrap_or(0);
+            match st.repos[key].pulls.iter().find(|p| p.0 == n).cloned() {
+                Some(p) => json_response(200, &pull_json(st, false, owner, repo, &p)),
+                None => error(404, "Not Found"),
+            }
+        }
+        ("GET", ["issues", n, "comments"]) => {
+            let n: u64 = n.parse().unwrap_or(0);
+            let per_page: usize = req
+                .param("per_page")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(30)
+                .clamp(1, 100);
+            let page: usize = req
+                .param("page")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1)
+                .max(1);
+            let since = req.param("since").map(str::to_string);
+            let all: Vec<StoredComment> = st.repos[key]
+                .comments
+                .iter()
+                .filter(|c| c.issue == n)
+                .filter(|c| {
+                    since
+                        .as_deref()
+                        .is_none_or(|s| rfc3339(c.updated).as_str() >= s)
+                })
+                .cloned()
+                .collect();
+            let pages = all.len().div_ceil(per_page).max(1);
+            let items: Vec<Value> = all
+                .iter()
+                .skip((page - 1) * per_page)
+                .take(per_page)
+                .map(|c| comment_json(st, owner, repo, c))
+                .collect();
+            let mut resp = json_response(200, &Value::Array(items));
+            let link_for = |p: usize| {
+                let mut q = format!("per_page={per_page}&page={p}");
+                if let Some(s) = &since {
+                    q.push_str(&format!("&since={}", encode(s)));
+                }
+                format!("<{}{}?{q}>", st.public_base, req.path)
+            };
+            let mut links = Vec::new();
+            if page < pages {
+                links.push(format!("{}; rel=\"next\"", link_for(page + 1)));
+                links.push(format!("{}; rel=\"last\"", link_for(pages)));
+            }
+            if page > 1 {
+                links.push(format!("{}; rel=\"first\"", link_for(1)));
+                links.push(format!("{}; rel=\"prev\"", link_for(page - 1)));
+            }
+            if !links.is_empty() {
+                resp.headers.push(("link".into(), links.join(", ")));
+            }
+            resp
+        }
+        ("POST", ["issues", n, "comments"]) => {
+            let Some(login) = login else {
+                return error(401, "Requires authentication");
+            };
+            let n: u64 = n.parse().unwrap_or(0);
+            let body = match body_field(&req.body) {
+                Ok(b) => b,
+                Err(r) => return r,
+            };
+            st.next_id += 1;
+            st.clock += 60;
+            let c = StoredComment {
+                id: st.next_id,
+                issue: n,
+                login: login.to_string(),
+                user_type: "User".into(),
+                body,
+                created: st.clock,
+                updated: st.clock,
+            };
+            let repo_state = st.repos.get_mut(key).unwrap();
+            repo_state.comments.push(c.clone());
+            if std::mem::take(&mut repo_state.post_then_502) {
+                return fault_response(Fault::BadGateway);
+            }
+            let mut resp = json_response(201, &comment_json(st, owner, repo, &c));
+            resp.headers.push((
+                "location".into(),
+                format!(
+                    "{}/repos/{owner}/{repo}/issues/comments/{}",
+                    st.public_base, c.id
+                ),
+            ));
+            resp
+        }
+        (method @ ("GET" | "PATCH"), ["issues", "comments", id]) => {
+            let id: u64 = id.parse().unwrap_or(0);
+            let Some(idx) = st.repos[key].comments.iter().position(|c| c.id == id) else {
+                return error(404, "Not Found");
+            };
+            if method == "PATCH" {
+                let Some(login) = login else {
+                    return error(401, "Requires authentication");
+                };
+                if st.repos[key].comments[idx].login != login {
+                    return error(403, "Must have admin rights to Repository.");
+                }
+                let body = match body_field(&req.body) {
+                    Ok(b) => b,
+                    Err(r) => return r,
+                };
+                st.clock += 60;
+                let clock = st.clock;
+                let c = &mut st.repos.get_mut(key).unwrap().comments[idx];
+                c.body = body;
+                c.updated = clock;
+            }
+            let c = st.repos[key].comments[idx].clone();
+            json_response(200, &comment_json(st, owner, repo, &c))
+        }
+        _ => error(404, "Not Found"),
+    }
+}
+
+fn body_field(raw: &str) -> Result<String, Response> {
+    let v: Value = serde_json::from_str(raw).map_err(|_| error(400, "Problems parsing JSON"))?;
+    let body = v
+        .get("body")
+        .and_then(Value::as_str)
+        .ok_or_else(|| error(422, "Invalid request.\n\n\"body\" wasn't supplied."))?;
+    if body.chars().count() > 65_536 {
+        return Err(json_response(
+            422,
+            &json!({
+                "message": "Validation Failed",
+                "errors": [{ "resource": "IssueComment", "code": "custom", "field": "body", "message": "body is too long (maximum is 65536 characters)" }],
+                "documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+                "status": "422"
+            }),
+        ));
+    }
+    Ok(body.to_string())
+}
+
+fn user_id(login: &str) -> u64 {
+    login
+        .bytes()
+        .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+        % 1_000_000
+        + 1
+}
+
+fn user_json(st: &State, login: &str, kind: &str, full: bool) -> Value {
+    let mut u = st.comment_template["user"].clone();
+    let id = user_id(login);
+    u["login"] = json!(login);
+    u["id"] = json!(id);
+    u["node_id"] = json!(format!("U_{id}"));
+    u["type"] = json!(kind);
+    // As GitHub does: `[bot]` percent-encoded in API URLs, apps' pages under /apps/.
+    let encoded = login.replace('[', "%5B").replace(']', "%5D");
+    u["url"] = json!(format!("https://api.github.com/users/{encoded}"));
+    u["html_url"] = json!(match login.strip_suffix("[bot]") {
+        Some(app) => format!("https://github.com/apps/{app}"),
+        None => format!("https://github.com/{login}"),
+    });
+    for (field, suffix) in [
+        ("followers_url", "/followers"),
+        ("following_url", "/following{/other_user}"),
+        ("gists_url", "/gists{/gist_id}"),
+        ("starred_url", "/starred{/owner}{/repo}"),
+        ("subscriptions_url", "/subscriptions"),
+        ("organizations_url", "/orgs"),
+        ("repos_url", "/repos"),
+        ("events_url", "/events{/privacy}"),
+        ("received_events_url", "/received_events"),
+    ] {
+        u[field] = json!(format!("https://api.github.com/users/{encoded}{suffix}"));
+    }
+    if full {
+        let extra = json!({
+            "name": login, "company": null, "blog": "", "location": null, "email": null,
+            "hireable": null, "bio": null, "twitter_username": null, "public_repos": 2,
+            "public_gists": 1, "followers": 20, "following": 0,
+            "created_at": "2008-01-14T04:33:35Z", "updated_at": "2008-01-14T04:33:35Z",
+            "user_view_type": "public"
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            u[k] = v.clone();
+        }
+    }
+    u
+}
+
+fn comment_json(st: &State, owner: &str, repo: &str, c: &StoredComment) -> Value {
+    let mut v = st.comment_template.clone();
+    v["id"] = json!(c.id);
+    v["node_id"] = json!(format!("IC_{}", c.id));
+    v["url"] = json!(format!(
+        "https://api.github.com/repos/{owner}/{repo}/issues/comments/{}",
+        c.id
+    ));
+    v["html_url"] = json!(format!(
+        "https://github.com/{owner}/{repo}/pull/{}#issuecomment-{}",
+        c.issue, c.id
+    ));
+    v["issue_url"] = json!(format!(
+        "https://api.github.com/repos/{owner}/{repo}/issues/{}",
+        c.issue
+    ));
+    v["body"] = json!(c.body);
+    v["user"] = user_json(st, &c.login, &c.user_type, false);
+    v["created_at"] = json!(rfc3339(c.created));
+    v["updated_at"] = json!(rfc3339(c.updated));
+    v["author_association"] = json!(if c.user_type == "Bot" {
+        "NONE"
+    } else {
+        "CONTRIBUTOR"
+    });
+    v
+}
+
+fn pull_json(
+    st: &State,
+    simple: bool,
+    owner: &str,
+    repo: &str,
+    p: &(u64, String, String, bool),
+) -> Value {
+    let mut v = if simple {
+        st.pull_simple_template.clone()
+    } else {
+        st.pull_template.clone()
+    };
+    let n = p.0;
+    v["number"] = json!(n);
+    v["state"] = json!(if p.3 { "open" } else { "closed" });
+    v["url"] = json!(format!(
+        "https://api.github.com/repos/{owner}/{repo}/pulls/{n}"
+    ));
+    v["html_url"] = json!(format!("https://github.com/{owner}/{repo}/pull/{n}"));
+    v["head"]["ref"] = json!(p.2);
+    v["head"]["label"] = json!(format!("{}:{}", p.1, p.2));
+    v["head"]["user"]["login"] = json!(p.1);
+    // GitHub's own example lacks the team `type` its schema requires.
+    if let Some(teams) = v["requested_teams"].as_array_mut() {
+        for t in teams {
+            t["type"] = json!("organization");
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rfc3339;
+
+    #[test]
+    fn dates() {
+        assert_eq!(rfc3339(super::EPOCH_2026), "2026-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+}
