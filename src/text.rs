@@ -104,6 +104,19 @@ pub fn hex(bytes: &[u8]) -> String {
         })
 }
 
+/// "5 min ago", "3 h ago", "2 days ago" for a Unix time in seconds.
+pub fn time_ago(at: u64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    match now.saturating_sub(at) / 60 {
+        0 => "just now".into(),
+        m if m < 120 => format!("{m} min ago"),
+        m if m < 48 * 60 => format!("{} h ago", m / 60),
+        m => format!("{} days ago", m / (24 * 60)),
+    }
+}
+
 /// Display width of a string in terminal columns (CJK and emoji count 2).
 pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)

@@ -13,17 +13,7 @@ fn p_on_the_results_posts_to_the_pull_request() {
     let Some(t) = Tmux::new("pr-post") else {
         return;
     };
-    let api = Api::direct();
-    let repo = api.repo("tui-post");
-    api.fake.add_pull(&repo, 7, "octo", "feature");
-    api.fake
-        .add_comment(&repo, 7, BOT, "Bot", &seed_quiz_comment());
-    let env = format!(
-        "HOME={home} GITHUB_API_URL={base} GH_TOKEN={TOKEN} QUIZZ_GH={home}/no-gh XDG_CONFIG_HOME={home}/config XDG_CACHE_HOME={home}/cache",
-        home = t.data.display(),
-        base = api.base,
-    );
-    t.start(100, 30, &format!("take 7 --repo {repo}"), &env);
+    let (api, repo) = take_pr_quiz(&t, "tui-post");
     let screen = t.wait_for("Press Enter to start");
     assert!(
         screen.contains(&format!("{repo}#7")),
@@ -54,8 +44,20 @@ fn q_on_the_results_posts_nothing() {
     let Some(t) = Tmux::new("pr-nopost") else {
         return;
     };
+    let (api, repo) = take_pr_quiz(&t, "tui-nopost");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "1", "s", "Enter"]);
+    t.wait_for("press P to post");
+    t.keys(&["q"]);
+    let screen = t.wait_for("[quizz exited 0]");
+    assert!(screen.contains("Not posted"), "{screen}");
+    assert!(own(&api, &repo).is_empty());
+}
+
+/// A fake GitHub with the bot's quiz on PR 7, and `quizz take 7` on it in tmux.
+fn take_pr_quiz(t: &Tmux, name: &str) -> (Api, String) {
     let api = Api::direct();
-    let repo = api.repo("tui-nopost");
+    let repo = api.repo(name);
     api.fake.add_pull(&repo, 7, "octo", "feature");
     api.fake
         .add_comment(&repo, 7, BOT, "Bot", &seed_quiz_comment());
@@ -65,13 +67,7 @@ fn q_on_the_results_posts_nothing() {
         base = api.base,
     );
     t.start(100, 30, &format!("take 7 --repo {repo}"), &env);
-    t.wait_for("Press Enter to start");
-    t.keys(&["Enter", "1", "s", "Enter"]);
-    t.wait_for("press P to post");
-    t.keys(&["q"]);
-    let screen = t.wait_for("[quizz exited 0]");
-    assert!(screen.contains("Not posted"), "{screen}");
-    assert!(own(&api, &repo).is_empty());
+    (api, repo)
 }
 
 fn own(api: &Api, repo: &str) -> Vec<support::fake_github::StoredComment> {

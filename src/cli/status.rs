@@ -1,14 +1,13 @@
 //! `quizz status`: results waiting to be posted, and the quizzes cached for offline use.
 
 use std::io::Write;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Result;
 use clap::Args;
 
 use crate::github::{PrCache, Trust, pick_quiz};
 use crate::store::Store;
-use crate::text::sanitize_line;
+use crate::text::{sanitize_line, time_ago};
 
 /// Show what is waiting to be posted and which PR quizzes are cached for offline use.
 #[derive(Args)]
@@ -41,7 +40,7 @@ pub fn run(_args: &StatusArgs) -> Result<()> {
                         out,
                         "  {pr}  {}%  queued {}  ({})",
                         total.unwrap_or(0),
-                        ago(e.queued_at),
+                        time_ago(e.queued_at),
                         sanitize_line(&e.reason)
                     )?;
                 }
@@ -85,7 +84,7 @@ pub fn run(_args: &StatusArgs) -> Result<()> {
                 parts[1],
                 parts[2],
                 parts[3],
-                ago(cache.synced_at)
+                time_ago(cache.synced_at)
             )?;
         }
     }
@@ -102,17 +101,4 @@ pub fn mention_outbox(store: &Store, out: &mut dyn Write) -> std::io::Result<()>
         )?;
     }
     Ok(())
-}
-
-fn ago(at: u64) -> String {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mins = now.saturating_sub(at) / 60;
-    match mins {
-        0 => "just now".into(),
-        m if m < 120 => format!("{m} min ago"),
-        m if m < 48 * 60 => format!("{} h ago", m / 60),
-        m => format!("{} days ago", m / (24 * 60)),
-    }
 }

@@ -200,7 +200,7 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
     let offline = if let Freshness::Offline(e) = &freshness {
         notes.push(format!(
             "offline ({e}): using the copy cached {}",
-            age(cache.synced_at)
+            crate::text::time_ago(cache.synced_at)
         ));
         true
     } else {
@@ -236,19 +236,6 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         conn,
         offline,
     })
-}
-
-fn age(at: u64) -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let mins = now.saturating_sub(at) / 60;
-    match mins {
-        0 => "just now".into(),
-        m if m < 120 => format!("{m} min ago"),
-        m if m < 48 * 60 => format!("{} h ago", m / 60),
-        m => format!("{} days ago", m / (24 * 60)),
-    }
 }
 
 /// What happened to results that were to be posted.

@@ -44,6 +44,13 @@ fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
     }
 }
 
+/// A grader is there: submitting goes through the grading screen.
+fn grading_fixture() -> Fixture {
+    let mut s = settings(false);
+    s.grader_available = true;
+    fixture_with(s, (80, 24))
+}
+
 fn fixture() -> Fixture {
     fixture_with(settings(false), (80, 24))
 }
@@ -246,9 +253,7 @@ fn submit_grades_closed_questions_and_keeps_open_ones_pending() {
 
 #[test]
 fn grading_progress_fills_in_open_scores() {
-    let mut s = settings(false);
-    s.grader_available = true;
-    let mut f = fixture_with(s, (80, 24));
+    let mut f = grading_fixture();
     let app = &mut f.app;
     run(app, [Action::Start, Action::Pick(0)]);
     app.session
@@ -280,9 +285,7 @@ fn grading_progress_fills_in_open_scores() {
 
 #[test]
 fn cancelling_grading_keeps_answers_and_leaves_open_ones_pending() {
-    let mut s = settings(false);
-    s.grader_available = true;
-    let mut f = fixture_with(s, (80, 24));
+    let mut f = grading_fixture();
     let app = &mut f.app;
     app.session
         .set_answer("q5", Some("an answer".into()))
@@ -364,9 +367,7 @@ fn snapshots_of_every_screen() {
 
 #[test]
 fn grading_screen_snapshot() {
-    let mut s = settings(false);
-    s.grader_available = true;
-    let mut f = fixture_with(s, (80, 24));
+    let mut f = grading_fixture();
     let app = &mut f.app;
     app.session
         .set_answer("q5", Some("an answer".into()))
