@@ -9,6 +9,7 @@ pub mod comment;
 pub mod github;
 pub mod grade;
 pub mod logging;
+pub mod mermaid;
 pub mod plain;
 pub mod quiz;
 pub mod session;

@@ -85,7 +85,20 @@ fn kill_9_while_typing_loses_nothing() {
             .unwrap()
             .success()
     );
-    t.wait_for("[quizz exited 137]");
+    // Wait until it is gone (its screen is left as it was: nothing could restore it).
+    let start = Instant::now();
+    while Command::new("kill")
+        .args(["-0", &pid])
+        .status()
+        .unwrap()
+        .success()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "quizz survived kill -9"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     t.start(100, 30, "take --demo", "");
     t.wait_for("Resuming   2 of 6 answered, at question 5");
     t.keys(&["Enter"]);

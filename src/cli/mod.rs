@@ -5,6 +5,7 @@ mod doctor;
 mod fetch;
 mod grade;
 mod grading;
+mod mermaid;
 mod post;
 mod pr;
 mod report;
@@ -47,6 +48,7 @@ enum Command {
     Post(post::PostArgs),
     Status(status::StatusArgs),
     Auth(auth::AuthArgs),
+    Mermaid(mermaid::MermaidArgs),
 }
 
 /// Where a command reads its quiz: the demo, a file, or `-` for stdin.
@@ -95,6 +97,7 @@ pub fn main() -> ExitCode {
         Command::Post(args) => post::run(&args),
         Command::Status(args) => status::run(&args),
         Command::Auth(args) => auth::run(&args),
+        Command::Mermaid(args) => mermaid::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

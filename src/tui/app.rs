@@ -42,6 +42,15 @@ pub struct Grading {
     pub rows: Vec<(String, GradeRow)>,
 }
 
+/// The current question's diagrams, drawn for the body's width (drawing them is the costly
+/// part of a frame, so `update` keeps them ready).
+#[derive(Debug, Clone)]
+pub struct DiagramCache {
+    pub question: usize,
+    pub width: usize,
+    pub options: Vec<Vec<ratatui::text::Line<'static>>>,
+}
+
 /// Options the taker chose on the command line, and facts about the environment.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -80,6 +89,7 @@ pub struct App {
     /// The time that drawing uses for elapsed times (set by update, so frames are pure).
     pub clock: Instant,
     pub spinner: usize,
+    pub diagrams: Option<DiagramCache>,
     /// Set when the UI is to close, and how.
     pub exit: Option<Exit>,
 }
@@ -119,6 +129,7 @@ impl App {
             clock: Instant::now(),
             spinner: 0,
             exit: None,
+            diagrams: None,
         }
     }
 

@@ -11,8 +11,12 @@ use super::app::App;
 use super::markdown;
 use super::theme::Theme;
 use super::ui::layout::question_areas;
-use crate::quiz::{Question, QuestionKind};
-use crate::text::{display_width, sanitize, sanitize_line};
+use crate::mermaid::{self, RenderOptions, Rendered};
+use crate::quiz::{MermaidOption, Question, QuestionKind};
+use crate::text::{display_width, sanitize_line};
+
+/// Diagrams sit under their option's marker.
+pub const DIAGRAM_INDENT: &str = "    ";
 
 pub struct Body {
     pub lines: Vec<Line<'static>>,
@@ -25,8 +29,9 @@ pub fn width(app: &App) -> usize {
     usize::from(areas_of(app).body.width.saturating_sub(2)).max(1)
 }
 
+/// Rows that show body text when it scrolls (the last one says there is more).
 pub fn viewport_rows(app: &App) -> u16 {
-    areas_of(app).body.height
+    areas_of(app).body.height.saturating_sub(1).max(1)
 }
 
 fn areas_of(app: &App) -> super::ui::layout::QuestionAreas {
@@ -74,12 +79,20 @@ pub fn build(app: &App, width: usize) -> Body {
             }
         }
         QuestionKind::Mermaid { options, .. } => {
-            for (i, option) in options.iter().enumerate() {
+            let drawn = match &app.diagrams {
+                Some(cache) if cache.question == app.current() && cache.width == width => cache.options.clone(),
+                _ => diagrams(options, width.saturating_sub(DIAGRAM_INDENT.len()), theme),
+            };
+            for (i, (option, diagram)) in options.iter().zip(drawn).enumerate() {
                 let chosen = saved == Some(option.label.as_str());
                 let start = body.lines.len();
                 let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
                 body.lines.push(Line::styled(title, row_style(theme, chosen, i == cursor)));
-                body.lines.extend(diagram(&option.source, width, theme));
+                body.lines.extend(diagram.into_iter().map(|l| {
+                    let mut spans = vec![Span::raw(DIAGRAM_INDENT)];
+                    spans.extend(l.spans);
+                    Line::from(spans)
+                }));
                 body.option_rows.push((start, body.lines.len()));
             }
         }
@@ -125,45 +138,63 @@ fn push_option(body: &mut Body, marker: &str, text: &str, width: usize, style: S
     body.option_rows.push((start, body.lines.len()));
 }
 
-/// A diagram option: the Mermaid source in a frame (drawn, when the renderer knows the kind).
-fn diagram(source: &str, width: usize, theme: Theme) -> Vec<Line<'static>> {
-    let inner = width.saturating_sub(4).max(4);
-    let text = sanitize(source);
-    let rows: Vec<String> = text
-        .lines()
-        .flat_map(|l| markdown::plain(l, inner, Style::new()))
-        .map(|l| {
-            l.spans
-                .iter()
-                .map(|s| s.content.as_ref())
-                .collect::<String>()
-        })
-        .collect();
-    let frame_width = rows
+/// The question's diagrams, drawn to fit `width`, in one form for all options: when one
+/// option needs the compact list, all are listed, so the options compare row by row.
+pub fn diagrams(options: &[MermaidOption], width: usize, theme: Theme) -> Vec<Vec<Line<'static>>> {
+    let opts = RenderOptions {
+        width,
+        ascii: false,
+    };
+    let best: Vec<Rendered> = options
         .iter()
-        .map(|r| display_width(r))
-        .max()
-        .unwrap_or(0)
-        .min(inner);
-    let border = theme.border();
-    let mut out = vec![Line::styled(
-        format!("┌{}┐", "─".repeat(frame_width + 2)),
-        border,
-    )];
-    for row in rows {
-        let pad = frame_width.saturating_sub(display_width(&row));
-        out.push(Line::from(vec![
-            Span::styled("│ ", border),
-            Span::styled(row, theme.code()),
-            Span::raw(" ".repeat(pad)),
-            Span::styled(" │", border),
-        ]));
+        .map(|o| mermaid::render(&o.source, &opts))
+        .collect();
+    let compact: Vec<Rendered> = options
+        .iter()
+        .map(|o| mermaid::render_compact(&o.source, &opts))
+        .collect();
+    let drawn = best
+        .iter()
+        .zip(&compact)
+        .filter(|(b, c)| b.fallback.is_none() && b != c)
+        .count();
+    let listed = best
+        .iter()
+        .zip(&compact)
+        .filter(|(b, c)| b.fallback.is_none() && b == c)
+        .count();
+    let chosen = if drawn > 0 && listed > 0 {
+        compact
+    } else {
+        best
+    };
+    chosen.iter().map(|r| to_lines(r, theme)).collect()
+}
+
+fn to_lines(rendered: &Rendered, theme: Theme) -> Vec<Line<'static>> {
+    rendered
+        .lines
+        .iter()
+        .map(|line| {
+            Line::from(
+                line.spans
+                    .iter()
+                    .map(|span| Span::styled(span.text.clone(), diagram_style(span.style, theme)))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect()
+}
+
+fn diagram_style(style: mermaid::Style, theme: Theme) -> Style {
+    match style {
+        mermaid::Style::Plain | mermaid::Style::Label => Style::new(),
+        mermaid::Style::Participant => Style::new().add_modifier(Modifier::BOLD),
+        mermaid::Style::Arrow => theme.code(),
+        mermaid::Style::Note => Style::new().add_modifier(Modifier::ITALIC),
+        mermaid::Style::Border | mermaid::Style::Block | mermaid::Style::Dim => theme.dim(),
+        mermaid::Style::Warning => theme.warn(),
     }
-    out.push(Line::styled(
-        format!("└{}┘", "─".repeat(frame_width + 2)),
-        border,
-    ));
-    out
 }
 
 /// Practice mode: right or wrong at once, with the explanation.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 
 use super::action::Action;
-use super::app::{App, Exit, GradeRow, Grading, Screen};
+use super::app::{App, DiagramCache, Exit, GradeRow, Grading, Screen};
 use super::body;
 use crate::quiz::{Outcome, QuestionKind, assemble, grade_closed};
 use crate::store::StoreError;
@@ -25,8 +25,41 @@ pub enum Effect {
     CancelGrading,
 }
 
-#[allow(clippy::too_many_lines)] // one arm per action
+/// Applies one action; then keeps the current question's diagrams drawn for its width.
 pub fn update(app: &mut App, action: Action) -> Effect {
+    let effect = apply(app, action);
+    refresh_diagrams(app);
+    effect
+}
+
+/// Draws the diagrams of the current question again when the question or the width changed.
+pub fn refresh_diagrams(app: &mut App) {
+    let Some(QuestionKind::Mermaid { options, .. }) = app.question().map(|q| &q.kind) else {
+        app.diagrams = None;
+        return;
+    };
+    let width = body::width(app);
+    if app
+        .diagrams
+        .as_ref()
+        .is_some_and(|c| c.question == app.current() && c.width == width)
+    {
+        return;
+    }
+    let drawn = body::diagrams(
+        options,
+        width.saturating_sub(body::DIAGRAM_INDENT.len()),
+        app.settings.theme,
+    );
+    app.diagrams = Some(DiagramCache {
+        question: app.current(),
+        width,
+        options: drawn,
+    });
+}
+
+#[allow(clippy::too_many_lines)] // one arm per action
+fn apply(app: &mut App, action: Action) -> Effect {
     // A status line lasts until the next thing the user does.
     if !matches!(
         action,

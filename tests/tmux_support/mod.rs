@@ -74,7 +74,7 @@ impl Tmux {
         self.tmux(&["capture-pane", "-p", "-t", "q"])
     }
 
-    /// Waits (up to 10 s) until the screen shows `text`; panics with the screen otherwise.
+    /// Waits (up to 30 s, for loaded machines) until the screen shows `text`; panics with the screen otherwise.
     pub fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
         loop {
@@ -83,7 +83,7 @@ impl Tmux {
                 return screen;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(10),
+                start.elapsed() < Duration::from_secs(30),
                 "waited for {text:?}; the screen:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(50));

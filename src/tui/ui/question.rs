@@ -25,24 +25,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let width = usize::from(areas.body.width.saturating_sub(2)).max(1);
     let built = body::build(app, width);
-    let max_scroll = built
-        .lines
-        .len()
-        .saturating_sub(usize::from(areas.body.height));
+    // A body taller than its area gives up its last row to say so.
+    let height = usize::from(areas.body.height);
+    let overflows = built.lines.len() > height;
+    let rows = if overflows {
+        height.saturating_sub(1)
+    } else {
+        height
+    };
+    let max_scroll = built.lines.len().saturating_sub(rows);
     let scroll = usize::from(app.scroll).min(max_scroll);
-    let visible: Vec<Line> = built
-        .lines
-        .into_iter()
-        .skip(scroll)
-        .take(usize::from(areas.body.height))
-        .collect();
+    let visible: Vec<Line> = built.lines.into_iter().skip(scroll).take(rows).collect();
     let body_area = areas.body.inner(ratatui::layout::Margin::new(1, 0));
     frame.render_widget(Paragraph::new(visible), body_area);
-    if max_scroll > 0 {
-        let more = if scroll < max_scroll {
-            "▼ more (PgDn)"
-        } else {
-            "▲ top (PgUp)"
+    if overflows {
+        let more = match (scroll > 0, scroll < max_scroll) {
+            (false, _) => "▼ more below (j/k, PgDn)",
+            (true, true) => "▲▼ more (PgUp/PgDn)",
+            (true, false) => "▲ more above (PgUp)",
         };
         let label = Line::styled(more, theme.dim()).right_aligned();
         let row = Rect::new(

@@ -1,0 +1,267 @@
+//! Layering and ordering (Sugiyama-lite): break cycles, longest-path layers, dummy nodes on
+//! long edges, barycenter sweeps that keep subgraph members together.
+
+use crate::mermaid::graph::model::Graph;
+
+/// One element of a layer: a real node or a dummy carrying a long edge through the layer.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub node: Option<usize>,
+    pub layer: usize,
+    pub cluster: Option<usize>,
+}
+
+/// A piece of an edge between two consecutive layers.
+#[derive(Debug, Clone)]
+pub struct Seg {
+    pub edge: usize,
+    /// item in the lower-index layer
+    pub upper: usize,
+    /// item in the next layer
+    pub lower: usize,
+    /// the piece touching the edge's upper end / lower end
+    pub first: bool,
+    pub last: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub items: Vec<Item>,
+    pub layers: Vec<Vec<usize>>,
+    pub segs: Vec<Seg>,
+    /// per edge: drawn against its direction to break a cycle
+    pub reversed: Vec<bool>,
+    /// self loops: edge indices
+    pub loops: Vec<usize>,
+}
+
+/// Depth-first search marking back edges (iterative, so deep graphs cannot overflow the stack).
+fn back_edges(g: &Graph) -> Vec<bool> {
+    let n = g.nodes.len();
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in g.edges.iter().enumerate() {
+        if e.from != e.to {
+            out[e.from].push(i);
+        }
+    }
+    let mut reversed = vec![false; g.edges.len()];
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+            if let Some(&ei) = out[v].get(*k) {
+                *k += 1;
+                let w = g.edges[ei].to;
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => reversed[ei] = true,
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    reversed
+}
+
+/// Lowest common cluster of two nodes (dummies of an edge live there).
+fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    let pa = g.cluster_path(a);
+    let pb = g.cluster_path(b);
+    pa.iter()
+        .zip(&pb)
+        .take_while(|(x, y)| x == y)
+        .last()
+        .map(|(x, _)| *x)
+}
+
+pub fn rank(g: &Graph) -> Ranked {
+    let n = g.nodes.len();
+    let reversed = back_edges(g);
+    // Longest path layering over the acyclic orientation (Kahn's order).
+    let mut indeg = vec![0usize; n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut loops = Vec::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        if e.from == e.to {
+            loops.push(i);
+            continue;
+        }
+        let (u, v) = if reversed[i] {
+            (e.to, e.from)
+        } else {
+            (e.from, e.to)
+        };
+        out[u].push(v);
+        indeg[v] += 1;
+    }
+    let mut layer = vec![0usize; n];
+    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    while let Some(u) = queue.pop_front() {
+        for &v in &out[u] {
+            layer[v] = layer[v].max(layer[u] + 1);
+            indeg[v] -= 1;
+            if indeg[v] == 0 {
+                queue.push_back(v);
+            }
+        }
+    }
+    let depth = layer.iter().copied().max().unwrap_or(0) + 1;
+    let mut items: Vec<Item> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, nd)| Item {
+            node: Some(i),
+            layer: layer[i],
+            cluster: nd.cluster,
+        })
+        .collect();
+    let mut segs = Vec::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        if e.from == e.to {
+            continue;
+        }
+        let (u, v) = if reversed[i] {
+            (e.to, e.from)
+        } else {
+            (e.from, e.to)
+        };
+        let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let mut prev = u;
+        for l in layer[u] + 1..layer[v] {
+            items.push(Item {
+                node: None,
+                layer: l,
+                cluster,
+            });
+            let d = items.len() - 1;
+            segs.push(Seg {
+                edge: i,
+                upper: prev,
+                lower: d,
+                first: prev == u,
+                last: false,
+            });
+            prev = d;
+        }
+        segs.push(Seg {
+            edge: i,
+            upper: prev,
+            lower: v,
+            first: prev == u,
+            last: true,
+        });
+    }
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for (i, it) in items.iter().enumerate() {
+        layers[it.layer].push(i);
+    }
+    let mut r = Ranked {
+        items,
+        layers,
+        segs,
+        reversed,
+        loops,
+    };
+    order(g, &mut r);
+    r
+}
+
+/// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
+fn order(g: &Graph, r: &mut Ranked) {
+    let mut up: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    let mut down: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    for s in &r.segs {
+        down[s.upper].push(s.lower);
+        up[s.lower].push(s.upper);
+    }
+    let paths: Vec<Vec<usize>> = r
+        .items
+        .iter()
+        .map(|it| g.cluster_path(it.cluster))
+        .collect();
+    let mut pos = vec![0f64; r.items.len()];
+    let set_pos = |layers: &Vec<Vec<usize>>, pos: &mut Vec<f64>| {
+        for layer in layers {
+            for (k, &i) in layer.iter().enumerate() {
+                pos[i] = k as f64;
+            }
+        }
+    };
+    // Initial grouping so clusters start contiguous.
+    for layer in &mut r.layers {
+        let bary: Vec<(usize, f64)> = layer
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (i, k as f64))
+            .collect();
+        *layer = group_sort(&bary, &paths, 0);
+    }
+    set_pos(&r.layers, &mut pos);
+    let sweeps = if r.items.len() > 300 { 2 } else { 6 };
+    for it in 0..sweeps {
+        let downward = it % 2 == 0;
+        let order: Vec<usize> = if downward {
+            (1..r.layers.len()).collect()
+        } else {
+            (0..r.layers.len().saturating_sub(1)).rev().collect()
+        };
+        for l in order {
+            let nb = if downward { &up } else { &down };
+            let bary: Vec<(usize, f64)> = r.layers[l]
+                .iter()
+                .map(|&i| {
+                    let ns = &nb[i];
+                    let b = if ns.is_empty() {
+                        pos[i]
+                    } else {
+                        ns.iter().map(|&x| pos[x]).sum::<f64>() / ns.len() as f64
+                    };
+                    (i, b)
+                })
+                .collect();
+            r.layers[l] = group_sort(&bary, &paths, 0);
+            for (k, &i) in r.layers[l].iter().enumerate() {
+                pos[i] = k as f64;
+            }
+        }
+    }
+}
+
+/// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
+fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec<usize> {
+    type Group = (Option<usize>, Vec<(usize, f64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for &(i, b) in items {
+        let key = paths[i].get(depth).copied();
+        match groups.iter_mut().find(|g| key.is_some() && g.0 == key) {
+            Some(g) => g.1.push((i, b)),
+            None => groups.push((key, vec![(i, b)])),
+        }
+    }
+    let mut keyed: Vec<(f64, usize, Vec<usize>)> = groups
+        .into_iter()
+        .enumerate()
+        .map(|(gi, (key, members))| {
+            let mean = members.iter().map(|m| m.1).sum::<f64>() / members.len() as f64;
+            let inner = if key.is_some() && depth < 16 {
+                group_sort(&members, paths, depth + 1)
+            } else {
+                members.iter().map(|m| m.0).collect()
+            };
+            (mean, gi, inner)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().flat_map(|k| k.2).collect()
+}

@@ -1,0 +1,127 @@
+//! Routing inside a gap between two layers: channel tracks for bending edges and label
+//! slots, chosen so that no two edges can be confused.
+
+use crate::mermaid::graph::layout::ON_TRACK;
+use crate::mermaid::text::max_width;
+
+/// Give every bending segment in a gap its own channel row/column without ambiguity.
+pub fn assign_tracks(
+    segs: &[usize],
+    ports: &[(i64, i64)],
+    tracks: &mut [Option<usize>],
+) -> Result<usize, String> {
+    let mut bent: Vec<usize> = segs
+        .iter()
+        .copied()
+        .filter(|&s| ports[s].0 != ports[s].1)
+        .collect();
+    bent.sort_by_key(|&s| (ports[s].0.min(ports[s].1), ports[s].0.max(ports[s].1)));
+    let straight: Vec<usize> = segs
+        .iter()
+        .copied()
+        .filter(|&s| ports[s].0 == ports[s].1)
+        .collect();
+    for &s in &straight {
+        let x = ports[s].0;
+        if segs
+            .iter()
+            .any(|&f| f != s && (ports[f].1 == x || ports[f].0 == x))
+        {
+            return Err("edges would overlap".into());
+        }
+    }
+    let mut assigned: Vec<(usize, usize)> = Vec::new();
+    let limit = bent.len() + 2;
+    for &e in &bent {
+        let (ea, eb) = ports[e];
+        let (e0, e1) = (ea.min(eb), ea.max(eb));
+        let mut chosen = None;
+        'try_t: for t in 0..limit {
+            for &(f, tf) in &assigned {
+                let (fa, fb) = ports[f];
+                let (f0, f1) = (fa.min(fb), fa.max(fb));
+                if t == tf && !(e1 + 1 < f0 || f1 + 1 < e0) {
+                    continue 'try_t;
+                }
+                if ea == fb && t >= tf {
+                    continue 'try_t;
+                }
+                if eb == fa && tf >= t {
+                    continue 'try_t;
+                }
+                if ea == fa || eb == fb {
+                    // shared port: only possible when ports ran out of room
+                    return Err("edges share a port".into());
+                }
+            }
+            chosen = Some(t);
+            break;
+        }
+        let t = chosen.ok_or("no free channel for an edge")?;
+        tracks[e] = Some(t);
+        assigned.push((e, t));
+    }
+    Ok(assigned.iter().map(|a| a.1 + 1).max().unwrap_or(0))
+}
+
+/// TD labels: rows under the tracks, each label on or beside its edge's last vertical.
+/// Returns the number of label rows.
+pub fn place_labels_td<'b>(
+    segs: &[usize],
+    ports: &[(i64, i64)],
+    tracks: &[Option<usize>],
+    label_of: &dyn Fn(usize) -> Option<&'b Vec<String>>,
+    label_at: &mut [Option<(usize, i64)>],
+) -> Result<usize, String> {
+    // Every segment's lower vertical passes through all label rows.
+    let verticals: Vec<(usize, i64)> = segs.iter().map(|&s| (s, ports[s].1)).collect();
+    let mut placed: Vec<(usize, usize, i64, i64)> = Vec::new(); // (row0, rows, c0, c1)
+    let mut rows_used = 0usize;
+    let mut order: Vec<usize> = segs
+        .iter()
+        .copied()
+        .filter(|&s| label_of(s).is_some())
+        .collect();
+    order.sort_by_key(|&s| ports[s].1);
+    for s in order {
+        let Some(lines) = label_of(s) else { continue };
+        let w = max_width(lines) as i64;
+        let nl = lines.len();
+        let b = ports[s].1;
+        let a = ports[s].0;
+        // On its own track when the horizontal run is long enough.
+        if nl == 1 && tracks[s].is_some() && (a - b).abs() >= w + 3 {
+            let c0 = a.min(b) + ((a - b).abs() - w + 1) / 2;
+            label_at[s] = Some((ON_TRACK, c0));
+            continue;
+        }
+        let candidates = [b - w / 2, b + 2, b - 1 - w, b + 3, b - 2 - w];
+        let mut done = false;
+        for row in 0..24usize {
+            for &c0 in &candidates {
+                let c1 = c0 + w - 1;
+                let hits_line = verticals.iter().any(|&(f, x)| {
+                    let own = f == s && c0 <= x && x <= c1;
+                    !own && x >= c0 - 1 && x <= c1 + 1
+                });
+                let hits_label = placed.iter().any(|&(r0, n, p0, p1)| {
+                    row < r0 + n && r0 < row + nl && !(c1 + 1 < p0 || p1 + 1 < c0)
+                });
+                if !hits_line && !hits_label {
+                    placed.push((row, nl, c0, c1));
+                    label_at[s] = Some((row, c0));
+                    rows_used = rows_used.max(row + nl);
+                    done = true;
+                    break;
+                }
+            }
+            if done {
+                break;
+            }
+        }
+        if !done {
+            return Err("no room for an edge label".into());
+        }
+    }
+    Ok(rows_used)
+}

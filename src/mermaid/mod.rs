@@ -1,0 +1,275 @@
+//! Mermaid diagrams as styled text lines, with no terminal dependency.
+//!
+//! `render` parses the source, lays it out to fit `width` columns (sizing gaps to labels,
+//! tightening, wrapping labels at code-friendly points, then a compact one-row-per-item
+//! form) and returns styled lines. Whatever it cannot draw faithfully is shown as source
+//! with a one-line reason: it never draws a wrong picture.
+//!
+//! Minimum width: every line fits `width` for `width >= 20` ([`MIN_WIDTH`]); below that
+//! lines are cut at 20 columns.
+
+// Grid coordinates are bounded by the input caps (64 KiB, 2,000 statements), far from any
+// wrap-around, so the numeric casts between usize, i64 and f64 in the layouts are safe.
+#![allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss
+)]
+// Layout code names coordinates (a, b, r, c, x, y ...) the way the geometry reads.
+#![allow(
+    clippy::many_single_char_names,
+    clippy::similar_names,
+    clippy::too_many_lines
+)]
+
+mod canvas;
+mod fallback;
+mod glyphs;
+mod graph;
+mod sequence;
+mod style;
+mod text;
+
+pub use style::{Line, Span, Style};
+
+/// Narrowest width the layout promises to honour.
+pub const MIN_WIDTH: usize = 20;
+/// Largest source accepted (bytes).
+pub const MAX_SOURCE_BYTES: usize = 64 * 1024;
+/// Most statements (non-blank lines) accepted.
+pub const MAX_STATEMENTS: usize = 2000;
+
+/// How to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Available columns.
+    pub width: usize,
+    /// Use only ASCII glyphs for the drawing (labels keep their own characters).
+    pub ascii: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            width: 80,
+            ascii: false,
+        }
+    }
+}
+
+/// The diagram type found in the source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiagramKind {
+    Sequence,
+    Flowchart,
+    State,
+    Class,
+    /// A diagram type this renderer does not draw (gantt, pie, erDiagram, ...).
+    Unsupported,
+    /// No diagram header found.
+    Unknown,
+}
+
+/// The result of rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub lines: Vec<Line>,
+    /// One-line reason when the source is shown instead of a drawing.
+    pub fallback: Option<String>,
+    pub kind: DiagramKind,
+}
+
+/// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
+pub fn render(source: &str, opts: &RenderOptions) -> Rendered {
+    render_form(source, opts, Form::Best)
+}
+
+/// Render in the compact one-row-per-message / one-row-per-edge form, whatever the width.
+/// Useful to show a quiz's options in the same form so they compare row by row.
+pub fn render_compact(source: &str, opts: &RenderOptions) -> Rendered {
+    render_form(source, opts, Form::Compact)
+}
+
+/// Which form the layouts may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// the drawing when it fits, else the compact form
+    Best,
+    /// always the compact form
+    Compact,
+}
+
+fn render_form(source: &str, opts: &RenderOptions, form: Form) -> Rendered {
+    let width = opts.width.max(MIN_WIDTH);
+    let opts = RenderOptions {
+        width,
+        ascii: opts.ascii,
+    };
+    let (kind, result) = render_inner(source, &opts, form);
+    let mut rendered = match result {
+        Ok(lines) => Rendered {
+            lines,
+            fallback: None,
+            kind,
+        },
+        Err(reason) => Rendered {
+            lines: fallback::frame(source, &reason, width, opts.ascii),
+            fallback: Some(reason),
+            kind,
+        },
+    };
+    enforce_width(&mut rendered.lines, width, opts.ascii);
+    rendered
+}
+
+/// Render to plain text: lines joined with '\n'.
+pub fn render_plain(source: &str, opts: &RenderOptions) -> String {
+    render(source, opts)
+        .lines
+        .iter()
+        .map(Line::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn render_inner(
+    source: &str,
+    opts: &RenderOptions,
+    form: Form,
+) -> (DiagramKind, Result<Vec<Line>, String>) {
+    if source.len() > MAX_SOURCE_BYTES {
+        return (
+            DiagramKind::Unknown,
+            Err(format!(
+                "diagram too large to draw ({} KiB, limit {} KiB)",
+                source.len() / 1024,
+                MAX_SOURCE_BYTES / 1024
+            )),
+        );
+    }
+    let body = strip_front_matter(source);
+    let statements = body.lines().filter(|l| !l.trim().is_empty()).count();
+    let Some((header, rest)) = split_header(body.text) else {
+        return (
+            DiagramKind::Unknown,
+            Err("no diagram type found (empty source)".into()),
+        );
+    };
+    let keyword = header
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or("");
+    let kind = match keyword {
+        "sequenceDiagram" => DiagramKind::Sequence,
+        "graph" | "flowchart" | "flowchart-elk" => DiagramKind::Flowchart,
+        "stateDiagram" | "stateDiagram-v2" => DiagramKind::State,
+        "classDiagram" | "classDiagram-v2" => DiagramKind::Class,
+        "" => DiagramKind::Unknown,
+        _ => DiagramKind::Unsupported,
+    };
+    if statements > MAX_STATEMENTS {
+        return (
+            kind,
+            Err(format!(
+                "diagram too large to draw ({statements} statements, limit {MAX_STATEMENTS})"
+            )),
+        );
+    }
+    let result = match kind {
+        DiagramKind::Sequence => sequence::render(rest, opts, form),
+        DiagramKind::Flowchart => graph::render_flowchart(header, rest, opts, form),
+        DiagramKind::State => graph::render_state(rest, opts, form),
+        DiagramKind::Class => graph::render_class(rest, opts, form),
+        DiagramKind::Unsupported => {
+            let name = text::truncate(&text::sanitize(keyword), 30, opts.ascii);
+            Err(format!("{name} diagrams are not drawn in the terminal"))
+        }
+        DiagramKind::Unknown => Err("not a Mermaid diagram (no known header)".into()),
+    };
+    let result = result.map(|mut lines| {
+        if let Some(title) = body.title {
+            lines.insert(0, Line::styled(title, Style::Label));
+        }
+        lines
+    });
+    (kind, result)
+}
+
+struct Body<'a> {
+    text: &'a str,
+    title: Option<String>,
+}
+
+impl Body<'_> {
+    fn lines(&self) -> std::str::Lines<'_> {
+        self.text.lines()
+    }
+}
+
+/// Drop a YAML front-matter block (`---` ... `---`), keeping its `title:`.
+fn strip_front_matter(source: &str) -> Body<'_> {
+    let trimmed = source.trim_start();
+    let Some(after) = trimmed.strip_prefix("---") else {
+        return Body {
+            text: source,
+            title: None,
+        };
+    };
+    let Some(end) = after.find("\n---") else {
+        return Body {
+            text: source,
+            title: None,
+        };
+    };
+    let title = after[..end].lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("title:")
+            .map(|t| text::collapse_spaces(&text::sanitize(t.trim().trim_matches('"'))))
+    });
+    let rest = &after[end + 4..];
+    let rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    Body {
+        text: rest,
+        title: title.filter(|t| !t.is_empty()),
+    }
+}
+
+/// First meaningful line (the header) and everything after it.
+fn split_header(body: &str) -> Option<(&str, &str)> {
+    let mut rest = body;
+    loop {
+        let (line, tail) = rest.split_once('\n').unwrap_or((rest, ""));
+        let t = line.trim();
+        if !t.is_empty() && !t.starts_with("%%") {
+            return Some((t, tail));
+        }
+        if tail.is_empty() {
+            return None;
+        }
+        rest = tail;
+    }
+}
+
+/// Last resort: cut any line still wider than `width`.
+fn enforce_width(lines: &mut [Line], width: usize, ascii: bool) {
+    for line in lines.iter_mut() {
+        if line.width() <= width {
+            continue;
+        }
+        let mut budget = width.saturating_sub(1);
+        let mut out = Line::default();
+        for span in &line.spans {
+            let w = text::display_width(&span.text);
+            if w <= budget {
+                out.push(span.text.clone(), span.style);
+                budget -= w;
+            } else {
+                out.push(text::cut(&span.text, budget), span.style);
+                break;
+            }
+        }
+        out.push(if ascii { ">" } else { "…" }, Style::Dim);
+        *line = out;
+    }
+}

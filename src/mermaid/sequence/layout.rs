@@ -1,0 +1,472 @@
+//! Lifeline drawing and the width-fitting stages (natural gaps, tight gaps, wrapped labels).
+
+use crate::mermaid::RenderOptions;
+use crate::mermaid::canvas::Canvas;
+use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
+use crate::mermaid::sequence::columns::{Columns, columns};
+use crate::mermaid::sequence::model::{Diagram, Event, NotePos};
+use crate::mermaid::sequence::prepare::{
+    Item, Prepared, block_text, message_text, prepare, widest_label,
+};
+use crate::mermaid::style::{Line, Style};
+use crate::mermaid::text::{display_width, max_width, wrap};
+
+/// Labels are never wrapped narrower than this (the compact form takes over instead).
+const MIN_WRAP: usize = 12;
+
+/// Try the lifeline drawing at decreasing label widths; `None` when nothing fits.
+pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
+    let full = prepare(d, usize::MAX);
+    for pad in [2, 0] {
+        let cols = columns(&full, pad);
+        if cols.width <= opts.width
+            && let Some(lines) = draw(&full, &cols, opts)
+        {
+            return Some(lines);
+        }
+    }
+    // Wrap labels. Wider limits need more columns but fewer rows, so the usable limits form
+    // a range: from the narrowest that keeps every label within two extra rows (`growth_ok`)
+    // up to the widest that fits the width. Find the low end cheaply first; if even that
+    // does not fit, go straight to the compact form.
+    let widest = widest_label(&full);
+    let (mut lo, mut hi) = (MIN_WRAP, widest.saturating_sub(1));
+    if lo > hi {
+        return None;
+    }
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let mid = a + (b - a) / 2;
+        if growth_ok(d, mid) {
+            b = mid;
+        } else {
+            a = mid + 1;
+        }
+    }
+    if !growth_ok(d, a) {
+        return None;
+    }
+    lo = a;
+    let first = prepare(d, lo);
+    let first_cols = columns(&first, 0);
+    if first_cols.width > opts.width {
+        return None;
+    }
+    let mut best = (first, first_cols);
+    lo += 1;
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        let prep = prepare(d, mid);
+        let cols = columns(&prep, 0);
+        if cols.width <= opts.width {
+            best = (prep, cols);
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    draw(&best.0, &best.1, opts)
+}
+
+/// Wrapping at `max` adds at most two rows to any label (one to a participant name);
+/// beyond that the compact form reads better.
+fn growth_ok(d: &Diagram, max: usize) -> bool {
+    let grows = |lines: &[String], extra: usize| {
+        lines
+            .iter()
+            .map(|l| {
+                if display_width(l) <= max {
+                    1
+                } else {
+                    wrap(l, max).len()
+                }
+            })
+            .sum::<usize>()
+            <= lines.len() + extra
+    };
+    d.participants.iter().all(|p| grows(&p.label, 1))
+        && d.events.iter().all(|e| match e {
+            Event::Message { label, number, .. } => grows(&message_text(label, *number), 2),
+            Event::Note { text, .. } => grows(text, 2),
+            Event::BlockStart { kind, label } => grows(&[block_text(kind.keyword(), label)], 2),
+            Event::BlockDivider { keyword, label } => grows(&[block_text(keyword, label)], 2),
+            _ => true,
+        })
+}
+
+struct Drawer<'a> {
+    p: &'a Prepared,
+    c: &'a Columns,
+    g: Glyphs,
+    canvas: Canvas,
+    row: usize,
+    alive: Vec<bool>,
+    active: Vec<usize>,
+    pending_destroy: Vec<bool>,
+    frames: Vec<usize>,
+    collision: bool,
+}
+
+/// Draw the prepared diagram; `None` if anything would overlap or overflow.
+fn draw(p: &Prepared, c: &Columns, opts: &RenderOptions) -> Option<Vec<Line>> {
+    let n = p.names.len();
+    let mut dr = Drawer {
+        p,
+        c,
+        g: Glyphs::new(opts.ascii),
+        canvas: Canvas::new(Glyphs::new(opts.ascii)),
+        row: 0,
+        alive: p.created.iter().map(|c| !c).collect(),
+        active: vec![0; n],
+        pending_destroy: vec![false; n],
+        frames: Vec::new(),
+        collision: false,
+    };
+    dr.header();
+    for item in &p.items {
+        dr.item(item);
+    }
+    for i in 0..n {
+        if dr.pending_destroy[i] {
+            dr.destroy(i);
+        }
+    }
+    if dr.collision || dr.canvas.width() > opts.width {
+        return None;
+    }
+    let mut lines = dr.canvas.into_lines();
+    if let Some(title) = &p.title {
+        lines.insert(0, Line::styled(title.clone(), Style::Label));
+    }
+    Some(lines)
+}
+
+impl Drawer<'_> {
+    /// Reserve `k` rows, drawing the lifelines through them.
+    fn rows(&mut self, k: usize) -> usize {
+        let start = self.row;
+        for r in start..start + k {
+            for i in 0..self.c.x.len() {
+                if self.alive[i] {
+                    let kind = if self.active[i] > 0 {
+                        LineKind::Thick
+                    } else {
+                        LineKind::Solid
+                    };
+                    self.canvas
+                        .join(r, self.c.x[i], UP | DOWN, kind, Style::Border);
+                }
+            }
+        }
+        self.row += k;
+        start
+    }
+
+    /// Write a label, noting any overlap (the caller then tries a wider layout).
+    fn label(&mut self, row: usize, col: usize, text: &str, style: Style) {
+        let w = display_width(text);
+        if !self.canvas.is_free(row, col, col + w) {
+            self.collision = true;
+        }
+        self.canvas.text(row, col, text, style);
+    }
+
+    fn header(&mut self) {
+        let n = self.p.names.len();
+        if !self.p.groups.is_empty() {
+            let r = self.rows(1);
+            for (label, a, b) in &self.p.groups {
+                let l = self.c.x[*a] - self.c.half[*a].0 - 1;
+                let rr = self.c.x[*b] + self.c.half[*b].1 + 1;
+                self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
+                self.canvas.join(r, l, DOWN, LineKind::Solid, Style::Block);
+                self.canvas.join(r, rr, DOWN, LineKind::Solid, Style::Block);
+                self.canvas.round(r, l);
+                self.canvas.round(r, rr);
+                if !label.is_empty() {
+                    let text = format!(" {label} ");
+                    self.canvas.text(r, l + 2, &text, Style::Block);
+                }
+            }
+            // The corners point down into the row below; give that row's cells nothing.
+        }
+        let h = self
+            .p
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.p.created[*i])
+            .map(|(_, l)| l.len())
+            .max()
+            .unwrap_or(1)
+            + 2;
+        let top = self.row;
+        for i in 0..n {
+            if !self.p.created[i] {
+                self.participant_box(i, top, h);
+            }
+        }
+        self.row = top + h;
+    }
+
+    fn participant_box(&mut self, i: usize, top: usize, h: usize) {
+        let x = self.c.x[i];
+        let (l, r) = self.c.half[i];
+        let (c0, c1) = (x - l, x + r);
+        let bottom = top + h - 1;
+        self.canvas
+            .rect(top, c0, bottom, c1, LineKind::Solid, Style::Participant);
+        if self.p.actors[i] {
+            for (row, col) in [(top, c0), (top, c1), (bottom, c0), (bottom, c1)] {
+                self.canvas.round(row, col);
+            }
+        }
+        self.canvas
+            .join(bottom, x, DOWN, LineKind::Solid, Style::Participant);
+        let name = &self.p.names[i];
+        let inner = c1 - c0 - 1;
+        for (k, line) in name.iter().enumerate() {
+            let w = display_width(line);
+            let col = c0 + 1 + (inner - w) / 2;
+            self.canvas.text(top + 1 + k, col, line, Style::Participant);
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Message {
+                from,
+                to,
+                arrow,
+                lines,
+                activate,
+                deactivate,
+            } => {
+                if from == to {
+                    self.self_message(
+                        *from,
+                        arrow.line,
+                        arrow.head,
+                        arrow.both,
+                        lines,
+                        *activate,
+                        *deactivate,
+                    );
+                } else {
+                    self.message(
+                        *from,
+                        *to,
+                        arrow.line,
+                        arrow.head,
+                        arrow.both,
+                        lines,
+                        *activate,
+                        *deactivate,
+                    );
+                }
+                for p in [*from, *to] {
+                    if self.pending_destroy[p] {
+                        self.destroy(p);
+                    }
+                }
+            }
+            Item::Note {
+                pos,
+                first,
+                last,
+                lines,
+            } => self.note(*pos, *first, *last, lines),
+            Item::Open { lines } => {
+                let depth = self.frames.len() + 1;
+                let r = self.frame_rule(depth, lines, LineKind::Solid);
+                self.frames.push(r);
+            }
+            Item::Divider { lines } => {
+                let depth = self.frames.len().max(1);
+                self.frame_rule(depth, lines, LineKind::Dotted);
+            }
+            Item::Close => {
+                let depth = self.frames.len();
+                if let Some(start) = self.frames.pop() {
+                    let r = self.rows(1);
+                    let (l, rr) = (Columns::frame_left(depth), self.c.frame_right(depth));
+                    self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
+                    self.canvas
+                        .vline(l, start, r, LineKind::Solid, Style::Block);
+                    self.canvas
+                        .vline(rr, start, r, LineKind::Solid, Style::Block);
+                }
+            }
+            Item::Activate(i) => self.active[*i] += 1,
+            Item::Deactivate(i) => self.active[*i] = self.active[*i].saturating_sub(1),
+            Item::Create(i) => {
+                let h = self.p.names[*i].len() + 2;
+                let top = self.rows(h);
+                self.participant_box(*i, top, h);
+                self.alive[*i] = true;
+            }
+            Item::Destroy(i) => self.pending_destroy[*i] = true,
+        }
+    }
+
+    /// A frame's top rule or divider, with its text starting in the first gap.
+    fn frame_rule(&mut self, depth: usize, lines: &[String], kind: LineKind) -> usize {
+        let r = self.rows(lines.len().max(1));
+        let (l, rr) = (Columns::frame_left(depth), self.c.frame_right(depth));
+        self.canvas.hline(r, l, rr, kind, Style::Block);
+        let col = self.c.x.first().map_or(l + 2, |x| x + 1);
+        for (k, line) in lines.iter().enumerate() {
+            if k == 0 {
+                // Overwrites the rule itself: check only against other text.
+                self.canvas.text(r, col, &format!(" {line} "), Style::Block);
+            } else {
+                self.label(r + k, col + 1, line, Style::Block);
+            }
+        }
+        r
+    }
+
+    fn destroy(&mut self, i: usize) {
+        self.pending_destroy[i] = false;
+        let r = self.rows(1);
+        let mark = if self.g.ascii { 'X' } else { '╳' };
+        self.canvas.put(r, self.c.x[i], mark, Style::Warning);
+        self.alive[i] = false;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn message(
+        &mut self,
+        from: usize,
+        to: usize,
+        kind: LineKind,
+        head: Head,
+        both: bool,
+        lines: &[String],
+        activate: bool,
+        deactivate: bool,
+    ) {
+        let (xs, xt) = (self.c.x[from], self.c.x[to]);
+        let gap = if from < to { from } else { from - 1 };
+        let col = self.c.x[gap] + 2;
+        let top = self.rows(lines.len());
+        for (k, line) in lines.iter().enumerate() {
+            self.label(top + k, col, line, Style::Label);
+        }
+        if activate {
+            self.active[to] += 1;
+        }
+        let r = self.rows(1);
+        let right = xt > xs;
+        let (toward, back) = if right {
+            (Dir4::Right, Dir4::Left)
+        } else {
+            (Dir4::Left, Dir4::Right)
+        };
+        let end = if head == Head::None {
+            xt
+        } else if right {
+            xt - 1
+        } else {
+            xt + 1
+        };
+        let start = if both && head != Head::None {
+            if right { xs + 1 } else { xs - 1 }
+        } else {
+            xs
+        };
+        self.canvas.hline(r, start, end, kind, Style::Arrow);
+        if head != Head::None {
+            self.canvas
+                .put(r, end, self.g.head(head, toward), Style::Arrow);
+            if both {
+                let start = if right { xs + 1 } else { xs - 1 };
+                self.canvas
+                    .put(r, start, self.g.head(head, back), Style::Arrow);
+            }
+        }
+        if deactivate {
+            self.active[from] = self.active[from].saturating_sub(1);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn self_message(
+        &mut self,
+        p: usize,
+        kind: LineKind,
+        head: Head,
+        both: bool,
+        lines: &[String],
+        activate: bool,
+        deactivate: bool,
+    ) {
+        let x = self.c.x[p];
+        if activate {
+            self.active[p] += 1;
+        }
+        let k = lines.len().max(1);
+        let top = self.rows(k + 1);
+        let bottom = top + k;
+        self.canvas.hline(top, x, x + 3, kind, Style::Arrow);
+        self.canvas.join(top, x + 3, DOWN, kind, Style::Arrow);
+        self.canvas.vline(x + 3, top, bottom, kind, Style::Arrow);
+        let back_start = if head == Head::None { x } else { x + 1 };
+        self.canvas
+            .hline(bottom, back_start, x + 3, kind, Style::Arrow);
+        self.canvas.join(bottom, x + 3, UP, kind, Style::Arrow);
+        if head != Head::None {
+            self.canvas
+                .put(bottom, x + 1, self.g.head(head, Dir4::Left), Style::Arrow);
+            if both {
+                self.canvas
+                    .put(top, x + 1, self.g.head(head, Dir4::Left), Style::Arrow);
+            }
+        }
+        for (i, line) in lines.iter().enumerate() {
+            self.label(top + i, x + 5, line, Style::Label);
+        }
+        if deactivate {
+            self.active[p] = self.active[p].saturating_sub(1);
+        }
+    }
+
+    fn note(&mut self, pos: NotePos, first: usize, last: usize, lines: &[String]) {
+        let nw = max_width(lines);
+        let (x0, x1) = (self.c.x[first], self.c.x[last]);
+        let (c0, c1) = match pos {
+            NotePos::Right => (x0 + 2, x0 + nw + 5),
+            NotePos::Left => (x0 - nw - 5, x0 - 2),
+            NotePos::Over => (x0 - 2, (x0 + nw + 1).max(x1 + 2)),
+        };
+        let h = lines.len().max(1) + 2;
+        let top = self.rows(h);
+        let g = self.g;
+        let (tl, tr, bl, br, hz, vt) = if g.ascii {
+            ('+', '+', '+', '+', '-', '|')
+        } else {
+            ('┌', '┐', '└', '┘', '─', '│')
+        };
+        let _ = (LEFT, RIGHT);
+        for r in top..top + h {
+            for c in c0..=c1 {
+                let ch = match (r == top, r == top + h - 1, c == c0, c == c1) {
+                    (true, _, true, _) => tl,
+                    (true, _, _, true) => tr,
+                    (_, true, true, _) => bl,
+                    (_, true, _, true) => br,
+                    (true, _, _, _) | (_, true, _, _) => hz,
+                    (_, _, true, _) | (_, _, _, true) => vt,
+                    _ => ' ',
+                };
+                if pos != NotePos::Over && !self.canvas.is_empty(r, c) {
+                    self.collision = true;
+                }
+                self.canvas.put(r, c, ch, Style::Note);
+            }
+        }
+        for (k, line) in lines.iter().enumerate() {
+            self.canvas.text(top + 1 + k, c0 + 2, line, Style::Note);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Labels wrapped to a maximum width: the input of the lifeline layout.
+
+use crate::mermaid::sequence::model::{Arrow, Diagram, Event, NotePos};
+use crate::mermaid::text::{display_width, max_width, wrap, wrap_all};
+
+#[derive(Debug, Clone)]
+pub enum Item {
+    Message {
+        from: usize,
+        to: usize,
+        arrow: Arrow,
+        lines: Vec<String>,
+        activate: bool,
+        deactivate: bool,
+    },
+    Note {
+        pos: NotePos,
+        first: usize,
+        last: usize,
+        lines: Vec<String>,
+    },
+    /// a frame opens (`depth` counts from 1 = outermost)
+    Open {
+        lines: Vec<String>,
+    },
+    Divider {
+        lines: Vec<String>,
+    },
+    Close,
+    Activate(usize),
+    Deactivate(usize),
+    Create(usize),
+    Destroy(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub names: Vec<Vec<String>>,
+    pub actors: Vec<bool>,
+    pub created: Vec<bool>,
+    pub items: Vec<Item>,
+    pub groups: Vec<(String, usize, usize)>,
+    pub depth: usize,
+    pub title: Option<String>,
+}
+
+/// The label of a message, with its autonumber.
+pub fn message_text(label: &[String], number: Option<usize>) -> Vec<String> {
+    let mut lines = label.to_vec();
+    if let Some(n) = number
+        && let Some(first) = lines.first_mut()
+    {
+        *first = if first.is_empty() {
+            format!("{n}.")
+        } else {
+            format!("{n}. {first}")
+        };
+    }
+    if lines.iter().all(String::is_empty) {
+        return Vec::new();
+    }
+    lines
+}
+
+/// Text of a frame header: `loop [every 5s]`.
+pub fn block_text(keyword: &str, label: &str) -> String {
+    if label.is_empty() {
+        keyword.to_string()
+    } else {
+        format!("{keyword} [{label}]")
+    }
+}
+
+/// Wrap every label to `max` columns (`usize::MAX`: no wrapping).
+pub fn prepare(d: &Diagram, max: usize) -> Prepared {
+    let names = d
+        .participants
+        .iter()
+        .map(|p| wrap_all(&p.label, max))
+        .collect();
+    let mut depth = 0usize;
+    let mut cur = 0usize;
+    let items = d
+        .events
+        .iter()
+        .map(|e| match e {
+            Event::Message {
+                from,
+                to,
+                arrow,
+                label,
+                activate,
+                deactivate,
+                number,
+            } => Item::Message {
+                from: *from,
+                to: *to,
+                arrow: *arrow,
+                lines: wrap_all(&message_text(label, *number), max),
+                activate: *activate,
+                deactivate: *deactivate,
+            },
+            Event::Note {
+                pos,
+                first,
+                last,
+                text,
+            } => Item::Note {
+                pos: *pos,
+                first: *first,
+                last: *last,
+                lines: wrap_all(text, max),
+            },
+            Event::BlockStart { kind, label } => {
+                cur += 1;
+                depth = depth.max(cur);
+                Item::Open {
+                    lines: wrap(&block_text(kind.keyword(), label), max),
+                }
+            }
+            Event::BlockDivider { keyword, label } => Item::Divider {
+                lines: wrap(&block_text(keyword, label), max),
+            },
+            Event::BlockEnd => {
+                cur = cur.saturating_sub(1);
+                Item::Close
+            }
+            Event::Activate(p) => Item::Activate(*p),
+            Event::Deactivate(p) => Item::Deactivate(*p),
+            Event::Create(p) => Item::Create(*p),
+            Event::Destroy(p) => Item::Destroy(*p),
+        })
+        .collect();
+    Prepared {
+        names,
+        actors: d.participants.iter().map(|p| p.actor).collect(),
+        created: d.participants.iter().map(|p| p.created).collect(),
+        items,
+        groups: d
+            .groups
+            .iter()
+            .map(|g| (g.label.clone(), g.first, g.last))
+            .collect(),
+        depth,
+        title: d.title.clone(),
+    }
+}
+
+/// Widest label of the diagram (messages, notes, frames), for the wrap search.
+pub fn widest_label(p: &Prepared) -> usize {
+    p.items
+        .iter()
+        .map(|i| match i {
+            Item::Message { lines, .. }
+            | Item::Note { lines, .. }
+            | Item::Open { lines }
+            | Item::Divider { lines } => max_width(lines),
+            _ => 0,
+        })
+        .chain(p.names.iter().map(|n| max_width(n)))
+        .chain(p.groups.iter().map(|g| display_width(&g.0)))
+        .max()
+        .unwrap_or(0)
+}

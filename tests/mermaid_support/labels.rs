@@ -1,0 +1,155 @@
+//! Label extraction from Mermaid sources, written independently of the renderer's parser.
+#![allow(dead_code)]
+
+/// Break a label into the pieces a code-friendly wrap may separate.
+pub fn pieces(label: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in label
+        .replace("<br/>", "\n")
+        .replace("<br>", "\n")
+        .replace("<br />", "\n")
+        .replace("\\n", "\n")
+        .lines()
+    {
+        for word in line.split_whitespace() {
+            let word = word.trim_matches('"');
+            if word.is_empty() || word.contains(['#', '&', '<', '>', '*', '`', '~']) {
+                continue;
+            }
+            let mut cur = String::new();
+            for c in word.chars() {
+                cur.push(c);
+                if matches!(c, ',' | '(' | '/' | ';' | ':' | '.') {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            if !cur.is_empty() {
+                out.push(cur);
+            }
+        }
+    }
+    out.retain(|p| p.chars().any(char::is_alphanumeric));
+    out
+}
+
+const SEQ_ARROWS: &[&str] = &[
+    "<<-->>", "<<->>", "-->>", "->>", "--)", "-)", "-->", "->", "--x", "-x",
+];
+
+/// Labels of a sequence diagram, in source order (messages, notes, aliases, block labels).
+pub fn sequence_labels(src: &str) -> (Vec<String>, Vec<String>) {
+    let mut messages = Vec::new();
+    let mut others = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("%%") {
+            continue;
+        }
+        let first = t.split_whitespace().next().unwrap_or("");
+        match first {
+            "participant" | "actor" => {
+                if let Some((_, alias)) = t.split_once(" as ") {
+                    others.push(alias.to_string());
+                }
+            }
+            "loop" | "alt" | "else" | "opt" | "par" | "and" | "critical" | "option" | "break" => {
+                others.push(t[first.len()..].trim().to_string());
+            }
+            _ if first.eq_ignore_ascii_case("note") => {
+                if let Some((_, text)) = t.split_once(':') {
+                    others.push(text.trim().to_string());
+                }
+            }
+            _ => {
+                if let Some((head, text)) = t.split_once(':')
+                    && SEQ_ARROWS.iter().any(|a| head.contains(a))
+                {
+                    messages.push(text.trim().to_string());
+                }
+            }
+        }
+    }
+    (messages, others)
+}
+
+/// Node and edge labels of a flowchart (bracket contents, `|edge|` and `-- edge -->` text).
+pub fn flowchart_labels(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        let first = t.split_whitespace().next().unwrap_or("");
+        if t.is_empty()
+            || t.starts_with("%%")
+            || matches!(
+                first,
+                "classDef" | "style" | "linkStyle" | "click" | "class" | "direction" | "end"
+            )
+        {
+            continue;
+        }
+        if first == "subgraph" {
+            let rest = t["subgraph".len()..].trim();
+            match rest.find('[') {
+                Some(i) => out.push(rest[i + 1..].trim_end_matches(']').to_string()),
+                None => out.push(rest.to_string()),
+            }
+            continue;
+        }
+        let chars: Vec<char> = t.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let after_id = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+            if c == '|'
+                && let Some(j) = chars[i + 1..].iter().position(|&x| x == '|')
+            {
+                out.push(chars[i + 1..i + 1 + j].iter().collect());
+                i += j + 2;
+                continue;
+            }
+            if (matches!(c, '[' | '(' | '{') || c == '>') && after_id {
+                let mut depth = 0i32;
+                let mut j = i;
+                let mut quoted = false;
+                while j < chars.len() {
+                    match chars[j] {
+                        '"' => quoted = !quoted,
+                        '[' | '(' | '{' if !quoted => depth += 1,
+                        ']' | ')' | '}' if !quoted => depth -= 1,
+                        _ => {}
+                    }
+                    if c == '>' && j == i {
+                        depth = 1;
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                    j += 1;
+                }
+                let inner: String = chars[i..j.min(chars.len())].iter().collect();
+                out.push(
+                    inner
+                        .trim_matches(|x: char| "[](){}/\\>\"".contains(x))
+                        .to_string(),
+                );
+                i = j + 1;
+                continue;
+            }
+            i += 1;
+        }
+        // `A -- text --> B`, `A -. text .-> B`, `A == text ==> B`
+        for (open, close) in [
+            ("-- ", " -->"),
+            ("-- ", " ---"),
+            ("-. ", " .->"),
+            ("== ", " ==>"),
+        ] {
+            if let Some(a) = t.find(open)
+                && let Some(b) = t[a + 3..].find(close)
+            {
+                out.push(t[a + 3..a + 3 + b].to_string());
+            }
+        }
+    }
+    out
+}
