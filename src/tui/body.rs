@@ -3,6 +3,8 @@
 //! Built as plain lines by one function that both drawing and `update` use, so the
 //! update can scroll an option into view knowing exactly where it lands.
 
+use std::borrow::Cow;
+
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -79,18 +81,20 @@ pub fn build(app: &App, width: usize) -> Body {
             }
         }
         QuestionKind::Mermaid { options, .. } => {
-            let drawn = match &app.diagrams {
-                Some(cache) if cache.question == app.current() && cache.width == width => cache.options.clone(),
-                _ => diagrams(options, width.saturating_sub(DIAGRAM_INDENT.len()), theme),
+            // Drawn by `update` for this width; drawn here only when that has not happened.
+            let drawn: Cow<'_, [Vec<Line<'static>>]> = match &app.diagrams {
+                Some(cache) if cache.question == app.current() && cache.width == width => Cow::Borrowed(&cache.options),
+                _ => Cow::Owned(diagrams(options, width.saturating_sub(DIAGRAM_INDENT.len()), theme)),
             };
-            for (i, (option, diagram)) in options.iter().zip(drawn).enumerate() {
+            for (i, (option, diagram)) in options.iter().zip(drawn.iter()).enumerate() {
                 let chosen = saved == Some(option.label.as_str());
                 let start = body.lines.len();
                 let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
                 body.lines.push(Line::styled(title, row_style(theme, chosen, i == cursor)));
-                body.lines.extend(diagram.into_iter().map(|l| {
-                    let mut spans = vec![Span::raw(DIAGRAM_INDENT)];
-                    spans.extend(l.spans);
+                body.lines.extend(diagram.iter().map(|l| {
+                    let mut spans = Vec::with_capacity(l.spans.len() + 1);
+                    spans.push(Span::raw(DIAGRAM_INDENT));
+                    spans.extend(l.spans.iter().cloned());
                     Line::from(spans)
                 }));
                 body.option_rows.push((start, body.lines.len()));

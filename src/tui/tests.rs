@@ -366,14 +366,18 @@ fn snapshots_of_every_screen() {
 }
 
 #[test]
-fn grading_screen_snapshot() {
-    let mut f = grading_fixture();
-    let app = &mut f.app;
-    app.session
-        .set_answer("q5", Some("an answer".into()))
-        .unwrap();
-    update(app, Action::Submit);
-    insta::assert_snapshot!("grading_80x24", screen(app, 80, 24));
+fn grading_screen_snapshots() {
+    for (w, h) in [(100, 30), (80, 24), (40, 12)] {
+        let mut s = settings(false);
+        s.grader_available = true;
+        let mut f = fixture_with(s, (w, h));
+        let app = &mut f.app;
+        app.session
+            .set_answer("q5", Some("an answer".into()))
+            .unwrap();
+        update(app, Action::Submit);
+        insta::assert_snapshot!(format!("grading_{w}x{h}"), screen(app, w, h));
+    }
 }
 
 #[test]
