@@ -6,6 +6,8 @@ use ratatui::widgets::Paragraph;
 use super::chrome;
 use crate::text::sanitize_line;
 use crate::tui::app::{App, GradeRow};
+use crate::tui::markdown;
+use ratatui::style::Style;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -14,18 +16,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let Some(grading) = &app.grading else { return };
     let spin = SPINNER[app.spinner % SPINNER.len()];
-    let mut lines = vec![
-        Line::styled(
-            format!(
-                " Grading open answers · {:.0}s · {}",
-                app.elapsed(grading.started).as_secs_f32(),
-                sanitize_line(&app.settings.grader_label)
-            ),
-            theme.title(),
-        ),
-        Line::from(" Closed questions are graded already; open answers go to the grader."),
-        Line::default(),
-    ];
+    let width = usize::from(main.width.saturating_sub(1)).max(1);
+    let title = format!(
+        "Grading open answers · {:.0}s · {}",
+        app.elapsed(grading.started).as_secs_f32(),
+        app.settings.grader_label
+    );
+    let mut lines = markdown::plain(&title, width, theme.title());
+    lines.extend(markdown::plain(
+        "Closed questions are graded already; open answers go to the grader. Esc stops and keeps them pending.",
+        width,
+        Style::new(),
+    ));
+    lines.push(Line::default());
     for (id, row) in &grading.rows {
         let (glyph, text, style) = match row {
             GradeRow::Waiting => ("·".to_string(), "waiting".to_string(), theme.dim()),
@@ -47,6 +50,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(text, style),
         ]));
     }
-    frame.render_widget(Paragraph::new(lines), main);
+    frame.render_widget(
+        Paragraph::new(lines),
+        main.inner(ratatui::layout::Margin::new(1, 0)),
+    );
     chrome::footer(frame, footer, app);
 }
