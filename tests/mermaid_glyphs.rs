@@ -255,3 +255,21 @@ fn fuzz_findings() {
         }
     }
 }
+
+#[test]
+fn a_participant_type_stays_visible() {
+    let opts = RenderOptions {
+        width: 80,
+        ascii: false,
+    };
+    let typed = render_plain(
+        "sequenceDiagram\n  participant A\n  database DB\n  A->>DB: save",
+        &opts,
+    );
+    let plain = render_plain(
+        "sequenceDiagram\n  participant A\n  participant DB\n  A->>DB: save",
+        &opts,
+    );
+    assert!(typed.contains("«database»"), "{typed}");
+    assert_ne!(typed, plain);
+}

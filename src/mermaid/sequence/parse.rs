@@ -154,7 +154,7 @@ impl Parser {
         Ok(self.d.participants.len() - 1)
     }
 
-    fn declare(&mut self, rest: &str, actor: bool, created: bool) -> Result<(), String> {
+    fn declare(&mut self, rest: &str, actor: bool, created: bool) -> Result<usize, String> {
         let (id, alias) = match rest.split_once(" as ") {
             Some((id, alias)) => (id, Some(alias)),
             None => (rest, None),
@@ -189,22 +189,30 @@ impl Parser {
             }
             g.last = i;
         }
-        Ok(())
+        Ok(i)
     }
 
     fn statement(&mut self, line: &str) -> Result<(), String> {
         let (kw, rest) = first_word(line);
         match kw {
-            "participant" | "actor" | "database" | "boundary" | "control" | "entity"
-            | "collections" | "queue" => {
-                return self.declare(rest, kw == "actor", false);
+            "participant" | "actor" => return self.declare(rest, kw == "actor", false).map(drop),
+            // Typed participants are drawn as boxes; the type stays visible as a «stereotype»
+            // line, so two diagrams that differ only in a participant's type still differ.
+            "database" | "boundary" | "control" | "entity" | "collections" | "queue" => {
+                let i = self.declare(rest, false, false)?;
+                let label = &mut self.d.participants[i].label;
+                let tag = format!("«{kw}»");
+                if label.first() != Some(&tag) {
+                    label.insert(0, tag);
+                }
+                return Ok(());
             }
             "create" => {
                 let (kw2, rest2) = first_word(rest);
                 if !matches!(kw2, "participant" | "actor") {
                     return Err("expected `create participant` or `create actor`".into());
                 }
-                return self.declare(rest2, kw2 == "actor", true);
+                return self.declare(rest2, kw2 == "actor", true).map(drop);
             }
             "destroy" => {
                 let i = self.participant(rest)?;
