@@ -28,6 +28,9 @@ pub enum Action {
     ToggleFlag,
     StartEditing,
     StopEditing,
+    /// Esc and a key typed together in the editor (terminals send them as Alt+key):
+    /// leave the editor, then the key does what it does there.
+    StopEditingThen(ratatui::crossterm::event::KeyEvent),
     /// A key inside the open-answer editor.
     EditorKey(ratatui::crossterm::event::KeyEvent),
     Paste(String),

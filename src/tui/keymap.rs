@@ -368,7 +368,15 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
             }
         }
     }
-    (context == Context::Editing).then_some(Action::EditorKey(*event))
+    if context != Context::Editing {
+        return None;
+    }
+    match event.code {
+        KeyCode::Char(c) if event.modifiers == KeyModifiers::ALT => Some(Action::StopEditingThen(
+            KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+        )),
+        _ => Some(Action::EditorKey(*event)),
+    }
 }
 
 pub fn key_label(key: Key) -> String {
@@ -439,6 +447,15 @@ mod tests {
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(dispatch(Context::Editing, &ctrl_c), Some(Action::ForceQuit));
         assert_eq!(dispatch(Context::Results, &ctrl_c), Some(Action::ForceQuit));
+    }
+
+    #[test]
+    fn esc_then_a_key_typed_fast_leaves_the_editor_first() {
+        let alt_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::ALT);
+        assert_eq!(
+            dispatch(Context::Editing, &alt_s),
+            Some(Action::StopEditingThen(key('s')))
+        );
     }
 
     #[test]

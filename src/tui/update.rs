@@ -131,6 +131,12 @@ fn apply(app: &mut App, action: Action) -> Effect {
         }
         Action::StartEditing => start_editing(app),
         Action::StopEditing => app.editor = None,
+        Action::StopEditingThen(key) => {
+            app.editor = None;
+            if let Some(next) = super::keymap::dispatch(app.context(), &key) {
+                return apply(app, next);
+            }
+        }
         Action::EditorKey(key) => {
             let changed = app.editor.as_mut().is_some_and(|e| e.input(key));
             if changed {
