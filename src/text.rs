@@ -45,8 +45,8 @@ fn needs_work(c: char) -> bool {
 
 fn is_dropped(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t')
-        // bidi embeddings, overrides and isolates
-        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        // bidi embeddings, overrides and isolates; a stray byte-order mark
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;

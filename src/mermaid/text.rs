@@ -46,63 +46,10 @@ pub fn display_width(s: &str) -> usize {
     }
 }
 
-/// True for characters that must never reach a terminal from untrusted input:
-/// C0/C1 controls, DEL, bidi overrides/isolates (Trojan-source style reordering).
-fn is_dangerous(c: char) -> bool {
-    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
-}
-
-/// Strip escape sequences and control characters from a label; tabs become spaces.
+/// Strips escape sequences and control characters from a label (one line: newlines and
+/// tabs become spaces). The crate's one sanitizer, so diagrams and prompts agree.
 pub fn sanitize(s: &str) -> String {
-    if !s.chars().any(|c| c.is_control() || is_dangerous(c)) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => skip_escape(&mut chars),
-            // C1 CSI / OSC introducers: skip their parameters too.
-            '\u{9b}' => skip_csi(&mut chars),
-            '\u{9d}' | '\u{90}' | '\u{9e}' | '\u{9f}' => skip_string(&mut chars),
-            '\t' | '\n' | '\r' => out.push(' '),
-            c if is_dangerous(c) => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    match chars.next() {
-        Some('[') => skip_csi(chars),
-        Some(']' | 'P' | '^' | '_' | 'X') => skip_string(chars),
-        // Two-character sequences (ESC c, ESC 7, ...): the one character is dropped.
-        _ => {}
-    }
-}
-
-fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    for c in chars.by_ref() {
-        if ('\u{40}'..='\u{7e}').contains(&c) {
-            break;
-        }
-    }
-}
-
-/// OSC/DCS/... strings end with BEL or ST (ESC \).
-fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    while let Some(c) = chars.next() {
-        if c == '\u{7}' || c == '\u{9c}' {
-            break;
-        }
-        if c == '\u{1b}' {
-            if chars.peek() == Some(&'\\') {
-                chars.next();
-            }
-            break;
-        }
-    }
+    crate::text::sanitize_line(s).replace("    ", " ")
 }
 
 /// Decode the entity forms Mermaid allows in labels (`#quot;`, `#amp;`, `#9829;`, `&lt;` ...).
@@ -150,8 +97,8 @@ pub fn decode_entities(s: &str) -> String {
 /// Split a label on `<br>`, `<br/>`, `<br />` (any case) and on literal `\n`, then sanitise each line.
 pub fn label_lines(raw: &str) -> Vec<String> {
     // Fast path: nothing to split, decode or strip.
-    if !raw.contains(['<', '\\', '#', '&', '\t'])
-        && !raw.chars().any(|c| c.is_control() || is_dangerous(c))
+    if !raw.contains(['<', '\\', '#', '&', '\t', '\n'])
+        && matches!(crate::text::sanitize(raw), std::borrow::Cow::Borrowed(_))
     {
         return vec![collapse_spaces(raw)];
     }
