@@ -1,10 +1,10 @@
 #!/bin/sh
-# Seed the fuzz corpus from the peer corpus beside the crate (not copied into the repo):
+# Seed the fuzz corpus from the Mermaid corpus in tests/fixtures/mermaid-corpus:
 #   sh fuzz/seed.sh && RUSTC_BOOTSTRAP=1 cargo fuzz run render -- -max_total_time=300
 # Each seed is: one byte (width/ASCII), one byte (header choice 0 = none), the source.
 set -eu
 here=$(dirname "$0")
-src="$here/../../shared/mermaid-corpus"
+src="$here/../tests/fixtures/mermaid-corpus"
 out="$here/corpus/render"
 mkdir -p "$out"
 n=0

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
+const FIX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn quizz(data: &Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quizz"))
@@ -95,8 +95,8 @@ fn an_interrupted_take_resumes_with_every_answer() {
 #[test]
 fn grade_an_answers_file() {
     let data = tempfile::tempdir().unwrap();
-    let quiz = format!("{SHARED}/fixtures/cognit/quiz_comment.md");
-    let answers = format!("{SHARED}/fixtures/cognit/answers.json");
+    let quiz = format!("{FIX}/cognit/quiz_comment.md");
+    let answers = format!("{FIX}/cognit/answers.json");
     let out = quizz(
         data.path(),
         &["grade", "--quiz", &quiz, "--answers", &answers, "--json"],
@@ -124,7 +124,7 @@ fn grade_an_answers_file() {
 #[test]
 fn show_json_keeps_fields_it_does_not_know() {
     let data = tempfile::tempdir().unwrap();
-    let path = format!("{SHARED}/fixtures/cognit/real-quiz-pr20.json");
+    let path = format!("{FIX}/cognit/real-quiz-pr20.json");
     let out = quizz(data.path(), &["show", &path, "--json"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -149,7 +149,7 @@ fn show_json_keeps_fields_it_does_not_know() {
 #[test]
 fn show_reads_stdin_and_does_not_reveal_answers() {
     let data = tempfile::tempdir().unwrap();
-    let comment = std::fs::read(format!("{SHARED}/fixtures/seed/pr7-quiz-comment.md")).unwrap();
+    let comment = std::fs::read(format!("{FIX}/seed/pr7-quiz-comment.md")).unwrap();
     let out = quizz(data.path(), &["show", "-"], &comment);
     let shown = text(&out.stdout);
     assert!(
@@ -167,9 +167,8 @@ fn show_reads_stdin_and_does_not_reveal_answers() {
 fn bad_input_table() {
     let data = tempfile::tempdir().unwrap();
     let dir = data.path();
-    let seed = std::fs::read_to_string(format!("{SHARED}/fixtures/seed/pr7-quiz.json")).unwrap();
-    let comment =
-        std::fs::read_to_string(format!("{SHARED}/fixtures/seed/pr7-quiz-comment.md")).unwrap();
+    let seed = std::fs::read_to_string(format!("{FIX}/seed/pr7-quiz.json")).unwrap();
+    let comment = std::fs::read_to_string(format!("{FIX}/seed/pr7-quiz-comment.md")).unwrap();
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         (
             "truncated.json",
@@ -227,7 +226,7 @@ fn bad_input_table() {
         ),
         (
             "results.md",
-            std::fs::read(format!("{SHARED}/fixtures/cognit/results_comment.md")).unwrap(),
+            std::fs::read(format!("{FIX}/cognit/results_comment.md")).unwrap(),
             "this is a results comment, not a quiz",
         ),
         (
@@ -259,8 +258,8 @@ fn bad_input_table() {
 #[test]
 fn two_quiz_blocks_take_the_last_and_say_so() {
     let data = tempfile::tempdir().unwrap();
-    let a = std::fs::read_to_string(format!("{SHARED}/fixtures/cognit/quiz_comment.md")).unwrap();
-    let b = std::fs::read_to_string(format!("{SHARED}/fixtures/seed/pr7-quiz-comment.md")).unwrap();
+    let a = std::fs::read_to_string(format!("{FIX}/cognit/quiz_comment.md")).unwrap();
+    let b = std::fs::read_to_string(format!("{FIX}/seed/pr7-quiz-comment.md")).unwrap();
     let path = data.path().join("two.md");
     std::fs::write(&path, format!("{a}\n\n{b}")).unwrap();
     let out = quizz(data.path(), &["show", path.to_str().unwrap()], b"");
@@ -303,11 +302,7 @@ fn every_fixture_parses_or_fails_as_expected() {
         "cognit/real-quiz-pr20.json",
     ];
     for q in quizzes {
-        let out = quizz(
-            data.path(),
-            &["show", &format!("{SHARED}/fixtures/{q}")],
-            b"",
-        );
+        let out = quizz(data.path(), &["show", &format!("{FIX}/{q}")], b"");
         assert!(out.status.success(), "{q}: {}", text(&out.stderr));
     }
     let not_quizzes = [
@@ -316,11 +311,7 @@ fn every_fixture_parses_or_fails_as_expected() {
         "seed/pr7-results.json",
     ];
     for q in not_quizzes {
-        let out = quizz(
-            data.path(),
-            &["show", &format!("{SHARED}/fixtures/{q}")],
-            b"",
-        );
+        let out = quizz(data.path(), &["show", &format!("{FIX}/{q}")], b"");
         assert_eq!(out.status.code(), Some(2), "{q}");
         assert!(
             text(&out.stderr).contains("missing field \"questions\""),

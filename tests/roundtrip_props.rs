@@ -176,7 +176,7 @@ proptest! {
         let _ = read_quiz(&text);
         let _ = parse_results_comment(&text);
         // Also a real comment cut anywhere.
-        let comment = include_str!("../../shared/fixtures/seed/pr7-quiz-comment.md");
+        let comment = include_str!("fixtures/seed/pr7-quiz-comment.md");
         let mut at = cut.index(comment.len());
         while !comment.is_char_boundary(at) { at -= 1; }
         let _ = read_quiz(&comment[..at]);

@@ -1,7 +1,7 @@
 use super::*;
 use crate::quiz::{Results, parse_quiz};
 
-const FIX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fixtures");
+const FIX: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 fn fixture(path: &str) -> String {
     std::fs::read_to_string(format!("{FIX}/{path}")).unwrap()

@@ -48,10 +48,8 @@ fn seed_answers_reproduce_total_50() {
         feedback: "non-responsive".into(),
     };
     let results = assemble(&quiz, &outcomes);
-    let expected = Results::parse(include_str!(
-        "../../../shared/fixtures/seed/pr7-results.json"
-    ))
-    .unwrap();
+    let expected =
+        Results::parse(include_str!("../../tests/fixtures/seed/pr7-results.json")).unwrap();
     assert_eq!(results.total_score, 50);
     let scores: Vec<(u32, bool)> = results
         .per_question

@@ -5,9 +5,9 @@ pub mod labels;
 
 use std::path::{Path, PathBuf};
 
-/// `shared/` beside the crate (the crate moves to /work/main with `shared` still beside it).
-pub fn shared_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared"));
+/// The in-repo test data (`tests/fixtures`, see its README).
+pub fn fixtures_dir() -> PathBuf {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"));
     assert!(
         dir.join("mermaid-corpus").is_dir(),
         "test data missing: expected the Mermaid corpus at {}/mermaid-corpus",
@@ -60,7 +60,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Every input of the corpus: golden `.txt` files (source before the `---` line) and `.mmd` files.
 pub fn corpus() -> Vec<Case> {
-    let root = shared_dir().join("mermaid-corpus");
+    let root = fixtures_dir().join("mermaid-corpus");
     let mut files = Vec::new();
     walk(&root, &mut files);
     let mut cases = Vec::new();
@@ -99,68 +99,26 @@ pub fn corpus() -> Vec<Case> {
     cases
 }
 
-/// Minimal JSON string-value lookup for the quiz fixtures (no serde in dev-dependencies):
-/// returns the options object of the question with `id`.
+/// The options object of the question with `id` in a quiz-state fixture, in file order.
 pub fn quiz_options(file: &str, id: &str) -> Vec<(String, String)> {
-    let path = shared_dir().join("fixtures").join(file);
+    let path = fixtures_dir().join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let key = format!("\"id\": \"{id}\"");
-    let at = text
-        .find(&key)
+    let quiz: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+    let question = quiz["questions"]
+        .as_array()
+        .and_then(|qs| qs.iter().find(|q| q["id"] == id))
         .unwrap_or_else(|| panic!("question {id} not in {file}"));
-    let opts_at = at + text[at..].find("\"options\"").expect("options");
-    let body = &text[opts_at..];
-    let open = body.find('{').expect("{");
-    let mut out = Vec::new();
-    let mut rest = &body[open + 1..];
-    loop {
-        rest = rest.trim_start_matches([' ', '\n', '\r', '\t', ',']);
-        if rest.starts_with('}') || rest.is_empty() {
-            break;
-        }
-        let (k, r) = json_string(rest);
-        let r = r.trim_start().trim_start_matches(':').trim_start();
-        let (v, r) = json_string(r);
-        out.push((k, v));
-        rest = r;
-    }
-    out
-}
-
-fn json_string(s: &str) -> (String, &str) {
-    let s = s.trim_start();
-    assert!(
-        s.starts_with('"'),
-        "expected a JSON string at {:?}",
-        &s[..s.len().min(20)]
-    );
-    let mut out = String::new();
-    let mut chars = s[1..].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return (out, &s[i + 2..]),
-            '\\' => {
-                let (_, e) = chars.next().expect("escape");
-                match e {
-                    'n' => out.push('\n'),
-                    't' => out.push('\t'),
-                    'r' => out.push('\r'),
-                    'u' => {
-                        let hex: String =
-                            (0..4).filter_map(|_| chars.next().map(|x| x.1)).collect();
-                        out.push(
-                            u32::from_str_radix(&hex, 16)
-                                .ok()
-                                .and_then(char::from_u32)
-                                .unwrap_or('?'),
-                        );
-                    }
-                    other => out.push(other),
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    panic!("unterminated JSON string");
+    question["options"]
+        .as_object()
+        .unwrap_or_else(|| panic!("question {id} in {file} has no options object"))
+        .iter()
+        .map(|(k, v)| {
+            let v = v
+                .as_str()
+                .unwrap_or_else(|| panic!("option {k} of {id} is not a string"));
+            (k.clone(), v.to_string())
+        })
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! A fake GitHub REST server on 127.0.0.1 (ephemeral port) for end-to-end tests.
 //!
 //! It serves complete GitHub objects built from GitHub's own examples
-//! (`../shared/github/*.json`), paginates with `Link` headers on its own host:port (or on
+//! (`tests/fixtures/github/*.json`), paginates with `Link` headers on its own host:port (or on
 //! the public base a proxy in front of it gives), answers `If-None-Match` with 304, filters
 //! pulls by `head=` and comments by `since=`, and plays the error cases on demand.
 
@@ -13,11 +13,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/github/");
+const GITHUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/github/");
 
 fn template(name: &str) -> Value {
-    let text = std::fs::read_to_string(format!("{SHARED}{name}"))
-        .unwrap_or_else(|e| panic!("cannot read {SHARED}{name}: {e}"));
+    let text = std::fs::read_to_string(format!("{GITHUB}{name}"))
+        .unwrap_or_else(|e| panic!("cannot read {GITHUB}{name}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
 
@@ -81,60 +81,9 @@ pub struct FakeGithub {
 const EPOCH_2026: u64 = 1_767_225_600;
 
 pub fn rfc3339(secs: u64) -> String {
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = i64::try_from(days).unwrap() + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                if let Ok(b) = u8::from_str_radix(hex, 16) {
-                    out.push(b);
-                    i += 3;
-                    continue;
-                }
-                out.push(b'%');
-            }
-            b'+' => out.push(b' '),
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
+    chrono::DateTime::from_timestamp(i64::try_from(secs).unwrap(), 0)
+        .unwrap()
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 fn etag_of(body: &str) -> String {
@@ -355,13 +304,8 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Request> {
     let mut body = vec![0; len];
     reader.read_exact(&mut body).ok()?;
     let (path, raw_query) = target.split_once('?').unwrap_or((&target, ""));
-    let query = raw_query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
+    let query = form_urlencoded::parse(raw_query.as_bytes())
+        .into_owned()
         .collect();
     Some(Request {
         method,
@@ -572,7 +516,8 @@ fn repo_route(
             let link_for = |p: usize| {
                 let mut q = format!("per_page={per_page}&page={p}");
                 if let Some(s) = &since {
-                    q.push_str(&format!("&since={}", encode(s)));
+                    q.push_str("&since=");
+                    q.extend(form_urlencoded::byte_serialize(s.as_bytes()));
                 }
                 format!("<{}{}?{q}>", st.public_base, req.path)
             };

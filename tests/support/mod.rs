@@ -33,9 +33,9 @@ pub const OTHER_ANSWERS: &str = "2\nt\n1\nt\n\nA\n";
 pub fn seed_quiz_comment() -> String {
     std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/fixtures/seed/pr7-quiz-comment.md"
+        "/tests/fixtures/seed/pr7-quiz-comment.md"
     ))
-    .expect("the seed quiz comment (../shared/fixtures/seed)")
+    .expect("the seed quiz comment (tests/fixtures/seed)")
 }
 
 /// Where the binary talks to: a fake directly, or Prism's validating proxy before one.
@@ -111,7 +111,7 @@ fn start_prism() -> Option<SharedPrism> {
     fake.set_public_base(&base);
     let spec = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/github/github-subset.openapi.json"
+        "/tests/fixtures/github/github-subset.openapi.json"
     );
     let log = std::env::temp_dir().join(format!("quizz-prism-{port}.log"));
     let mut child = Command::new("sh")
