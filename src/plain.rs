@@ -41,7 +41,7 @@ pub fn ask_all(session: &mut Session, input: &mut dyn BufRead, out: &mut dyn Wri
         "An empty line leaves a question as it is. End of input stops early."
     )?;
     for index in 0..total {
-        session.set_current(index)?;
+        session.set_current(index);
         let Some(question) = session.question(index).cloned() else {
             break;
         };
@@ -52,7 +52,10 @@ pub fn ask_all(session: &mut Session, input: &mut dyn BufRead, out: &mut dyn Wri
             _ => read_choice(input, out, &question)?,
         };
         match answer {
-            Entry::Value(v) => session.set_answer(&question.id, Some(v))?,
+            Entry::Value(v) => {
+                session.set_answer(&question.id, Some(v))?;
+                session.flush()?;
+            }
             Entry::Skip => {}
             Entry::EndOfInput => {
                 writeln!(

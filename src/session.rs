@@ -1,10 +1,14 @@
 //! A quiz being taken: the quiz, the attempt, and the store every change goes to.
+//!
+//! Changes are kept in memory and written by [`Session::flush`]. Plain mode flushes after
+//! every answer; the terminal UI flushes once per batch of input, before it draws, so what
+//! is on screen is on disk.
 
 use std::path::PathBuf;
 
 use crate::quiz::{Answers, Question, Quiz};
 use crate::source::LoadedQuiz;
-use crate::store::{Attempt, Origin, Store, StoreError};
+use crate::store::{Attempt, AttemptLock, Locked, Origin, Owner, Store, StoreError};
 
 pub struct Session {
     pub quiz: Quiz,
@@ -13,6 +17,10 @@ pub struct Session {
     attempt: Attempt,
     path: PathBuf,
     store: Store,
+    lock: AttemptLock,
+    /// Set while another quizz saves this attempt: this window only reads.
+    busy: Option<Owner>,
+    dirty: bool,
 }
 
 impl Session {
@@ -25,6 +33,10 @@ impl Session {
         } = loaded;
         let found = store.load_attempt(&origin, &quiz)?;
         notes.extend(found.warning);
+        let (lock, busy) = match AttemptLock::open(&found.path)? {
+            Locked::Mine(lock) => (lock, None),
+            Locked::Busy(lock, owner) => (lock, Some(owner)),
+        };
         Ok(Self {
             quiz,
             origin,
@@ -32,11 +44,35 @@ impl Session {
             attempt: found.attempt,
             path: found.path,
             store,
+            lock,
+            busy,
+            dirty: false,
         })
     }
 
     pub fn attempt(&self) -> &Attempt {
         &self.attempt
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The other quizz that saves this attempt, while this window only reads.
+    pub fn busy(&self) -> Option<&Owner> {
+        self.busy.as_ref()
+    }
+
+    /// Makes this window the one that saves, and reads what the other one saved.
+    pub fn take_over(&mut self) -> Result<(), StoreError> {
+        self.lock.take_over()?;
+        self.busy = None;
+        let found = self.store.load_attempt(&self.origin, &self.quiz)?;
+        let current = self.attempt.current;
+        self.attempt = found.attempt;
+        self.attempt.current = current;
+        self.dirty = false;
+        Ok(())
     }
 
     pub fn answer(&self, id: &str) -> Option<&str> {
@@ -51,8 +87,9 @@ impl Session {
         self.quiz.questions.get(index)
     }
 
-    /// Sets (or with `None`/blank, clears) an answer and saves at once.
+    /// Sets (or with `None`/blank, clears) an answer.
     pub fn set_answer(&mut self, id: &str, value: Option<String>) -> Result<(), StoreError> {
+        self.writable()?;
         match value {
             Some(v) if !v.is_empty() => {
                 self.attempt.answers.insert(id.to_string(), v);
@@ -61,28 +98,31 @@ impl Session {
                 self.attempt.answers.remove(id);
             }
         }
-        self.save()
+        self.dirty = true;
+        Ok(())
     }
 
     pub fn set_flag(&mut self, id: &str, flagged: bool) -> Result<(), StoreError> {
+        self.writable()?;
         if flagged {
             self.attempt.flagged.insert(id.to_string());
         } else {
             self.attempt.flagged.remove(id);
         }
-        self.save()
+        self.dirty = true;
+        Ok(())
     }
 
     pub fn is_flagged(&self, id: &str) -> bool {
         self.attempt.flagged.contains(id)
     }
 
-    pub fn set_current(&mut self, index: usize) -> Result<(), StoreError> {
-        if self.attempt.current == index {
-            return Ok(());
+    /// Where the taker is; not saved while another window owns the attempt.
+    pub fn set_current(&mut self, index: usize) {
+        if self.attempt.current != index {
+            self.attempt.current = index;
+            self.dirty = self.busy.is_none();
         }
-        self.attempt.current = index;
-        self.save()
     }
 
     pub fn current(&self) -> usize {
@@ -90,15 +130,53 @@ impl Session {
     }
 
     pub fn set_results(&mut self, results: &crate::quiz::Results) -> Result<(), StoreError> {
+        self.writable()?;
         self.attempt.set_results(results);
-        self.save()
+        self.dirty = true;
+        Ok(())
     }
 
     pub fn answered_count(&self) -> usize {
         self.attempt.answered_count(&self.quiz)
     }
 
-    fn save(&mut self) -> Result<(), StoreError> {
-        self.store.save_attempt(&self.path, &mut self.attempt)
+    /// Whether changes wait to be written.
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Writes the attempt when it changed. Refuses (and turns this window read-only) when
+    /// another quizz took the attempt over.
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        if !self.dirty {
+            return Ok(());
+        }
+        if !self.lock.is_mine()
+            && let Some(owner) = self.lock.owner()
+        {
+            self.busy = Some(owner.clone());
+            return Err(StoreError::Busy { owner });
+        }
+        self.store.save_attempt(&self.path, &mut self.attempt)?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    fn writable(&self) -> Result<(), StoreError> {
+        match &self.busy {
+            Some(owner) => Err(StoreError::Busy {
+                owner: owner.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Session {
+    /// A last save on every way out (an error, a panic's unwinding).
+    fn drop(&mut self) {
+        if let Err(e) = self.flush() {
+            tracing::error!("saving the attempt on exit failed: {e}");
+        }
     }
 }

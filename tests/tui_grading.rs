@@ -35,7 +35,6 @@ fn open_answers_are_graded_with_progress_then_shown_with_feedback() {
         "n",
         "n",
         "n",
-        "i",
         "-l",
         "It forces the only tool.",
         "Escape",

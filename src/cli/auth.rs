@@ -105,16 +105,17 @@ fn login(args: &HostArgs) -> Result<()> {
         Err(e) => return Err(e.into()),
     };
     auth::keyring_set(&host, &secret).context("cannot store the token")?;
-    match login {
-        Some(l) => println!(
+    if let Some(l) = login {
+        outln!(
             "Logged in to {host} as {}; the token is in the OS keyring (service {}).",
             sanitize_line(&l),
             auth::keyring_service(&host)
-        ),
-        None => println!("Stored the token for {host} in the OS keyring."),
+        );
+    } else {
+        outln!("Stored the token for {host} in the OS keyring.");
     }
     if let Some(env) = auth::token_from_env(&host) {
-        println!(
+        outln!(
             "Note: {} is set and is used before the keyring; unset it to use this token.",
             env.source
         );
@@ -124,38 +125,38 @@ fn login(args: &HostArgs) -> Result<()> {
 
 fn status(args: &HostArgs) -> Result<()> {
     let host = args.host();
-    println!("{host}");
+    outln!("{host}");
     let lookup = auth::find_token(&host);
     // Whether the keyring can be used at all, whichever source won.
     match auth::keyring_get(&host) {
-        Ok(Some(_)) => println!("  keyring: available; holds a token of quizz's for {host}"),
-        Ok(None) => println!("  keyring: available; no token of quizz's for {host}"),
-        Err(e) => println!(
+        Ok(Some(_)) => outln!("  keyring: available; holds a token of quizz's for {host}"),
+        Ok(None) => outln!("  keyring: available; no token of quizz's for {host}"),
+        Err(e) => outln!(
             "  keyring: {}; falling back to the environment and gh",
             sanitize_line(&e.to_string())
         ),
     }
     let Some(token) = lookup.token.clone() else {
-        println!("  token: none found");
+        outln!("  token: none found");
         for n in &lookup.notes {
-            println!("    ({})", sanitize_line(n));
+            outln!("    ({})", sanitize_line(n));
         }
-        println!(
+        outln!(
             "  Log in with `quizz auth login`, or set {}.",
             auth::env_names(&host)[0]
         );
         bail!("not logged in to {host}");
     };
-    println!("  token: from {}", token.source);
+    outln!("  token: from {}", token.source);
     let store = Store::open_default()?;
     let conn = Connection::with_token(&host, store.clone(), Some(&token), Vec::new())?;
     match conn.block_on(sync::current_user(&conn.client, &store, &host)) {
         Ok(login) => {
-            println!("  user: {}", sanitize_line(&login));
+            outln!("  user: {}", sanitize_line(&login));
             Ok(())
         }
         Err(e) if e.is_offline() => {
-            println!("  user: unknown ({})", sanitize_line(&e.to_string()));
+            outln!("  user: unknown ({})", sanitize_line(&e.to_string()));
             Ok(())
         }
         Err(e) => Err(e.into()),
@@ -165,12 +166,12 @@ fn status(args: &HostArgs) -> Result<()> {
 fn logout(args: &HostArgs) -> Result<()> {
     let host = args.host();
     if auth::keyring_delete(&host).context("cannot remove the token")? {
-        println!("Removed quizz's token for {host} from the OS keyring.");
+        outln!("Removed quizz's token for {host} from the OS keyring.");
     } else {
-        println!("No token of quizz's for {host} in the OS keyring.");
+        outln!("No token of quizz's for {host} in the OS keyring.");
     }
     if let Some(env) = auth::token_from_env(&host) {
-        println!("Note: {} is still set and still gives a token.", env.source);
+        outln!("Note: {} is still set and still gives a token.", env.source);
     }
     Ok(())
 }

@@ -31,10 +31,10 @@ const CHECK_QUIZ: &str = r#"{"version":"1","pr_number":0,"questions":[{"type":"o
 pub fn run(args: &DoctorArgs) -> Result<()> {
     let env = EnvSnapshot::from_process();
     let selection = select_grader(&env);
-    print_selection(&env, &selection);
+    print_selection(&env, &selection)?;
     if !args.check {
         if selection.grader.is_some() {
-            println!("check:    not run (`quizz doctor --check` makes one test call)");
+            outln!("check:    not run (`quizz doctor --check` makes one test call)");
         }
         return Ok(());
     }
@@ -58,21 +58,21 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
     let took = started.elapsed().as_secs_f64();
     match (outcomes.first(), failure) {
         (Some(Outcome::Scored { score, .. }), _) => {
-            println!("check:    ok: a test answer was graded {score}% in {took:.1} s");
+            outln!("check:    ok: a test answer was graded {score}% in {took:.1} s");
             Ok(())
         }
         (_, Some(e)) => {
-            println!("check:    failed after {took:.1} s: {}", e.to_line());
+            outln!("check:    failed after {took:.1} s: {}", e.to_line());
             bail!("the test call failed: {}", e.to_line())
         }
         _ => bail!("the test call returned no grade"),
     }
 }
 
-fn print_selection(env: &EnvSnapshot, selection: &Selection) {
-    println!("grader:   {}", selection.backend.describe());
+fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<()> {
+    outln!("grader:   {}", selection.backend.describe());
     if selection.backend != BackendKind::None {
-        println!("model:    {}", sanitize_line(&selection.model));
+        outln!("model:    {}", sanitize_line(&selection.model));
     }
     let base_from_env = env
         .get("ANTHROPIC_BASE_URL")
@@ -87,7 +87,7 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) {
     } else {
         format!("{DEFAULT_BASE_URL} (default)")
     };
-    println!("base URL: {base}");
+    outln!("base URL: {base}");
     if let Some(bin) = &selection.claude_bin {
         let version = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -98,25 +98,26 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) {
             Ok(v) => v,
             Err(e) => format!("version unknown: {}", e.to_line()),
         };
-        println!(
+        outln!(
             "claude:   {} ({})",
             sanitize_line(&bin.display().to_string()),
             sanitize_line(&version)
         );
     }
-    println!("why:");
+    outln!("why:");
     for reason in &selection.reasons {
-        println!("  - {}", sanitize_line(reason));
+        outln!("  - {}", sanitize_line(reason));
     }
-    println!("variables (values of keys and tokens are never shown):");
+    outln!("variables (values of keys and tokens are never shown):");
     for (name, state) in env.described() {
-        println!("  {name:<31} {}", sanitize_line(&state));
+        outln!("  {name:<31} {}", sanitize_line(&state));
     }
     if selection.backend == BackendKind::None {
-        println!(
+        outln!(
             "\nTo grade open answers, set ANTHROPIC_API_KEY, or install Claude Code (`claude`),\n\
              or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway). Until then\n\
              open answers stay pending; `quizz grade` grades them later."
         );
     }
+    Ok(())
 }

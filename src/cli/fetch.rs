@@ -73,7 +73,7 @@ pub fn run(args: &FetchArgs) -> Result<()> {
                 match c.block_on(c.client.get_all::<PullSummary>(&url, None, &what))? {
                     Fetched::Fresh { value, .. } => {
                         if value.is_empty() {
-                            println!("{base}: no open pull requests");
+                            outln!("{base}: no open pull requests");
                         }
                         value.iter().map(|p| base.pr(p.number)).collect()
                     }
@@ -85,20 +85,20 @@ pub fn run(args: &FetchArgs) -> Result<()> {
             match c.sync(&pr) {
                 Ok((cache, freshness)) => {
                     if let crate::github::Freshness::Offline(e) = freshness {
-                        println!("{pr}: offline ({e}); the cached copy is kept");
+                        outln!("{pr}: offline ({e}); the cached copy is kept");
                         failures += 1;
                         continue;
                     }
                     match pick_quiz(&cache.comments, &trust) {
                         QuizPick::Found { comment, .. } => {
-                            println!("{pr}: quiz cached (comment by {})", comment.describe());
+                            outln!("{pr}: quiz cached (comment by {})", comment.describe());
                         }
-                        QuizPick::Untrusted(list) => println!(
+                        QuizPick::Untrusted(list) => outln!(
                             "{pr}: cached, but the quiz is by {}, not a trusted bot (--trust {} to take it)",
                             list[0].describe(),
                             sanitize_line(list[0].login())
                         ),
-                        QuizPick::None => println!("{pr}: no quiz"),
+                        QuizPick::None => outln!("{pr}: no quiz"),
                     }
                 }
                 Err(e) => {

@@ -115,6 +115,7 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
     finish(args, &quiz, &answers, &previous, &retry, |results| {
         session
             .set_results(results)
+            .and_then(|()| session.flush())
             .context("cannot save the results")
     })
 }
@@ -140,9 +141,9 @@ fn finish(
     let results = assemble(quiz, &graded.outcomes);
     save(&results)?;
     if args.json {
-        println!("{}", results.to_pretty_json());
+        outln!("{}", results.to_pretty_json());
     } else {
-        println!("{}", render_results_comment(&results)?);
+        outln!("{}", render_results_comment(&results)?);
     }
     summarise(&graded, &selection, &mut err, retry)?;
     if !graded.failed.is_empty() {

@@ -1,6 +1,16 @@
 //! The command line: arguments, dispatch, and how errors become exit codes.
 
+/// `println!` that returns the error instead of panicking, so a closed pipe
+/// (`quizz show --demo | head -1`) ends the command quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?;
+    }};
+}
+
 mod auth;
+mod completions;
 mod doctor;
 mod fetch;
 mod grade;
@@ -49,6 +59,8 @@ enum Command {
     Status(status::StatusArgs),
     Auth(auth::AuthArgs),
     Mermaid(mermaid::MermaidArgs),
+    Completions(completions::CompletionsArgs),
+    Man(completions::ManArgs),
 }
 
 /// Where a command reads its quiz: the demo, a file, or `-` for stdin.
@@ -98,9 +110,13 @@ pub fn main() -> ExitCode {
         Command::Status(args) => status::run(&args),
         Command::Auth(args) => auth::run(&args),
         Command::Mermaid(args) => mermaid::run(&args),
+        Command::Completions(args) => completions::run_completions(&args),
+        Command::Man(args) => completions::run_man(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): nothing to say, as git and gh do.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!(
                 "quizz: error: {}",
@@ -109,6 +125,13 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code(&err))
         }
     }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// 2 when the input or the arguments cannot be used, 1 for failures while running.

@@ -27,7 +27,7 @@ pub fn run(_args: &PostArgs) -> Result<()> {
     let store = Store::open_default()?;
     let waiting = store.outbox_list();
     if waiting.is_empty() {
-        println!("Nothing waiting to be posted.");
+        outln!("Nothing waiting to be posted.");
         return Ok(());
     }
     let mut connections: HashMap<String, Connection> = HashMap::new();
@@ -65,7 +65,7 @@ pub fn run(_args: &PostArgs) -> Result<()> {
         match post_results(conn, &pr, entry.quiz_comment_id, &results, false) {
             Ok(outcome) => {
                 store.outbox_remove(&w.path)?;
-                println!("{pr}: {}", describe(&outcome));
+                outln!("{pr}: {}", describe(&outcome));
             }
             Err(e) => {
                 eprintln!(

@@ -31,7 +31,7 @@ pub fn run(args: &ShowArgs) -> Result<()> {
     };
     let loaded = source.load()?;
     if args.json {
-        println!("{}", loaded.quiz.to_pretty_json());
+        outln!("{}", loaded.quiz.to_pretty_json());
         return Ok(());
     }
     for note in &loaded.notes {
@@ -48,20 +48,20 @@ pub fn run(args: &ShowArgs) -> Result<()> {
     } else {
         "no PR".into()
     };
-    println!(
+    outln!(
         "Quiz for {pr}: {} questions ({})",
         quiz.questions.len(),
         counts.join(", ")
     );
     for (i, q) in quiz.questions.iter().enumerate() {
-        println!(
+        outln!(
             "\n{}. [{}] {}",
             i + 1,
             sanitize(q.kind.type_name()),
             sanitize(&q.id)
         );
         for line in sanitize(q.prompt.trim()).lines() {
-            println!("   {line}");
+            outln!("   {line}");
         }
         if let Some(anchor) = &q.anchor {
             let lines = match (anchor.start_line, anchor.end_line) {
@@ -69,26 +69,26 @@ pub fn run(args: &ShowArgs) -> Result<()> {
                 (Some(a), None) => format!(":{a}"),
                 _ => String::new(),
             };
-            println!("   at {}{lines}", sanitize(&anchor.path));
+            outln!("   at {}{lines}", sanitize(&anchor.path));
         }
         match &q.kind {
             QuestionKind::Mcq { options, .. } => {
                 for (n, o) in options.iter().enumerate() {
-                    println!("   {}) {}", n + 1, sanitize(o).replace('\n', " "));
+                    outln!("   {}) {}", n + 1, sanitize(o).replace('\n', " "));
                 }
             }
-            QuestionKind::TrueFalse { .. } => println!("   true / false"),
-            QuestionKind::Open { .. } => println!("   (free text, graded against a rubric)"),
+            QuestionKind::TrueFalse { .. } => outln!("   true / false"),
+            QuestionKind::Open { .. } => outln!("   (free text, graded against a rubric)"),
             QuestionKind::Mermaid { options, .. } => {
                 for o in options {
-                    println!("   Option {}:", sanitize(&o.label));
+                    outln!("   Option {}:", sanitize(&o.label));
                     for line in sanitize(&o.source).lines() {
-                        println!("      {line}");
+                        outln!("      {line}");
                     }
                 }
             }
             QuestionKind::Unsupported { .. } => {
-                println!("   (unsupported question type: shown only, not counted)");
+                outln!("   (unsupported question type: shown only, not counted)");
             }
         }
     }

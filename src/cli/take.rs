@@ -160,6 +160,11 @@ fn run_plain(
     store: &Store,
     pr_take: Option<&PrTake>,
 ) -> Result<()> {
+    if let Some(owner) = session.busy() {
+        anyhow::bail!(
+            "this quiz is open in another quizz ({owner}): finish there, or close it and run this again"
+        );
+    }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut prompts: Box<dyn Write> = if args.json {
@@ -177,8 +182,9 @@ fn run_plain(
         &grade_later(args),
     )?;
     session.set_results(&results)?;
+    session.flush()?;
     if args.json {
-        println!("{}", results.to_pretty_json());
+        outln!("{}", results.to_pretty_json());
     } else {
         writeln!(prompts)?;
         report::print_results(&mut prompts, &session.quiz, &session.answers(), &results)?;

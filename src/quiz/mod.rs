@@ -25,7 +25,8 @@ impl Quiz {
     /// A stable digest of the normalized quiz: a changed quiz never reuses old answers.
     pub fn digest(&self) -> String {
         use sha2::{Digest, Sha256};
-        let canonical = serde_json::to_string(&quiz_to_value(self)).unwrap_or_default();
+        // `Value`'s Display is its compact JSON and cannot fail (keys are always strings).
+        let canonical = quiz_to_value(self).to_string();
         let hash = Sha256::digest(canonical.as_bytes());
         crate::text::hex(&hash)
     }

@@ -25,3 +25,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     }
     Ok(())
 }
+
+/// Serialises `value` and writes it atomically; a value that cannot be serialised is an
+/// error, never an empty file in place of the old one.
+pub fn write_json_atomic<T: serde::Serialize + ?Sized>(
+    path: &Path,
+    value: &T,
+) -> Result<(), StoreError> {
+    let json = serde_json::to_vec_pretty(value).map_err(|source| StoreError::Serialize {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    write_atomic(path, &json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_that_cannot_be_serialised_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("attempt.json");
+        fs::write(&path, "{\"answers\": {\"q1\": \"kept\"}}").unwrap();
+        // JSON object keys must be strings: serde_json refuses this map.
+        let bad: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let err = write_json_atomic(&path, &bad).unwrap_err();
+        assert!(matches!(err, StoreError::Serialize { .. }), "{err}");
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"answers\": {\"q1\": \"kept\"}}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Origin, Store, StoreError, write_atomic};
+use super::{Origin, Store, StoreError, write_json_atomic};
 use crate::quiz::{Answers, Quiz, Results};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -131,8 +131,7 @@ impl Store {
         attempt: &mut Attempt,
     ) -> Result<(), StoreError> {
         attempt.updated_at = now();
-        let json = serde_json::to_vec_pretty(attempt).unwrap_or_default();
-        write_atomic(path, &json)
+        write_json_atomic(path, attempt)
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Store, StoreError, write_atomic};
+use super::{Store, StoreError, write_json_atomic};
 
 impl Store {
     /// `cache/<key>.json` under the store root; `key` is relative (an origin's key path).
@@ -28,8 +28,7 @@ impl Store {
     }
 
     pub fn save_cached<T: Serialize>(&self, key: &Path, value: &T) -> Result<(), StoreError> {
-        let json = serde_json::to_vec_pretty(value).unwrap_or_default();
-        write_atomic(&self.cache_path(key), &json)
+        write_json_atomic(&self.cache_path(key), value)
     }
 
     /// Every cached file's key (relative, without `.json`), sorted.

@@ -6,11 +6,13 @@
 mod atomic;
 mod attempt;
 mod cache;
+mod lock;
 mod origin;
 mod outbox;
 
-pub use atomic::write_atomic;
+pub use atomic::{write_atomic, write_json_atomic};
 pub use attempt::{Attempt, LoadedAttempt};
+pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;
 pub use outbox::{OutboxEntry, Waiting};
 
@@ -27,6 +29,13 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot save {path}: the data could not be turned into JSON ({source})")]
+    Serialize {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    #[error("this quiz is open in another quizz ({owner}): answers here are not saved")]
+    Busy { owner: Owner },
     #[error("cannot read {path}: {source}")]
     Read {
         path: PathBuf,
@@ -53,6 +62,23 @@ impl Store {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// A private folder (mode 0700) for files quizz hands to other programs, such as the
+    /// answer an external editor works on.
+    pub fn scratch_dir(&self) -> Result<PathBuf, StoreError> {
+        let dir = self.root.join("editing");
+        let err = |source| StoreError::Write {
+            path: dir.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(err)?;
+        }
+        Ok(dir)
     }
 
     /// One file per (origin, quiz digest): a changed quiz starts a fresh attempt.

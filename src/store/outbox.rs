@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Origin, Store, StoreError, write_atomic};
+use super::{Origin, Store, StoreError, write_json_atomic};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutboxEntry {
@@ -66,8 +66,7 @@ impl Store {
                 .map_or(0, |d| d.as_secs());
         }
         let path = self.outbox_path(&entry.origin(), entry.quiz_comment_id);
-        let json = serde_json::to_vec_pretty(entry).unwrap_or_default();
-        write_atomic(&path, &json)?;
+        write_json_atomic(&path, entry)?;
         Ok(path)
     }
 

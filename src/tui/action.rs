@@ -1,7 +1,17 @@
 //! Everything that can change the app's state. Keys, the terminal, and background work
 //! all become an `Action`; only `update` applies them.
 
+use std::path::PathBuf;
+
 use crate::quiz::OpenGrade;
+
+/// What an external editor left: the file (kept until its text is saved) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditedFile {
+    pub question_id: String,
+    pub path: PathBuf,
+    pub text: String,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -36,8 +46,10 @@ pub enum Action {
     Paste(String),
     /// Open `$VISUAL`/`$EDITOR` on the answer.
     ExternalEditor,
-    /// The external editor closed with this text (or failed).
-    ExternalEditorDone(Result<String, String>),
+    /// The external editor closed with this text (or failed: a one-line reason).
+    ExternalEditorDone(Result<EditedFile, String>),
+    /// Another window owns the attempt: make this one save it.
+    TakeOver,
     OpenReview,
     /// `P` on the results: post them to the PR (the taker's confirmation) and quit.
     Post,

@@ -26,6 +26,15 @@ pub enum Exit {
     QuitAndPost,
 }
 
+/// A question the UI asks before doing something that cannot be undone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirm {
+    /// Quit before grading.
+    Quit,
+    /// Clear a written open answer (`chars` characters).
+    ClearAnswer { id: String, chars: usize },
+}
+
 /// One open answer on the grading screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GradeRow {
@@ -73,13 +82,15 @@ pub struct App {
     pub screen: Screen,
     /// Option cursor per question (index into its choices).
     pub cursors: Vec<usize>,
-    /// Scroll of the question body or the results, in rows.
+    /// Scroll of the question body or the results, in rows; `update` keeps it within
+    /// what the screen can scroll.
     pub scroll: u16,
     pub review_cursor: usize,
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
     pub help: bool,
-    pub confirm_quit: bool,
+    /// A y/N question over the screen.
+    pub confirm: Option<Confirm>,
     /// One line for the footer: what just happened or went wrong.
     pub status: Option<String>,
     pub size: (u16, u16),
@@ -96,21 +107,7 @@ pub struct App {
 
 impl App {
     pub fn new(session: Session, settings: Settings, size: (u16, u16)) -> Self {
-        let cursors = session
-            .quiz
-            .questions
-            .iter()
-            .map(|q| {
-                let saved = session.answer(&q.id);
-                q.choices()
-                    .iter()
-                    .position(|(key, text)| match &q.kind {
-                        QuestionKind::Mcq { .. } => Some(*text) == saved,
-                        _ => Some(key.as_str()) == saved,
-                    })
-                    .unwrap_or(0)
-            })
-            .collect();
+        let cursors = saved_cursors(&session);
         Self {
             session,
             settings,
@@ -120,7 +117,7 @@ impl App {
             review_cursor: 0,
             editor: None,
             help: false,
-            confirm_quit: false,
+            confirm: None,
             status: None,
             size,
             outcomes: Vec::new(),
@@ -131,6 +128,11 @@ impl App {
             exit: None,
             diagrams: None,
         }
+    }
+
+    /// Puts each option cursor on the saved answer (after reading answers saved elsewhere).
+    pub fn reload_cursors(&mut self) {
+        self.cursors = saved_cursors(&self.session);
     }
 
     pub fn current(&self) -> usize {
@@ -146,8 +148,8 @@ impl App {
     }
 
     pub fn context(&self) -> Context {
-        if self.confirm_quit {
-            Context::ConfirmQuit
+        if self.confirm.is_some() {
+            Context::Confirm
         } else if self.help {
             Context::Help
         } else if self.editor.is_some() {
@@ -177,4 +179,22 @@ impl App {
     pub fn is_busy(&self) -> bool {
         self.screen == Screen::Grading && self.grading.is_some()
     }
+}
+
+fn saved_cursors(session: &Session) -> Vec<usize> {
+    session
+        .quiz
+        .questions
+        .iter()
+        .map(|q| {
+            let saved = session.answer(&q.id);
+            q.choices()
+                .iter()
+                .position(|(key, text)| match &q.kind {
+                    QuestionKind::Mcq { .. } => Some(*text) == saved,
+                    _ => Some(key.as_str()) == saved,
+                })
+                .unwrap_or(0)
+        })
+        .collect()
 }

@@ -15,7 +15,7 @@ pub enum Context {
     Grading,
     Results,
     Help,
-    ConfirmQuit,
+    Confirm,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +47,7 @@ const ANY: &[Context] = &[
     C::Grading,
     C::Results,
     C::Help,
-    C::ConfirmQuit,
+    C::Confirm,
 ];
 const NAV: &[Context] = &[C::Overview, C::Question, C::Review, C::Results];
 
@@ -72,18 +72,18 @@ pub fn bindings() -> &'static [Binding] {
                 "quit now (answers are saved)",
             ),
             b(
-                &[C::ConfirmQuit],
+                &[C::Confirm],
                 &[Char('y'), Code(KeyCode::Enter)],
                 Action::Confirm,
-                Some("quit"),
-                "yes, quit",
+                Some("yes"),
+                "yes (quit, or clear the answer)",
             ),
             b(
-                &[C::ConfirmQuit],
+                &[C::Confirm],
                 &[Char('n'), Code(KeyCode::Esc)],
                 Action::Cancel,
-                Some("stay"),
-                "no, stay",
+                Some("no"),
+                "no, keep things as they are",
             ),
             b(
                 &[C::Help],
@@ -117,6 +117,20 @@ pub fn bindings() -> &'static [Binding] {
                 Action::EditorKey(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
                 Some("undo"),
                 "undo (Ctrl-R redo)",
+            ),
+            b(
+                &[C::Editing],
+                &[Code(KeyCode::Tab)],
+                Action::NextQuestion,
+                Some("next"),
+                "next question (the answer is saved)",
+            ),
+            b(
+                &[C::Editing],
+                &[Code(KeyCode::BackTab)],
+                Action::PrevQuestion,
+                Some("prev"),
+                "previous question",
             ),
             b(
                 &[C::Overview],
@@ -191,7 +205,7 @@ pub fn bindings() -> &'static [Binding] {
                 &[Char('i')],
                 Action::StartEditing,
                 None,
-                "write the open answer",
+                "write the open answer (an open question opens ready to type)",
             ),
             b(
                 &[C::Question],
@@ -205,7 +219,7 @@ pub fn bindings() -> &'static [Binding] {
                 &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)],
                 Action::ClearAnswer,
                 None,
-                "clear the answer",
+                "clear the answer (a written answer asks first)",
             ),
             b(
                 &[C::Question],
@@ -328,6 +342,13 @@ pub fn bindings() -> &'static [Binding] {
                 Action::Confirm,
                 Some("quit"),
                 "quit",
+            ),
+            b(
+                &[C::Overview, C::Question, C::Review],
+                &[Char('T')],
+                Action::TakeOver,
+                None,
+                "take over a quiz open in another quizz window",
             ),
             b(
                 &[C::Overview, C::Question, C::Review],
@@ -487,7 +508,7 @@ mod tests {
             Context::Grading,
             Context::Results,
             Context::Help,
-            Context::ConfirmQuit,
+            Context::Confirm,
         ] {
             assert!(!hints(c).is_empty(), "{c:?}");
         }

@@ -18,13 +18,13 @@ pub use action::Action;
 pub use app::{App, Screen, Settings};
 pub use keymap::{Context, dispatch};
 pub use ui::draw;
-pub use update::{Effect, update};
+pub use update::{Effect, save_batch, update};
 
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use futures_util::StreamExt;
-use ratatui::crossterm::event::{Event, EventStream, KeyEventKind};
+use ratatui::crossterm::event::{self, Event, EventStream, KeyEventKind};
 use tokio::sync::mpsc;
 
 use std::sync::Arc;
@@ -41,6 +41,9 @@ pub fn run(session: Session, settings: Settings, grader: Option<Arc<dyn Grader>>
         .context("cannot start the async runtime")?;
     runtime.block_on(event_loop(session, settings, grader))
 }
+
+/// How long the end of a batch of input waits for more.
+const DRAIN_WAIT: Duration = Duration::from_millis(1);
 
 fn to_action(app: &App, event: Event) -> Option<Action> {
     match event {
@@ -67,8 +70,8 @@ async fn event_loop(
     let mut signals = Signals::new();
     let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
     guard.terminal.draw(|f| ui::draw(f, &app))?;
-    loop {
-        let action = tokio::select! {
+    'run: loop {
+        let first = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => to_action(&app, event),
                 Some(Err(e)) => return Err(e).context("cannot read the terminal"),
@@ -78,29 +81,55 @@ async fn event_loop(
             () = tick(ticker.as_mut()) => Some(Action::Tick),
             () = signals.recv() => Some(Action::ForceQuit),
         };
-        let Some(action) = action else { continue };
-        tracing::debug!(?action, "action");
-        match update::update(&mut app, action) {
-            Effect::None => {}
-            Effect::Quit => break,
-            Effect::ExternalEditor(text) => {
-                drop(events);
-                let edited = guard.suspend(|| terminal::external_editor(&text))?;
-                events = EventStream::new();
-                let _ = tx.send(Action::ExternalEditorDone(edited));
-            }
-            Effect::StartGrading(_) => {
-                grading_task = grader.clone().map(|g| start_grading(&app, g, tx.clone()));
-            }
-            Effect::CancelGrading => {
-                if let Some(task) = grading_task.take() {
-                    task.abort();
+        // Everything the terminal already sent is handled before one save and one frame:
+        // a fast paste or a burst of keys costs one write, not one per character.
+        let mut next = first;
+        loop {
+            if let Some(action) = next.take() {
+                tracing::trace!(?action, "action");
+                match update::update(&mut app, action) {
+                    Effect::None => {}
+                    Effect::Quit => break 'run,
+                    Effect::ExternalEditor {
+                        question_id,
+                        text,
+                        dir,
+                    } => {
+                        // The event stream is dropped first: it would race the editor and
+                        // the terminal for input.
+                        drop(events);
+                        let edited = guard
+                            .suspend(|| terminal::external_editor(&question_id, &text, &dir))?;
+                        events = EventStream::new();
+                        let _ = tx.send(Action::ExternalEditorDone(edited));
+                        break;
+                    }
+                    Effect::StartGrading(_) => {
+                        grading_task = grader.clone().map(|g| start_grading(&app, g, tx.clone()));
+                    }
+                    Effect::CancelGrading => {
+                        if let Some(task) = grading_task.take() {
+                            task.abort();
+                        }
+                    }
+                }
+                if app.exit.is_some() {
+                    break 'run;
                 }
             }
+            // Read what is already there. Not with the stream (its wake-up thread would
+            // be left with a waker nobody listens to), and not with a zero timeout (the
+            // /dev/tty reader then reads nothing at all): 1 ms ends a batch.
+            match event::poll(DRAIN_WAIT) {
+                Ok(true) => {
+                    let event = event::read().context("cannot read the terminal")?;
+                    next = to_action(&app, event);
+                }
+                Ok(false) => break,
+                Err(e) => return Err(e).context("cannot read the terminal"),
+            }
         }
-        if app.exit.is_some() {
-            break;
-        }
+        update::save_batch(&mut app);
         ticker = match (app.is_busy(), ticker) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),
@@ -108,6 +137,7 @@ async fn event_loop(
         };
         guard.terminal.draw(|f| ui::draw(f, &app))?;
     }
+    update::save_batch(&mut app);
     if let Some(task) = grading_task {
         task.abort();
     }

@@ -1,14 +1,18 @@
 //! Entering and leaving the full-screen terminal, on every exit path.
 
 use std::io::{Stdout, Write, stdout};
+use std::path::Path;
+
+use super::action::EditedFile;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
+use ratatui::layout::Rect;
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
@@ -52,7 +56,12 @@ impl Guard {
         restore();
         let out = run();
         setup()?;
-        self.terminal.clear()?;
+        // A full redraw without `Terminal::clear`, which asks the terminal for the cursor
+        // position: the reply can be lost to the input reader, and the query then fails.
+        let size = self.terminal.size()?;
+        execute!(stdout(), Clear(ClearType::All))?;
+        self.terminal
+            .resize(Rect::new(0, 0, size.width, size.height))?;
         Ok(out)
     }
 }
@@ -72,31 +81,82 @@ fn install_panic_hook() {
     }));
 }
 
-/// Edits `text` in `$VISUAL`, `$EDITOR` or `vi`; returns the new text.
-pub fn external_editor(text: &str) -> Result<String, String> {
+/// Edits `text` in `$VISUAL`, `$EDITOR` or `vi`, in a file of quizz's private folder
+/// `dir` (mode 0600). The file is left for the caller to remove once the text is saved;
+/// when the editor fails, it is removed unless the taker changed it.
+pub fn external_editor(question_id: &str, text: &str, dir: &Path) -> Result<EditedFile, String> {
     let editor = ["VISUAL", "EDITOR"]
         .iter()
         .find_map(|v| std::env::var(v).ok().filter(|e| !e.trim().is_empty()))
         .unwrap_or_else(|| "vi".to_string());
-    let file = tempfile::Builder::new()
-        .prefix("quizz-answer-")
+    let safe_id: String = question_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(32)
+        .collect();
+    let mut file = tempfile::Builder::new()
+        .prefix(&format!("answer-{safe_id}-"))
         .suffix(".md")
-        .tempfile()
-        .map_err(|e| format!("cannot make a file for the editor: {e}"))?;
-    std::fs::write(file.path(), text)
+        .tempfile_in(dir)
+        .map_err(|e| {
+            format!(
+                "cannot make a file for the editor in {}: {e}",
+                dir.display()
+            )
+        })?;
+    // Ending in a newline, as editors expect of a text file.
+    let mut body = text.to_string();
+    if !body.is_empty() && !body.ends_with('\n') {
+        body.push('\n');
+    }
+    file.write_all(body.as_bytes())
+        .and_then(|()| file.as_file().sync_all())
         .map_err(|e| format!("cannot write the answer for the editor: {e}"))?;
+    let path = file
+        .into_temp_path()
+        .keep()
+        .map_err(|e| format!("cannot keep the file for the editor: {e}"))?;
     // Through the shell, so EDITOR="code --wait" works as it does for git.
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("{editor} \"$1\""))
         .arg("sh")
-        .arg(file.path())
-        .status()
-        .map_err(|e| format!("cannot start {editor}: {e}"))?;
-    if !status.success() {
-        return Err(format!(
-            "{editor} exited with {status}; the answer is unchanged"
-        ));
+        .arg(&path)
+        .status();
+    let failed = |why: String| {
+        let changed =
+            std::fs::read_to_string(&path).is_ok_and(|now| now.trim_end() != text.trim_end());
+        if changed {
+            format!(
+                "{why}; the answer is unchanged, your edit is in {}",
+                path.display()
+            )
+        } else {
+            let _ = std::fs::remove_file(&path);
+            format!("{why}; the answer is unchanged")
+        }
+    };
+    let name = editor.split_whitespace().next().unwrap_or("the editor");
+    match status {
+        Err(e) => return Err(failed(format!("cannot start {name}: {e}"))),
+        // The shell's 127: the command was not found.
+        Ok(s) if s.code() == Some(127) => {
+            return Err(failed(format!(
+                "editor {name} not found (set VISUAL or EDITOR)"
+            )));
+        }
+        Ok(s) if !s.success() => return Err(failed(format!("{name} exited with {s}"))),
+        Ok(_) => {}
     }
-    std::fs::read_to_string(file.path()).map_err(|e| format!("cannot read the edited answer: {e}"))
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(EditedFile {
+            question_id: question_id.to_string(),
+            path,
+            text,
+        }),
+        Err(e) => Err(format!(
+            "cannot read the edited answer in {}: {e}; the answer is unchanged",
+            path.display()
+        )),
+    }
 }

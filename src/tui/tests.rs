@@ -4,9 +4,11 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::action::EditedFile;
+use super::app::Confirm;
 use super::app::{App, Screen, Settings};
 use super::theme::Theme;
-use super::{Action, Effect, update};
+use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
 use crate::session::Session;
 use crate::source::{DEMO_QUIZ, LoadedQuiz};
@@ -59,10 +61,12 @@ fn key(c: char) -> Action {
     Action::EditorKey(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
+/// One batch of input, as the event loop handles it: every action, then one save.
 fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     for a in actions {
         update(app, a);
     }
+    save_batch(app);
 }
 
 fn screen(app: &App, w: u16, h: u16) -> String {
@@ -187,10 +191,7 @@ fn editing_an_open_answer_saves_every_key_and_letters_are_text() {
     );
     run(app, [Action::StopEditing]);
     assert!(app.editor.is_none());
-    run(
-        app,
-        [Action::ExternalEditorDone(Ok("from the editor\n".into()))],
-    );
+    run(app, [edited(app, "q5", "from the editor\n")]);
     assert_eq!(app.session.answer("q5"), Some("from the editor"));
 }
 
@@ -216,9 +217,9 @@ fn quit_asks_only_when_answers_are_not_graded() {
     app.exit = None;
     run(app, [Action::Start, Action::Pick(0)]);
     assert_eq!(update(app, Action::Quit), Effect::None);
-    assert!(app.confirm_quit);
+    assert_eq!(app.confirm, Some(Confirm::Quit));
     run(app, [Action::Cancel]);
-    assert!(!app.confirm_quit);
+    assert_eq!(app.confirm, None);
     assert_eq!(update(app, Action::ForceQuit), Effect::Quit);
 }
 
@@ -436,4 +437,263 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
     app.settings.can_post = true;
     assert_eq!(update(app, Action::Post), Effect::Quit);
     assert_eq!(app.exit, Some(super::app::Exit::QuitAndPost));
+}
+
+/// What the external editor hands back: a file in the private folder holding `text`.
+fn edited(app: &App, id: &str, text: &str) -> Action {
+    let dir = app.session.store().scratch_dir().unwrap();
+    let path = dir.join(format!("answer-{id}-test.md"));
+    std::fs::write(&path, text).unwrap();
+    Action::ExternalEditorDone(Ok(EditedFile {
+        question_id: id.into(),
+        path,
+        text: text.into(),
+    }))
+}
+
+fn saved_on_disk(app: &App) -> crate::store::Attempt {
+    let loaded = app
+        .session
+        .store()
+        .load_attempt(&app.session.origin, &app.session.quiz)
+        .unwrap();
+    loaded.attempt
+}
+
+fn go_to_q5(app: &mut App) {
+    run(app, [Action::Start]);
+    while app.question().unwrap().id != "q5" {
+        run(app, [Action::NextQuestion]);
+    }
+}
+
+#[test]
+fn an_open_question_opens_ready_to_type_and_letters_never_fire_commands() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    assert!(app.editor.is_some(), "the answer box has the focus");
+    for c in "exit now; send quickly".chars() {
+        let action = super::dispatch(
+            app.context(),
+            &KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+        )
+        .unwrap();
+        assert!(
+            matches!(action, Action::EditorKey(_)),
+            "{c:?} -> {action:?}"
+        );
+        run(app, [action]);
+    }
+    assert_eq!(app.session.answer("q5"), Some("exit now; send quickly"));
+    assert_eq!(app.question().unwrap().id, "q5");
+    // Tab moves on from inside the answer, as in a form.
+    let tab = super::dispatch(
+        app.context(),
+        &KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE),
+    );
+    assert_eq!(tab, Some(Action::NextQuestion));
+    run(app, [Action::NextQuestion]);
+    assert_eq!(app.question().unwrap().id, "q6");
+    assert!(app.editor.is_none());
+}
+
+#[test]
+fn clearing_a_written_answer_asks_first_and_a_pick_goes_at_once() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(
+        app,
+        [Action::Paste("a long answer".into()), Action::StopEditing],
+    );
+    run(app, [Action::ClearAnswer]);
+    assert_eq!(
+        app.confirm,
+        Some(Confirm::ClearAnswer {
+            id: "q5".into(),
+            chars: 13
+        })
+    );
+    assert_eq!(app.session.answer("q5"), Some("a long answer"));
+    run(app, [Action::Cancel]);
+    assert_eq!(app.session.answer("q5"), Some("a long answer"));
+    assert_eq!(saved_on_disk(app).answers["q5"], "a long answer");
+    run(app, [Action::ClearAnswer, Action::Confirm]);
+    assert_eq!(app.session.answer("q5"), None);
+    // A closed question's pick is one key away from coming back: no question asked.
+    run(
+        app,
+        [Action::FirstQuestion, Action::Pick(1), Action::ClearAnswer],
+    );
+    assert_eq!(app.confirm, None);
+    assert_eq!(app.session.answer("q1"), None);
+}
+
+#[test]
+fn pasted_line_breaks_survive_as_terminals_send_them() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(app, [Action::StopEditing]);
+    // Not in the editor: a paste on an open question writes it.
+    run(app, [Action::Paste("one\rtwo\r\nthree\nfour\r".into())]);
+    assert!(app.editor.is_some());
+    assert_eq!(app.session.answer("q5"), Some("one\ntwo\nthree\nfour\n"));
+    assert_eq!(app.editor.as_ref().unwrap().lines().len(), 5);
+}
+
+#[test]
+fn backspace_and_arrows_work_on_whole_graphemes() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let code = |c| Action::EditorKey(KeyEvent::new(c, KeyModifiers::NONE));
+    run(app, [Action::Paste("ok 👍🏽 e\u{301}".into())]);
+    run(app, [code(KeyCode::Backspace)]);
+    assert_eq!(app.session.answer("q5"), Some("ok 👍🏽 "));
+    run(app, [code(KeyCode::Backspace), code(KeyCode::Backspace)]);
+    assert_eq!(app.session.answer("q5"), Some("ok "));
+    run(
+        app,
+        [
+            Action::Paste("👍🏽x".into()),
+            code(KeyCode::Left),
+            code(KeyCode::Left),
+            code(KeyCode::Delete),
+        ],
+    );
+    assert_eq!(app.session.answer("q5"), Some("ok x"));
+}
+
+#[test]
+fn scroll_stays_within_what_the_screen_can_show() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    for _ in 0..10 {
+        run(app, [Action::PageDown]);
+    }
+    let max = super::ui::max_scroll(app);
+    assert!(max > 0);
+    assert_eq!(app.scroll, max);
+    let bottom = screen(app, 80, 24);
+    run(app, [Action::PageUp]);
+    assert_ne!(
+        screen(app, 80, 24),
+        bottom,
+        "one PgUp after many PgDn moves the view"
+    );
+
+    run(
+        app,
+        [Action::OpenReview, Action::Submit, Action::LastQuestion],
+    );
+    let max = super::ui::max_scroll(app);
+    assert_eq!(app.scroll, max);
+    run(app, [Action::ScrollUp]);
+    assert_eq!(
+        app.scroll,
+        max.saturating_sub(1),
+        "G then k scrolls up at once"
+    );
+}
+
+#[test]
+fn after_paging_the_cursor_is_on_an_option_in_view() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    assert_eq!(app.cursors[5], 0);
+    run(app, [Action::PageDown, Action::PageDown]);
+    let shown = screen(app, 80, 24);
+    assert_ne!(app.cursors[5], 0, "the cursor followed the view:\n{shown}");
+    let title = format!("{}. Option", app.cursors[5] + 1);
+    assert!(shown.contains(&title), "{title} is on screen:\n{shown}");
+    run(app, [Action::Choose]);
+    let label = ["A", "B", "C", "D"][app.cursors[5]];
+    assert_eq!(app.session.answer("q6"), Some(label));
+}
+
+#[test]
+fn the_edited_file_goes_only_after_its_text_is_saved() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let action = edited(app, "q5", "written in vim\nsecond line\n");
+    let Action::ExternalEditorDone(Ok(file)) = &action else {
+        unreachable!()
+    };
+    let path = file.path.clone();
+    run(app, [action]);
+    assert_eq!(
+        saved_on_disk(app).answers["q5"],
+        "written in vim\nsecond line"
+    );
+    assert!(!path.exists(), "removed once saved");
+    assert_eq!(
+        app.editor.as_ref().unwrap().lines(),
+        ["written in vim", "second line"]
+    );
+    // A failed editor leaves the answer as it was, with its reason on the status line.
+    run(
+        app,
+        [Action::ExternalEditorDone(Err("vi exited with 1".into()))],
+    );
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("written in vim\nsecond line")
+    );
+    assert_eq!(app.status.as_deref(), Some("vi exited with 1"));
+}
+
+#[test]
+fn a_second_window_reads_only_until_it_takes_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || {
+        let loaded = LoadedQuiz {
+            quiz: parse_quiz(DEMO_QUIZ).unwrap(),
+            origin: Origin::Demo,
+            notes: Vec::new(),
+        };
+        App::new(
+            Session::open(Store::at(dir.path()), loaded).unwrap(),
+            settings(false),
+            (80, 24),
+        )
+    };
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    assert!(second.session.busy().is_some());
+    run(
+        &mut second,
+        [Action::Start, Action::NextQuestion, Action::PickTrue],
+    );
+    assert_eq!(second.session.answer("q2"), None, "read-only");
+    assert!(
+        second
+            .status
+            .as_deref()
+            .unwrap()
+            .contains("Press T to take over")
+    );
+    run(&mut second, [Action::TakeOver]);
+    assert!(
+        second.session.answer("q1").is_some(),
+        "the first window's answers came along"
+    );
+    assert_eq!(
+        second.question().unwrap().id,
+        "q2",
+        "and the second stays where it was"
+    );
+    run(&mut second, [Action::PickTrue]);
+    assert_eq!(saved_on_disk(&second).answers["q2"], "true");
+    // The first window learns it on its next save, and saves nothing over the second.
+    run(&mut first, [Action::NextQuestion, Action::PickFalse]);
+    assert!(first.status.as_deref().unwrap().contains("another quizz"));
+    let on_disk = saved_on_disk(&second);
+    assert_eq!(on_disk.answers["q2"], "true");
+    assert!(on_disk.answers.contains_key("q1"));
 }

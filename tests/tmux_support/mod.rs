@@ -42,6 +42,11 @@ impl Tmux {
 
     /// Starts `quizz ARGS` in a fresh session of `w`x`h`; the pane stays after it exits.
     pub fn start(&self, w: u16, h: u16, args: &str, env: &str) {
+        self.start_in("q", w, h, args, env);
+    }
+
+    /// Like [`Tmux::start`], in the session `name` (a second window on the same data).
+    pub fn start_in(&self, name: &str, w: u16, h: u16, args: &str, env: &str) {
         let bin = env!("CARGO_BIN_EXE_quizz");
         // Through a shell that waits after quizz exits, so what it prints stays readable.
         let cmd = format!(
@@ -49,12 +54,12 @@ impl Tmux {
             self.data.display(),
             self.data.display()
         );
-        self.tmux(&["kill-session", "-t", "q"]);
+        self.tmux(&["kill-session", "-t", name]);
         self.tmux(&[
             "new-session",
             "-d",
             "-s",
-            "q",
+            name,
             "-x",
             &w.to_string(),
             "-y",
@@ -64,21 +69,47 @@ impl Tmux {
     }
 
     pub fn keys(&self, keys: &[&str]) {
+        self.keys_in("q", keys);
+    }
+
+    pub fn keys_in(&self, name: &str, keys: &[&str]) {
         for k in keys {
-            self.tmux(&["send-keys", "-t", "q", k]);
+            self.tmux(&["send-keys", "-t", name, k]);
             std::thread::sleep(Duration::from_millis(30));
         }
     }
 
+    /// Sends `text` as typed, all at once (`send-keys -l`).
+    pub fn type_text(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "q", "-l", text]);
+    }
+
+    /// Pastes `text` as a terminal does (bracketed paste; tmux sends line breaks as CR).
+    pub fn paste(&self, text: &str) {
+        let file = self.data.join("paste-buffer.txt");
+        std::fs::write(&file, text).unwrap();
+        self.tmux(&["load-buffer", file.to_str().unwrap()]);
+        self.tmux(&["paste-buffer", "-p", "-t", "q"]);
+    }
+
     pub fn screen(&self) -> String {
-        self.tmux(&["capture-pane", "-p", "-t", "q"])
+        self.screen_of("q")
+    }
+
+    pub fn screen_of(&self, name: &str) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", name])
     }
 
     /// Waits (up to 30 s, for loaded machines) until the screen shows `text`; panics with the screen otherwise.
     pub fn wait_for(&self, text: &str) -> String {
+        self.wait_in("q", text)
+    }
+
+    /// [`Tmux::wait_for`] in the session `name`.
+    pub fn wait_in(&self, name: &str, text: &str) -> String {
         let start = Instant::now();
         loop {
-            let screen = self.screen();
+            let screen = self.screen_of(name);
             if screen.contains(text) {
                 return screen;
             }
@@ -88,6 +119,42 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Waits (up to 30 s) until `check` holds for the saved demo attempt; panics with the
+    /// last one read otherwise.
+    pub fn wait_saved(
+        &self,
+        what: &str,
+        check: impl Fn(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let start = Instant::now();
+        loop {
+            let saved = self.saved_demo_attempt();
+            if check(&saved) {
+                return saved;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "waited for {what}; saved: {saved:#}\nscreen:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The demo's saved attempt as JSON (`null` while there is none).
+    pub fn saved_demo_attempt(&self) -> serde_json::Value {
+        let dir = self.data.join("quizz/attempts/demo");
+        std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "json"))
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or(serde_json::Value::Null)
     }
 
     /// The quizz process: the child of the pane's shell.

@@ -6,7 +6,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::layout::centered;
-use crate::tui::app::App;
+use crate::text::sanitize_line;
+use crate::tui::app::{App, Confirm};
 use crate::tui::keymap::{Context, bindings, key_label};
 
 const SECTIONS: [(Context, &str); 7] = [
@@ -16,7 +17,7 @@ const SECTIONS: [(Context, &str); 7] = [
     (Context::Overview, "Start"),
     (Context::Grading, "Grading"),
     (Context::Results, "Results"),
-    (Context::ConfirmQuit, "Quit?"),
+    (Context::Confirm, "Asked to confirm"),
 ];
 
 pub fn help(frame: &mut Frame, area: Rect, app: &App) {
@@ -58,23 +59,40 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App) {
     );
 }
 
-pub fn confirm_quit(frame: &mut Frame, area: Rect, app: &App) {
+pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
     let theme = app.settings.theme;
+    let (title, text, yes, no) = match confirm {
+        Confirm::Quit => (
+            " Quit? ",
+            "Quit now? Your answers are saved: run the same command again to carry on. Nothing is graded yet.".to_string(),
+            "quit",
+            "stay",
+        ),
+        Confirm::ClearAnswer { id, chars } => (
+            " Clear the answer? ",
+            format!(
+                "Clear your answer to {} ({chars} character{})? It cannot be brought back.",
+                sanitize_line(id),
+                if *chars == 1 { "" } else { "s" }
+            ),
+            "clear",
+            "keep it",
+        ),
+    };
     let box_area = centered(area, 54, 6);
     let lines = vec![
-        Line::from("Quit now? Your answers are saved: run the same"),
-        Line::from("command again to carry on. Nothing is graded yet."),
+        Line::from(text),
         Line::from(vec![
             Span::styled("y", theme.key()),
-            Span::raw(" quit   "),
+            Span::raw(format!(" {yes}   ")),
             Span::styled("n", theme.key()),
-            Span::raw(" stay"),
+            Span::raw(format!(" {no}")),
         ]),
     ];
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.warn())
-        .title(" Quit? ");
+        .title(title);
     frame.render_widget(Clear, box_area);
     frame.render_widget(
         Paragraph::new(lines).block(block).wrap(Wrap { trim: true }),

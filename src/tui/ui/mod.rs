@@ -40,8 +40,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.help {
         dialogs::help(frame, area, app);
     }
-    if app.confirm_quit {
-        dialogs::confirm_quit(frame, area, app);
+    if let Some(confirm) = &app.confirm {
+        dialogs::confirm(frame, area, app, confirm);
     }
 }
 
@@ -63,4 +63,34 @@ fn source_title(app: &App) -> String {
         _ if quiz.pr_number > 0 => format!("PR #{}", quiz.pr_number),
         _ => "local quiz".to_string(),
     }
+}
+
+/// How far the current screen can scroll: the rows it has beyond what fits.
+pub fn max_scroll(app: &App) -> u16 {
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let rows = match app.screen {
+        Screen::Question => {
+            let width = super::body::width(app);
+            let lines = super::body::build(app, width).lines.len();
+            let height = usize::from(layout::question_areas(area, is_open(app)).body.height);
+            // A body taller than its area gives up a row to say so.
+            let shown = if lines > height {
+                height.saturating_sub(1)
+            } else {
+                height
+            };
+            lines.saturating_sub(shown)
+        }
+        Screen::Results => {
+            let (width, height) = results::text_area(area);
+            results::lines(app, width).len().saturating_sub(height)
+        }
+        _ => 0,
+    };
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
+fn is_open(app: &App) -> bool {
+    app.question()
+        .is_some_and(|q| matches!(q.kind, crate::quiz::QuestionKind::Open { .. }))
 }

@@ -49,6 +49,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             )),
         ]));
     }
+    if let Some(owner) = app.session.busy() {
+        lines.push(Line::from(vec![
+            Span::styled("Read-only  ", theme.warn()),
+            Span::raw(format!(
+                "this quiz is open in another quizz ({owner}); answers here are not saved. Press "
+            )),
+            Span::styled("T", theme.key()),
+            Span::raw(" to take over (that window then stops saving)."),
+        ]));
+    }
     for note in &app.session.notes {
         lines.push(Line::from(vec![
             Span::styled("Note       ", theme.warn()),

@@ -19,6 +19,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         if app.session.is_flagged(&q.id) {
             title.push_str(" · ⚑ flagged");
         }
+        if app.session.busy().is_some() {
+            title.push_str(" · read-only (T takes over)");
+        }
         chrome::header(frame, header, app, &title);
     }
     chrome::strip(frame, areas.strip, app);

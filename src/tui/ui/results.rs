@@ -11,9 +11,18 @@ use crate::tui::app::{App, GradeRow};
 use crate::tui::markdown;
 use crate::tui::wrap::wrap_line;
 
+/// The text's width and height on the results screen.
+pub fn text_area(area: Rect) -> (usize, usize) {
+    let [main, _] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    (
+        usize::from(main.width.saturating_sub(2)).max(10),
+        usize::from(main.height),
+    )
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    let width = usize::from(main.width.saturating_sub(2)).max(10);
+    let (width, _) = text_area(area);
     let lines = lines(app, width);
     let max_scroll = lines.len().saturating_sub(usize::from(main.height));
     let scroll = usize::from(app.scroll).min(max_scroll);
