@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod comment;
+pub mod config;
 pub mod github;
 pub mod grade;
 pub mod logging;

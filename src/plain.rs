@@ -1,18 +1,56 @@
 //! The line protocol: questions as numbered text, answers as typed lines.
 //!
 //! For screen readers, pipes and scripts. Every answer is saved through the session as
-//! soon as it is entered, exactly like the TUI does.
+//! soon as it is entered, exactly like the TUI does. Text is wrapped at word boundaries to
+//! [`PlainOptions::width`].
 
 use std::io::{BufRead, Write};
 
 use anyhow::Result;
 
-use crate::quiz::{Question, QuestionKind, parse_bool};
+use crate::quiz::{Outcome, Question, QuestionKind, grade_question, parse_bool};
 use crate::session::Session;
-use crate::text::sanitize;
+use crate::text::{plural, sanitize, sanitize_line, wrap, wrap_with};
 
-/// Asks every question in order; returns when the last one is answered or input ends.
-pub fn ask_all(session: &mut Session, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
+/// How a plain take asks.
+#[derive(Debug, Clone, Copy)]
+pub struct PlainOptions {
+    /// Right or wrong, and the explanation, right after each closed answer.
+    pub practice: bool,
+    /// Columns to wrap text to.
+    pub width: usize,
+    /// Input is a terminal: end of input with questions unanswered asks before grading.
+    pub can_ask: bool,
+}
+
+impl Default for PlainOptions {
+    fn default() -> Self {
+        Self {
+            practice: false,
+            width: 80,
+            can_ask: false,
+        }
+    }
+}
+
+/// What to do once the questions are asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finish {
+    /// Grade the answers given.
+    Grade,
+    /// Stop without grading (end of input, and the taker said not to grade yet).
+    Stop,
+}
+
+/// Asks the questions in order, from the first unanswered one (every one when all are
+/// answered); returns when the last one is answered or input ends.
+pub fn ask_all(
+    session: &mut Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+) -> Result<Finish> {
+    let width = opts.width;
     let total = session.quiz.questions.len();
     let counts: Vec<String> = session
         .quiz
@@ -20,53 +58,213 @@ pub fn ask_all(session: &mut Session, input: &mut dyn BufRead, out: &mut dyn Wri
         .iter()
         .map(|(t, n)| format!("{n} {t}"))
         .collect();
-    writeln!(
-        out,
+    let title = format!(
         "Quiz: {} — {total} questions ({}).",
         session.origin.describe(),
         counts.join(", ")
-    )?;
+    );
+    print_wrapped(out, &title, width, "", "")?;
     for note in &session.notes {
-        writeln!(out, "Note: {}", sanitize(note))?;
+        print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
     }
     let answered = session.answered_count();
+    let start = first_unanswered(session).unwrap_or(0);
     if answered > 0 {
-        writeln!(
+        let resume = if start > 0 {
+            format!(
+                "Resuming: {answered} of {total} answered; starting at question {}, the first unanswered one. An empty line keeps a saved answer.",
+                start + 1
+            )
+        } else {
+            format!("Resuming: {answered} of {total} answered; an empty line keeps a saved answer.")
+        };
+        print_wrapped(out, &resume, width, "", "")?;
+    }
+    if opts.practice {
+        print_wrapped(
             out,
-            "Resuming: {answered} of {total} answered; an empty line keeps a saved answer."
+            "Practice: you see right or wrong, and the explanation, after each answer.",
+            width,
+            "",
+            "",
         )?;
     }
-    writeln!(
+    print_wrapped(
         out,
-        "An empty line leaves a question as it is. End of input stops early."
+        "An empty line leaves a question as it is. End of input (Ctrl-D) stops early.",
+        width,
+        "",
+        "",
     )?;
-    for index in 0..total {
+    for index in start..total {
         session.set_current(index);
         let Some(question) = session.question(index).cloned() else {
             break;
         };
-        print_question(out, &question, index, total, session.answer(&question.id))?;
+        print_question(
+            out,
+            &question,
+            index,
+            total,
+            session.answer(&question.id),
+            width,
+        )?;
         let answer = match &question.kind {
             QuestionKind::Unsupported { .. } => continue,
-            QuestionKind::Open { .. } => read_open(input, out)?,
-            _ => read_choice(input, out, &question)?,
+            QuestionKind::Open { .. } => read_open(input, out, width)?,
+            _ => read_choice(input, out, &question, width)?,
         };
         match answer {
             Entry::Value(v) => {
-                session.set_answer(&question.id, Some(v))?;
+                session.set_answer(&question.id, Some(v.clone()))?;
                 session.flush()?;
+                if opts.practice {
+                    practice_feedback(out, &question, &v, width)?;
+                }
             }
             Entry::Skip => {}
-            Entry::EndOfInput => {
-                writeln!(
-                    out,
-                    "\n(input ended: the remaining questions stay as they are)"
-                )?;
-                break;
-            }
+            Entry::EndOfInput => return end_of_input(session, input, out, opts),
         }
     }
+    Ok(Finish::Grade)
+}
+
+/// The first question that can be answered and has no answer yet.
+fn first_unanswered(session: &Session) -> Option<usize> {
+    session.quiz.questions.iter().position(|q| {
+        !matches!(q.kind, QuestionKind::Unsupported { .. })
+            && session.answer(&q.id).is_none_or(|a| a.trim().is_empty())
+    })
+}
+
+/// The ids of the questions that can be answered and have no answer.
+fn unanswered(session: &Session) -> Vec<String> {
+    session
+        .quiz
+        .questions
+        .iter()
+        .filter(|q| {
+            !matches!(q.kind, QuestionKind::Unsupported { .. })
+                && session.answer(&q.id).is_none_or(|a| a.trim().is_empty())
+        })
+        .map(|q| sanitize_line(&q.id))
+        .collect()
+}
+
+/// Input ended at a prompt: grade when nothing is missing; else ask first when the taker
+/// can answer, or say how many stay unanswered.
+fn end_of_input(
+    session: &Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+) -> Result<Finish> {
+    let missing = unanswered(session);
+    writeln!(out)?;
+    if missing.is_empty() {
+        print_wrapped(
+            out,
+            "(input ended: every question is answered)",
+            opts.width,
+            "",
+            "",
+        )?;
+        return Ok(Finish::Grade);
+    }
+    let n = plural(missing.len(), "question", "questions");
+    if opts.can_ask {
+        let verb = if missing.len() == 1 { "is" } else { "are" };
+        write!(out, "{n} {verb} unanswered. Grade now? [y/N] ")?;
+        out.flush()?;
+        let yes = read_line(input)?
+            .is_some_and(|l| matches!(l.trim().to_ascii_lowercase().as_str(), "y" | "yes"));
+        if !yes {
+            writeln!(out)?;
+        }
+        return Ok(if yes { Finish::Grade } else { Finish::Stop });
+    }
+    let verb = if missing.len() == 1 { "stays" } else { "stay" };
+    let text = format!(
+        "(input ended: {n} {verb} unanswered: {})",
+        missing.join(", ")
+    );
+    print_wrapped(out, &text, opts.width, "", "")?;
+    writeln!(out, "Grading the answers given.")?;
+    Ok(Finish::Grade)
+}
+
+/// Right or wrong and the explanation, like the terminal UI's practice mode.
+fn practice_feedback(out: &mut dyn Write, q: &Question, given: &str, width: usize) -> Result<()> {
+    let Some(expected) = q.kind.expected_value() else {
+        return Ok(());
+    };
+    let right = matches!(
+        grade_question(q, Some(given)),
+        Outcome::Scored { score: 100, .. }
+    );
+    if right {
+        writeln!(out, "✓ Right.")?;
+    } else {
+        let shown = match &q.kind {
+            QuestionKind::Mcq { options, .. } => options
+                .iter()
+                .position(|o| *o == expected)
+                .map_or_else(|| expected.clone(), |i| format!("{}) {expected}", i + 1)),
+            QuestionKind::Mermaid { .. } => format!("Option {expected}"),
+            _ => expected.clone(),
+        };
+        print_wrapped(
+            out,
+            &sanitize(&shown),
+            width,
+            "✗ Not quite — the answer is: ",
+            "  ",
+        )?;
+    }
+    if let Some(explanation) = q.explanation.as_deref().filter(|e| !e.trim().is_empty()) {
+        print_wrapped(out, &sanitize(explanation.trim()), width, "Why: ", "     ")?;
+    }
     Ok(())
+}
+
+/// Writes `text` wrapped to `width`, `first` before its first line and `rest` before the others.
+fn print_wrapped(
+    out: &mut dyn Write,
+    text: &str,
+    width: usize,
+    first: &str,
+    rest: &str,
+) -> std::io::Result<()> {
+    for line in wrap_with(text, width, first, rest) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// Interrupting a plain take (Ctrl-C) says that the answers are saved (each one is saved as
+/// it is given), then ends the process with status 130, as a shell does for SIGINT.
+pub fn say_saved_on_interrupt() {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    // Registered here, before any question is asked; awaited on its own thread.
+    let signal = {
+        let _entered = runtime.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+    };
+    let Ok(mut signal) = signal else {
+        return;
+    };
+    std::thread::spawn(move || {
+        runtime.block_on(signal.recv());
+        eprintln!(
+            "\nInterrupted: every answer you gave is saved. Run the same command to carry on."
+        );
+        std::process::exit(130);
+    });
 }
 
 enum Entry {
@@ -93,6 +291,7 @@ fn print_question(
     index: usize,
     total: usize,
     saved: Option<&str>,
+    width: usize,
 ) -> Result<()> {
     writeln!(
         out,
@@ -101,28 +300,32 @@ fn print_question(
         kind_label(&q.kind),
         sanitize(&q.id)
     )?;
-    writeln!(out, "{}", sanitize(q.prompt.trim()))?;
+    print_wrapped(out, &sanitize(q.prompt.trim()), width, "", "")?;
     match &q.kind {
         QuestionKind::Mcq { options, .. } => {
             writeln!(out)?;
             for (i, o) in options.iter().enumerate() {
-                writeln!(out, "  {}) {}", i + 1, sanitize(o).replace('\n', " "))?;
+                let number = format!("  {}) ", i + 1);
+                let hang = " ".repeat(number.len());
+                print_wrapped(out, &sanitize_line(o), width, &number, &hang)?;
             }
         }
         QuestionKind::TrueFalse { .. } => writeln!(out, "\n  t) true\n  f) false")?,
         QuestionKind::Mermaid { options, .. } => {
             for (i, o) in options.iter().enumerate() {
-                writeln!(out, "\n  {}) Option {}:", i + 1, sanitize(&o.label))?;
-                for line in sanitize(&o.source).lines() {
-                    writeln!(out, "      {line}")?;
-                }
+                writeln!(out, "\n  {}) Option {}:", i + 1, sanitize_line(&o.label))?;
+                let source = sanitize(&o.source);
+                print_wrapped(out, source.trim_end(), width, "      ", "      ")?;
             }
         }
         QuestionKind::Open { .. } => {}
         QuestionKind::Unsupported { .. } => {
-            writeln!(
+            print_wrapped(
                 out,
-                "(This question type is not supported by this quizz: skipped, not counted.)"
+                "(This question type is not supported by this quizz: skipped, not counted.)",
+                width,
+                "",
+                "",
             )?;
         }
     }
@@ -134,7 +337,13 @@ fn print_question(
                 .map_or_else(|| saved.to_string(), |i| format!("{}) {saved}", i + 1)),
             _ => saved.to_string(),
         };
-        writeln!(out, "Saved answer: {}", sanitize(&shown))?;
+        print_wrapped(
+            out,
+            &sanitize(&shown),
+            width,
+            "Saved answer: ",
+            "              ",
+        )?;
     }
     Ok(())
 }
@@ -147,7 +356,12 @@ fn read_line(input: &mut dyn BufRead) -> Result<Option<String>> {
     Ok(Some(line.trim_end_matches(['\n', '\r']).to_string()))
 }
 
-fn read_choice(input: &mut dyn BufRead, out: &mut dyn Write, q: &Question) -> Result<Entry> {
+fn read_choice(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    q: &Question,
+    width: usize,
+) -> Result<Entry> {
     loop {
         write!(out, "{}: ", ask_hint(q))?;
         out.flush()?;
@@ -159,7 +373,7 @@ fn read_choice(input: &mut dyn BufRead, out: &mut dyn Write, q: &Question) -> Re
         }
         match parse_choice(q, &line) {
             Ok(value) => return Ok(Entry::Value(value)),
-            Err(why) => writeln!(out, "{why}")?,
+            Err(why) => print_wrapped(out, &why, width, "", "")?,
         }
     }
 }
@@ -169,7 +383,7 @@ fn ask_hint(q: &Question) -> String {
         QuestionKind::Mcq { options, .. } => format!("Answer (1-{})", options.len()),
         QuestionKind::TrueFalse { .. } => "Answer (t/f)".into(),
         QuestionKind::Mermaid { options, .. } => {
-            let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
+            let labels: Vec<String> = options.iter().map(|o| sanitize_line(&o.label)).collect();
             format!("Answer ({} or 1-{})", labels.join("/"), options.len())
         }
         _ => "Answer".into(),
@@ -205,7 +419,8 @@ pub fn parse_choice(q: &Question, typed: &str) -> Result<String, String> {
                 .or_else(|| options.iter().find(|o| o.label.eq_ignore_ascii_case(typed)))
                 .map(|o| o.label.clone())
                 .ok_or_else(|| {
-                    let labels: Vec<&str> = options.iter().map(|o| o.label.as_str()).collect();
+                    let labels: Vec<String> =
+                        options.iter().map(|o| sanitize_line(&o.label)).collect();
                     format!(
                         "Not an option: type a label ({}) or its number, or an empty line to skip.",
                         labels.join(", ")
@@ -218,11 +433,13 @@ pub fn parse_choice(q: &Question, typed: &str) -> Result<String, String> {
 }
 
 /// Lines of text ended by a line holding only `.`; an empty first line skips.
-fn read_open(input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Entry> {
-    writeln!(
-        out,
-        "Type your answer; end it with a line holding only '.' (an empty first line skips):"
-    )?;
+fn read_open(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Result<Entry> {
+    for line in wrap(
+        "Type your answer; end it with a line holding only '.' (an empty first line skips):",
+        width,
+    ) {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     let mut lines: Vec<String> = Vec::new();
     loop {
@@ -245,5 +462,161 @@ fn read_open(input: &mut dyn BufRead, out: &mut dyn Write) -> Result<Entry> {
             });
         }
         lines.push(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::QuizSource;
+    use crate::store::Store;
+
+    /// Input that ends (like Ctrl-D at a terminal) after each of its parts, then reads on.
+    struct Typed {
+        parts: std::collections::VecDeque<Vec<u8>>,
+        pos: usize,
+    }
+
+    impl Typed {
+        fn new(parts: &[&str]) -> Self {
+            Self {
+                parts: parts.iter().map(|p| p.as_bytes().to_vec()).collect(),
+                pos: 0,
+            }
+        }
+    }
+
+    impl std::io::Read for Typed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let available = self.fill_buf()?;
+            let n = available.len().min(buf.len());
+            buf[..n].copy_from_slice(&available[..n]);
+            self.consume(n);
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Typed {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            if self.parts.front().is_some_and(|p| self.pos >= p.len()) {
+                // The end of one part reads as the end of input, once.
+                self.parts.pop_front();
+                self.pos = 0;
+                return Ok(&[]);
+            }
+            Ok(self.parts.front().map_or(&[][..], |p| &p[self.pos..]))
+        }
+
+        fn consume(&mut self, amt: usize) {
+            self.pos += amt;
+        }
+    }
+
+    fn demo(dir: &std::path::Path) -> Session {
+        let loaded = QuizSource::Demo.load().unwrap();
+        Session::open(Store::at(dir), loaded).unwrap()
+    }
+
+    fn run(
+        session: &mut Session,
+        input: &mut dyn BufRead,
+        opts: &PlainOptions,
+    ) -> (Finish, String) {
+        let mut out = Vec::new();
+        let finish = ask_all(session, input, &mut out, opts).unwrap();
+        (finish, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn end_of_input_at_a_terminal_asks_before_grading() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = PlainOptions {
+            can_ask: true,
+            ..PlainOptions::default()
+        };
+        // Ctrl-D after one answer, then "n": stop without grading.
+        let mut session = demo(dir.path());
+        let mut input = std::io::Cursor::new(b"1\n".to_vec());
+        let (finish, out) = run(&mut session, &mut input, &opts);
+        assert!(
+            out.contains("5 questions are unanswered. Grade now? [y/N]"),
+            "{out}"
+        );
+        assert_eq!(finish, Finish::Stop);
+        // Resumed: Ctrl-D, then "y": grade.
+        drop(session);
+        let mut session = demo(dir.path());
+        let mut input = Typed::new(&["", "y\n"]);
+        let (finish, out) = run(&mut session, &mut input, &opts);
+        assert!(
+            out.contains("starting at question 2, the first unanswered one"),
+            "{out}"
+        );
+        assert!(out.contains("Grade now? [y/N]"), "{out}");
+        assert_eq!(finish, Finish::Grade);
+    }
+
+    #[test]
+    fn end_of_input_that_cannot_ask_says_how_many_stay_unanswered() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = demo(dir.path());
+        let mut input = std::io::Cursor::new(b"1\nf\n".to_vec());
+        let (finish, out) = run(&mut session, &mut input, &PlainOptions::default());
+        assert_eq!(finish, Finish::Grade);
+        assert!(
+            out.contains(
+                "(input ended: 4 questions stay unanswered: q3, q4, q5, q6)\nGrading the answers given."
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn practice_says_right_or_wrong_and_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let quiz = crate::quiz::parse_quiz(
+            r#"{"version":"1","pr_number":1,"questions":[
+            {"type":"mcq","id":"a","prompt":"Pick","options":["x","y"],"answer":"y","explanation":"Because y."},
+            {"type":"tf","id":"b","prompt":"True?","answer":true}]}"#,
+        )
+        .unwrap();
+        let loaded = crate::source::LoadedQuiz {
+            quiz,
+            origin: crate::store::Origin::Demo,
+            notes: Vec::new(),
+        };
+        let mut session = Session::open(Store::at(dir.path()), loaded).unwrap();
+        let opts = PlainOptions {
+            practice: true,
+            ..PlainOptions::default()
+        };
+        let mut input = std::io::Cursor::new(b"1\nt\n".to_vec());
+        let (_, out) = run(&mut session, &mut input, &opts);
+        assert!(
+            out.contains("✗ Not quite — the answer is: 2) y\nWhy: Because y.\n"),
+            "{out}"
+        );
+        assert!(out.contains("✓ Right."), "{out}");
+    }
+
+    #[test]
+    fn text_is_wrapped_to_the_width_between_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = demo(dir.path());
+        let opts = PlainOptions {
+            width: 40,
+            ..PlainOptions::default()
+        };
+        let mut input = std::io::Cursor::new(b"1\nf\n2\n".to_vec());
+        let (_, out) = run(&mut session, &mut input, &opts);
+        for line in out
+            .lines()
+            .filter(|l| !l.starts_with("──") && !l.starts_with("      "))
+        {
+            assert!(
+                crate::text::display_width(line) <= 40 || !line.trim().contains(' '),
+                "{line:?}"
+            );
+        }
     }
 }

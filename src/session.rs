@@ -136,6 +136,22 @@ impl Session {
         Ok(())
     }
 
+    /// Records that these results were posted to the pull request, and when.
+    pub fn mark_posted(&mut self) -> Result<(), StoreError> {
+        self.writable()?;
+        self.attempt.posted_at = Some(crate::store::now());
+        self.dirty = true;
+        self.flush()
+    }
+
+    /// Starts the attempt again: answers, flags and results cleared, earlier scores kept.
+    pub fn new_attempt(&mut self) -> Result<(), StoreError> {
+        self.writable()?;
+        self.attempt.start_again();
+        self.dirty = true;
+        self.flush()
+    }
+
     pub fn answered_count(&self) -> usize {
         self.attempt.answered_count(&self.quiz)
     }

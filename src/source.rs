@@ -32,23 +32,23 @@ pub struct LoadedQuiz {
 }
 
 /// Unusable input: the command exits with status 2.
+///
+/// Each message carries its cause (a `cause` field, not `source`): it is shown whole on its
+/// own, and the error chain printed by the CLI does not repeat it.
 #[derive(Debug, Error)]
 pub enum SourceError {
-    #[error("{name}: cannot read: {source}")]
-    Read {
-        name: String,
-        source: std::io::Error,
-    },
+    #[error("{name}: cannot read: {cause}")]
+    Read { name: String, cause: std::io::Error },
     #[error(
         "{name}: {size} bytes is more than the {MAX_SOURCE_BYTES}-byte limit for a quiz or answers file"
     )]
     TooLarge { name: String, size: u64 },
     #[error("{name}: not valid UTF-8 (first bad byte at offset {offset})")]
     NotUtf8 { name: String, offset: usize },
-    #[error("{name}: {source}")]
-    Comment { name: String, source: CommentError },
-    #[error("{name}: {source}")]
-    Format { name: String, source: FormatError },
+    #[error("{name}: {cause}")]
+    Comment { name: String, cause: CommentError },
+    #[error("{name}: {cause}")]
+    Format { name: String, cause: FormatError },
 }
 
 impl QuizSource {
@@ -66,11 +66,11 @@ impl QuizSource {
             }
         };
         let FoundQuiz { quiz, notes, .. } =
-            read_quiz(&text).map_err(|source| SourceError::Comment {
+            read_quiz(&text).map_err(|cause| SourceError::Comment {
                 name: name.clone(),
-                source,
+                cause,
             })?;
-        validate(&quiz).map_err(|source| SourceError::Format { name, source })?;
+        validate(&quiz).map_err(|cause| SourceError::Format { name, cause })?;
         Ok(LoadedQuiz {
             quiz,
             origin,
@@ -90,9 +90,9 @@ fn display_name(path: &Path) -> String {
 /// Reads a UTF-8 text file (or stdin for `-`), refusing oversized input before reading it all.
 pub fn read_text(path: &Path) -> Result<String, SourceError> {
     let name = display_name(path);
-    let read_err = |source| SourceError::Read {
+    let read_err = |cause| SourceError::Read {
         name: name.clone(),
-        source,
+        cause,
     };
     let limit = MAX_SOURCE_BYTES as u64;
     let mut bytes = Vec::new();

@@ -122,6 +122,82 @@ pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }
 
+/// "1 open answer", "2 open answers": a count with the right form of its noun.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Columns to wrap plain output to: the terminal's width when the output goes to one,
+/// else 80 (a pipe or a file).
+pub fn output_width(to_terminal: bool) -> usize {
+    match crossterm::terminal::size() {
+        Ok((w, _)) if to_terminal && w > 0 => usize::from(w).max(20),
+        _ => 80,
+    }
+}
+
+/// [`wrap_with`] without a prefix.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_with(text, width, "", "")
+}
+
+/// Wraps `text` to `width` columns at spaces, never inside a word: a word wider than the
+/// line gets a line of its own, whole. Each line of `text` is wrapped on its own and its
+/// leading spaces are kept on its continuation lines. `first` starts the first line and
+/// `rest` every other one (a hanging indent, such as `"  1) "` then `"     "`).
+pub fn wrap_with(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let prefix = if out.is_empty() { first } else { rest };
+        let body = line.trim_start_matches(' ');
+        let indent = &line[..line.len() - body.len()];
+        let room = width
+            .saturating_sub(display_width(prefix) + display_width(indent))
+            .max(1);
+        let mut current = String::new();
+        let mut used = 0;
+        let mut lead = prefix;
+        for (gap, word) in words(body) {
+            let w = display_width(word);
+            if !current.is_empty() && used + gap.len() + w > room {
+                out.push(format!("{lead}{indent}{current}").trim_end().to_string());
+                lead = rest;
+                current.clear();
+                used = 0;
+            }
+            if !current.is_empty() {
+                current.push_str(gap);
+                used += gap.len();
+            }
+            current.push_str(word);
+            used += w;
+        }
+        out.push(format!("{lead}{indent}{current}").trim_end().to_string());
+    }
+    out
+}
+
+/// The words of a line, each with the run of spaces before it (empty for the first).
+fn words(line: &str) -> Vec<(&str, &str)> {
+    let mut found = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        let word_start = rest.len() - rest.trim_start_matches(' ').len();
+        let after_gap = &rest[word_start..];
+        let word_len = after_gap.find(' ').unwrap_or(after_gap.len());
+        if word_len == 0 {
+            break;
+        }
+        found.push((&rest[..word_start], &after_gap[..word_len]));
+        rest = &after_gap[word_len..];
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +230,62 @@ mod tests {
     fn width_counts_wide_chars() {
         assert_eq!(display_width("日本"), 4);
         assert_eq!(display_width("ab"), 2);
+    }
+
+    #[test]
+    fn wrap_breaks_between_words_only() {
+        let text = "The handler waits for the SDK to invoke it before it returns.";
+        let lines = wrap(text, 24);
+        assert_eq!(
+            lines,
+            [
+                "The handler waits for",
+                "the SDK to invoke it",
+                "before it returns."
+            ]
+        );
+        for l in &lines {
+            assert!(display_width(l) <= 24, "{l:?}");
+        }
+        assert_eq!(lines.join(" "), text);
+    }
+
+    #[test]
+    fn wrap_keeps_a_long_word_whole_on_its_own_line() {
+        assert_eq!(
+            wrap("see https://example.com/a/very/long/path now", 12),
+            ["see", "https://example.com/a/very/long/path", "now"]
+        );
+    }
+
+    #[test]
+    fn wrap_keeps_lines_indents_and_blank_lines() {
+        assert_eq!(
+            wrap("one two three\n\n    let x = a + b;", 10),
+            ["one two", "three", "", "    let x", "    = a +", "    b;"]
+        );
+    }
+
+    #[test]
+    fn wrap_with_a_hanging_indent() {
+        assert_eq!(
+            wrap_with("alpha beta gamma delta", 14, "  1) ", "     "),
+            ["  1) alpha", "     beta", "     gamma", "     delta"]
+        );
+        assert_eq!(wrap_with("", 10, "> ", "  "), [">"]);
+    }
+
+    #[test]
+    fn wrap_counts_columns_not_bytes() {
+        // Each of these is two columns wide.
+        let lines = wrap("日本 語の 文章 です", 9);
+        assert_eq!(lines, ["日本 語の", "文章 です"]);
+    }
+
+    #[test]
+    fn plural_picks_the_form() {
+        assert_eq!(plural(1, "open answer", "open answers"), "1 open answer");
+        assert_eq!(plural(0, "open answer", "open answers"), "0 open answers");
+        assert_eq!(plural(2, "result", "results"), "2 results");
     }
 }

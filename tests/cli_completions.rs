@@ -4,7 +4,7 @@
 use std::process::{Command, Output};
 
 /// Every subcommand, as a user types it.
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 15] = [
     "take",
     "show",
     "grade",
@@ -12,6 +12,7 @@ const COMMANDS: [&str; 14] = [
     "fetch",
     "post",
     "status",
+    "results",
     "auth",
     "auth login",
     "auth status",

@@ -78,15 +78,16 @@ fn an_interrupted_take_resumes_with_every_answer() {
     // First run: two answers, then the input ends (as when the process is killed).
     let out = quizz(data.path(), &["take", "--demo", "--plain"], b"1\nf\n");
     assert!(text(&out.stdout).contains("input ended"));
-    // Second run: empty lines keep what was saved.
+    // Second run: it starts at the first unanswered question; empty lines skip the rest.
     let out = quizz(
         data.path(),
         &["take", "--demo", "--plain", "--json"],
-        b"\n\n\n\n\n\n",
+        b"\n\n\n\n",
     );
     let stderr = text(&out.stderr);
     assert!(stderr.contains("Resuming: 2 of 6 answered"), "{stderr}");
-    assert!(stderr.contains("Saved answer: false"), "{stderr}");
+    assert!(stderr.contains("starting at question 3"), "{stderr}");
+    assert!(!stderr.contains("Question 1 of 6"), "{stderr}");
     let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(results["per_question"][0]["correct"], true);
     assert_eq!(results["per_question"][1]["correct"], true);

@@ -210,7 +210,7 @@ fn offline_take_goes_to_the_outbox_then_quizz_post_sends_it(api: &Api) {
     assert!(
         again
             .stdout
-            .contains("1 result(s) from earlier takes wait to be posted"),
+            .contains("1 result from an earlier take waits to be posted"),
         "{}",
         again.all()
     );
@@ -328,11 +328,13 @@ fn current_branch_finds_the_pr(api: &Api) {
             run.all()
         );
     }
-    // The https case named its PR through the merge ref, without asking GitHub.
+    // The https case named its PR through the merge ref, without asking GitHub (each take
+    // also reads its PR's title: GET /pulls/N, not a lookup).
     let lookups: Vec<String> = api
         .fake
         .requests(&format!("/repos/{repo}/pulls"))
         .into_iter()
+        .filter(|r| r.path.ends_with("/pulls"))
         .map(|r| r.query)
         .collect();
     assert_eq!(lookups.len(), 2, "{lookups:?}");

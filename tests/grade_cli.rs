@@ -61,7 +61,7 @@ fn grade_files_grades_the_open_answer_with_progress_on_stderr() {
     assert_eq!(results["total_score"], 63); // (100+100+0+100+80+0)/6
     assert!(results.get("pending").is_none());
     assert!(
-        stderr.contains("Grading 1 open answer(s) with the Messages API"),
+        stderr.contains("Grading 1 open answer with the Messages API"),
         "{stderr}"
     );
     assert!(

@@ -22,6 +22,8 @@ fn p_on_the_results_posts_to_the_pull_request() {
     t.keys(&["Enter", "1", "s"]);
     t.wait_for("Review: 1 of 6 answered");
     t.keys(&["Enter"]);
+    t.wait_for("Submit now?");
+    t.keys(&["y"]);
     t.wait_for(&format!("press P to post these results to {repo}#7"));
     assert!(
         own(&api, &repo).is_empty(),
@@ -46,7 +48,7 @@ fn q_on_the_results_posts_nothing() {
     };
     let (api, repo) = take_pr_quiz(&t, "tui-nopost");
     t.wait_for("Press Enter to start");
-    t.keys(&["Enter", "1", "s", "Enter"]);
+    t.keys(&["Enter", "1", "s", "Enter", "y"]);
     t.wait_for("press P to post");
     t.keys(&["q"]);
     let screen = t.wait_for("[quizz exited 0]");

@@ -199,7 +199,7 @@ fn g_then_k_on_the_results_scrolls_at_once() {
     t.wait_for("Press Enter to start");
     t.keys(&["Enter", "1", "s"]);
     t.wait_for("Review:");
-    t.keys(&["Enter"]);
+    t.keys(&["Enter", "y"]);
     t.wait_for("Total");
     t.keys(&["G"]);
     std::thread::sleep(std::time::Duration::from_millis(300));

@@ -31,7 +31,7 @@ enum AuthCommand {
     #[command(
         after_help = "Examples:\n  quizz auth login\n  printf %s \"$TOKEN\" | quizz auth login --with-token\n\nThe token needs read access to pull requests and write access to issues (to comment)."
     )]
-    Login(HostArgs),
+    Login(LoginArgs),
     /// Say which source gives the token, and which user it is (never the token).
     #[command(
         after_help = "Examples:\n  quizz auth status\n  GH_HOST=ghe.example.com quizz auth status"
@@ -47,7 +47,13 @@ struct HostArgs {
     /// The GitHub host (default: `GH_HOST`, else github.com).
     #[arg(long, value_name = "HOST")]
     hostname: Option<String>,
-    /// Read the token from stdin (login only; implied when stdin is not a terminal).
+}
+
+#[derive(Args)]
+struct LoginArgs {
+    #[command(flatten)]
+    host: HostArgs,
+    /// Read the token from stdin (implied when stdin is not a terminal).
     #[arg(long)]
     with_token: bool,
 }
@@ -68,8 +74,8 @@ pub fn run(args: &AuthArgs) -> Result<()> {
     }
 }
 
-fn login(args: &HostArgs) -> Result<()> {
-    let host = args.host();
+fn login(args: &LoginArgs) -> Result<()> {
+    let host = args.host.host();
     let secret = if args.with_token || !std::io::stdin().is_terminal() {
         let mut text = String::new();
         std::io::stdin()

@@ -16,7 +16,7 @@ use crate::text::sanitize_line;
 #[derive(Args)]
 #[command(
     after_help = "Examples:\n  quizz doctor\n  quizz doctor --check      also grade a tiny test answer (one API call)\n\n\
-Backends, in order: QUIZZ_GRADER=anthropic|claude|none if set; ANTHROPIC_API_KEY (Messages API);\n\
+Backends, in order: QUIZZ_GRADER=anthropic|claude|none if set; ANTHROPIC_API_KEY (Messages API); \
 a `claude` binary (CLAUDE_BIN or PATH); ANTHROPIC_AUTH_TOKEN (Messages API, bearer); none."
 )]
 pub struct DoctorArgs {
@@ -72,7 +72,11 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
 fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<()> {
     outln!("grader:   {}", selection.backend.describe());
     if selection.backend != BackendKind::None {
-        outln!("model:    {}", sanitize_line(&selection.model));
+        outln!(
+            "model:    {} ({})",
+            sanitize_line(&selection.model),
+            selection.model_origin()
+        );
     }
     let base_from_env = env
         .get("ANTHROPIC_BASE_URL")
@@ -112,7 +116,16 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<
     for (name, state) in env.described() {
         outln!("  {name:<31} {}", sanitize_line(&state));
     }
-    if selection.backend == BackendKind::None {
+    let forced_off = env
+        .get("QUIZZ_GRADER")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("none"));
+    if forced_off {
+        outln!(
+            "\nGrading is turned off by QUIZZ_GRADER=none: open answers stay pending.\n\
+             To grade them, unset it (`unset QUIZZ_GRADER`), or set it to anthropic or claude;\n\
+             then `quizz grade` grades what is pending."
+        );
+    } else if selection.backend == BackendKind::None {
         outln!(
             "\nTo grade open answers, set ANTHROPIC_API_KEY, or install Claude Code (`claude`),\n\
              or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway). Until then\n\

@@ -109,7 +109,10 @@ pub fn run(args: &FetchArgs) -> Result<()> {
         }
     }
     if failures > 0 {
-        bail!("{failures} pull request(s) could not be fetched");
+        bail!(
+            "{} could not be fetched",
+            crate::text::plural(failures, "pull request", "pull requests")
+        );
     }
     Ok(())
 }

@@ -1,3 +1,4 @@
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -21,11 +22,22 @@ use crate::store::Store;
 #[derive(Args)]
 #[command(
     group(ArgGroup::new("mode").required(true).args(["quiz", "demo", "file"])),
-    after_help = "Examples:\n  quizz grade --quiz comment.md --answers answers.json\n  quizz grade --quiz quiz.json --answers answers.json --json > results.json\n  quizz grade --quiz quiz.json --answers answers.json --previous results.json   (grade only what is still pending)\n  quizz grade --demo                     grade the saved answers of the demo quiz\n  quizz grade --file comment.md --regrade\n\n\
-The answers file is the original Answers model:\n  {\"version\":\"1\",\"pr_number\":7,\"entries\":[{\"question_id\":\"q1\",\"value\":\"<option text>\"}]}\n\
-value: the option text (mcq), the label (mermaid), \"true\"/\"false\" (tf), free text (open).\n\n\
-Exit status: 0 graded (open answers with no grader stay pending), 1 some open answer failed\n\
-to grade (results are still printed, those answers stay pending), 2 unusable input."
+    after_help = "Examples:\n  \
+        quizz grade --demo                the saved answers of the demo quiz\n  \
+        quizz grade --file comment.md     the saved answers of a quiz file\n  \
+        quizz grade --demo --markdown     the results comment, as take posts it\n  \
+        quizz grade --file comment.md --regrade\n  \
+        quizz grade --quiz comment.md --answers answers.json\n  \
+        quizz grade --quiz quiz.json --answers answers.json --json > results.json\n  \
+        quizz grade --quiz quiz.json --answers answers.json --previous results.json\n\n\
+        Output: on a terminal, a summary of the results; piped, the markdown results comment \
+        (--markdown prints it on a terminal too); with --json, the results state. With \
+        --previous, open answers graded there are kept and only pending ones are graded.\n\n\
+        The answers file is the original Answers model:\n  \
+        {\"version\":\"1\",\"pr_number\":7,\"entries\":[{\"question_id\":\"q1\",\"value\":\"...\"}]}\n\
+        value: the option text (mcq), the label (mermaid), \"true\"/\"false\" (tf), free text (open).\n\n\
+        Exit status: 0 graded (open answers with no grader stay pending), 1 some open answer \
+        failed to grade (results are still printed, those answers stay pending), 2 unusable input."
 )]
 pub struct GradeArgs {
     /// The quiz: quiz-state JSON or a whole comment in markdown (`-` reads stdin).
@@ -44,9 +56,12 @@ pub struct GradeArgs {
     /// Grade every open answer again, even those already graded.
     #[arg(long, conflicts_with = "previous")]
     regrade: bool,
-    /// Print the results state JSON instead of the markdown results comment.
+    /// Print the results state JSON.
     #[arg(long)]
     json: bool,
+    /// Print the markdown results comment (what `take` posts), also on a terminal.
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
     /// Open answers graded at the same time.
     #[arg(long, short = 'j', value_name = "N", default_value_t = DEFAULT_JOBS,
           value_parser = clap::value_parser!(u16).range(1..=32))]
@@ -67,9 +82,9 @@ pub fn run(args: &GradeArgs) -> Result<()> {
 fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Result<()> {
     let loaded = QuizSource::File(quiz_path.to_path_buf()).load()?;
     let text = read_text(answers_path)?;
-    let answers = Answers::parse(&text).map_err(|source| SourceError::Format {
+    let answers = Answers::parse(&text).map_err(|cause| SourceError::Format {
         name: answers_path.display().to_string(),
-        source,
+        cause,
     })?;
     let quiz = &loaded.quiz;
     let mut previous = grade_closed(quiz, &answers);
@@ -142,14 +157,16 @@ fn finish(
     save(&results)?;
     if args.json {
         outln!("{}", results.to_pretty_json());
-    } else {
+    } else if args.markdown || !std::io::stdout().is_terminal() {
         outln!("{}", render_results_comment(&results)?);
+    } else {
+        super::report::print_results(&mut std::io::stdout().lock(), quiz, answers, &results)?;
     }
     summarise(&graded, &selection, &mut err, retry)?;
     if !graded.failed.is_empty() {
         bail!(
-            "{} open answer(s) could not be graded; the results above are provisional",
-            graded.failed.len()
+            "{} could not be graded; the results above are provisional",
+            crate::text::plural(graded.failed.len(), "open answer", "open answers")
         );
     }
     Ok(())
@@ -161,9 +178,9 @@ fn read_results(path: &Path) -> Result<Results> {
     if let Ok(results) = Results::parse(&text) {
         return Ok(results);
     }
-    let parsed = parse_results_comment(&text).map_err(|source| SourceError::Comment {
+    let parsed = parse_results_comment(&text).map_err(|cause| SourceError::Comment {
         name: path.display().to_string(),
-        source,
+        cause,
     })?;
     Ok(parsed.results)
 }

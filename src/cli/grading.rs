@@ -1,6 +1,6 @@
 //! Grading with progress lines, shared by `take` (plain mode) and `grade`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 
@@ -9,7 +9,7 @@ use crate::grade::{
     keep_previous, select_grader,
 };
 use crate::quiz::{Answers, Outcome, QuestionKind, Quiz, Results, assemble, grade_closed};
-use crate::text::sanitize_line;
+use crate::text::{output_width, plural, sanitize_line, wrap_with};
 
 /// What grading did, for the caller's summary and exit status.
 pub struct Graded {
@@ -62,7 +62,8 @@ pub fn grade_with_progress(
     let concurrency = concurrency.max(1);
     writeln!(
         out,
-        "Grading {to_grade} open answer(s) with {} (model {}), {} at a time…",
+        "Grading {} with {} (model {}), {} at a time…",
+        plural(to_grade, "open answer", "open answers"),
         describe(selection),
         sanitize_line(&selection.model),
         concurrency.min(to_grade)
@@ -104,25 +105,38 @@ pub fn summarise(
     out: &mut dyn Write,
     retry_command: &str,
 ) -> Result<()> {
-    if !graded.failed.is_empty() {
+    let width = output_width(std::io::stdout().is_terminal() || std::io::stderr().is_terminal());
+    let (note, then) = if !graded.failed.is_empty() {
         let ids: Vec<String> = graded.failed.iter().map(|i| sanitize_line(i)).collect();
-        writeln!(
-            out,
-            "note: {} open answer(s) could not be graded ({}); they stay pending.\n      Re-grade just those with: {retry_command}",
-            ids.len(),
-            ids.join(", ")
-        )?;
+        let note = format!(
+            "{} could not be graded ({}); {} pending.",
+            plural(ids.len(), "open answer", "open answers"),
+            ids.join(", "),
+            if ids.len() == 1 {
+                "it stays"
+            } else {
+                "they stay"
+            }
+        );
+        (note, format!("Re-grade just those with: {retry_command}"))
     } else if selection.backend == BackendKind::None && graded.outcomes.contains(&Outcome::Pending)
     {
         let why = selection
             .reasons
             .last()
             .map_or_else(String::new, |r| format!(" ({})", sanitize_line(r)));
-        writeln!(
-            out,
-            "note: no grader for open answers{why}: they stay pending.\n      `quizz doctor` says how to set one up; then grade them with: {retry_command}"
-        )?;
+        (
+            format!("no grader for open answers{why}: they stay pending."),
+            format!("`quizz doctor` says how to set one up; then grade them with: {retry_command}"),
+        )
+    } else {
+        return Ok(());
+    };
+    for line in wrap_with(&note, width, "note: ", "      ") {
+        writeln!(out, "{line}")?;
     }
+    // The line with the command is not wrapped: the command stays whole, to be copied.
+    writeln!(out, "      {then}")?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
-use crate::mermaid::{RenderOptions, render};
+use crate::mermaid::{DiagramKind, RenderOptions, render};
 use crate::source::read_text;
 
 /// Draw Mermaid diagrams as text that fits the terminal, never changing their meaning.
@@ -13,7 +13,8 @@ use crate::source::read_text;
 /// anything the renderer cannot draw faithfully, is shown as source with a one-line reason.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  quizz mermaid flow.mmd\n  quizz mermaid --width 60 a.mmd b.mmd\n  printf 'graph LR\\n  A --> B' | quizz mermaid --ascii"
+    after_help = "Examples:\n  quizz mermaid flow.mmd\n  quizz mermaid --width 60 a.mmd b.mmd\n  printf 'graph LR\\n  A --> B' | quizz mermaid --ascii\n\n\
+Exit status: 0 drawn (a diagram type that is not drawn, such as pie or gantt, is shown as source), 2 empty input, or a diagram that cannot be read or drawn (it is shown as source; the reason is also on stderr)."
 )]
 pub struct MermaidArgs {
     /// Files of Mermaid source; none or `-` reads stdin. Several are drawn one after another.
@@ -39,6 +40,7 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
         args.files.clone()
     };
     let mut out = std::io::stdout().lock();
+    let mut not_drawn = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let source = read_text(file)?;
         if files.len() > 1 {
@@ -51,11 +53,32 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
                 crate::text::sanitize_line(&file.display().to_string())
             )?;
         }
-        for line in render(&source, &opts).lines {
+        let rendered = render(&source, &opts);
+        for line in &rendered.lines {
             writeln!(out, "{}", line.text().trim_end())?;
         }
+        // A type this renderer does not draw (pie, gantt…) is shown as source on purpose;
+        // empty input, no header, or a diagram it cannot read or draw is an error.
+        if let Some(reason) = &rendered.fallback
+            && rendered.kind != DiagramKind::Unsupported
+        {
+            let name = if file.as_os_str() == "-" {
+                "stdin".to_string()
+            } else {
+                file.display().to_string()
+            };
+            not_drawn.push(format!(
+                "{}: {}",
+                crate::text::sanitize_line(&name),
+                crate::text::sanitize_line(reason)
+            ));
+        }
     }
-    Ok(())
+    if not_drawn.is_empty() {
+        Ok(())
+    } else {
+        Err(super::UsageError(format!("not drawn: {}", not_drawn.join("; "))).into())
+    }
 }
 
 fn terminal_width() -> usize {

@@ -19,6 +19,7 @@ mod mermaid;
 mod post;
 mod pr;
 mod report;
+mod results;
 mod show;
 mod status;
 mod take;
@@ -41,7 +42,17 @@ use crate::source::{QuizSource, SourceError};
     long_about = "Take the quiz a bot posted on your pull request, right in the terminal, and grade it.\n\n\
         A quiz is the JSON state inside a bot comment's `<details><summary>Quiz state (used by the CLI)</summary>` \
         block; quizz reads it from the whole comment (as posted, or copied from the rendered page) or from the bare JSON.",
-    after_help = "Examples:\n  quizz take                      take the quiz on the current branch's pull request\n  quizz take 7                    take the quiz on PR 7 of this repository\n  quizz take --demo              take the built-in demo quiz\n  quizz take --file quiz.md       take a quiz saved from a PR comment\n  quizz show quiz.md --json       print the normalized quiz state\n  quizz grade --quiz quiz.md --answers answers.json\n  quizz grade --demo              grade the saved answers (open ones by an LLM)\n  quizz doctor                    which LLM grader is used, and why\n\nExit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
+    after_help = "Examples:\n  \
+        quizz take                  the quiz on the current branch's pull request\n  \
+        quizz take 7                the quiz on PR 7 of this repository\n  \
+        quizz take --demo           the built-in demo quiz\n  \
+        quizz take --file quiz.md   a quiz saved from a PR comment\n  \
+        quizz show quiz.md --json   the normalized quiz state\n  \
+        quizz grade --demo          grade the saved answers (open ones by an LLM)\n  \
+        quizz status                attempts in progress, results waiting\n  \
+        quizz doctor                which LLM grader is used, and why\n  \
+        quizz grade --quiz quiz.md --answers answers.json\n\n\
+        Exit status: 0 ok, 1 runtime failure, 2 unusable input or arguments."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -57,6 +68,7 @@ enum Command {
     Fetch(fetch::FetchArgs),
     Post(post::PostArgs),
     Status(status::StatusArgs),
+    Results(results::ResultsArgs),
     Auth(auth::AuthArgs),
     Mermaid(mermaid::MermaidArgs),
     Completions(completions::CompletionsArgs),
@@ -89,7 +101,7 @@ impl SourceArgs {
             (None, true) => Ok(QuizSource::Demo),
             (None, false) => Err(SourceError::Read {
                 name: "quiz".into(),
-                source: std::io::Error::other(
+                cause: std::io::Error::other(
                     "say which quiz to use: --demo, or --file SOURCE (a quiz file or a saved comment)",
                 ),
             }),
@@ -108,6 +120,7 @@ pub fn main() -> ExitCode {
         Command::Fetch(args) => fetch::run(&args),
         Command::Post(args) => post::run(&args),
         Command::Status(args) => status::run(&args),
+        Command::Results(args) => results::run(&args),
         Command::Auth(args) => auth::run(&args),
         Command::Mermaid(args) => mermaid::run(&args),
         Command::Completions(args) => completions::run_completions(&args),
@@ -118,14 +131,35 @@ pub fn main() -> ExitCode {
         // The reader went away (`| head`): nothing to say, as git and gh do.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!(
-                "quizz: error: {}",
-                crate::text::sanitize(&format!("{err:#}"))
-            );
+            eprintln!("quizz: error: {}", crate::text::sanitize(&error_text(&err)));
             ExitCode::from(exit_code(&err))
         }
     }
 }
+
+/// The error and its causes, `: `-separated, each said once: a cause whose text the
+/// message before it already holds (an error that shows its cause and also returns it from
+/// `source()`) is not repeated.
+fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    let mut previous = String::new();
+    for cause in err.chain() {
+        let line = cause.to_string();
+        if text.is_empty() {
+            text.clone_from(&line);
+        } else if !previous.contains(&line) {
+            text.push_str(": ");
+            text.push_str(&line);
+        }
+        previous = line;
+    }
+    text
+}
+
+/// Arguments that cannot be used together, or input that cannot be used (exit status 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub String);
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
@@ -138,6 +172,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn exit_code(err: &anyhow::Error) -> u8 {
     let unusable = err.chain().any(|c| {
         c.is::<SourceError>()
+            || c.is::<UsageError>()
             || c.is::<CommentError>()
             || c.is::<FormatError>()
             || c.is::<crate::github::ResolveError>()
@@ -153,4 +188,27 @@ fn wants_plain(asked: bool) -> bool {
         || !std::io::stdin().is_terminal()
         || !std::io::stdout().is_terminal()
         || std::env::var_os("TERM").is_some_and(|t| t == "dumb")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot write x: {source}")]
+    struct Repeats {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let io = std::io::Error::other("disk full");
+        let err = anyhow::Error::new(Repeats { source: io }).context("cannot save the answers");
+        assert_eq!(
+            error_text(&err),
+            "cannot save the answers: cannot write x: disk full"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_text(&plain), "outer: inner");
+    }
 }

@@ -78,8 +78,8 @@ pub fn run(_args: &PostArgs) -> Result<()> {
     }
     if failed > 0 {
         bail!(
-            "{failed} of {} result(s) could not be posted; they stay in the outbox",
-            waiting.len()
+            "{failed} of {} could not be posted; they stay in the outbox",
+            crate::text::plural(waiting.len(), "result", "results")
         );
     }
     Ok(())
@@ -95,18 +95,19 @@ fn describe(outcome: &PostOutcome) -> String {
 }
 
 /// After a PR take: post (when confirmed), or queue, and say what happened.
+/// Posts (or queues) the results of a take as the taker chose; true when they were posted.
 pub fn after_take(
     take: &PrTake,
     results: &Results,
     choice: PostChoice,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<bool> {
     let confirmed = match choice {
         PostChoice::Yes => true,
         PostChoice::No => {
             writeln!(out, "Not posted (--no-post).")?;
-            return Ok(());
+            return Ok(false);
         }
         PostChoice::Ask if std::io::stdin().is_terminal() => {
             write!(
@@ -128,12 +129,12 @@ pub fn after_take(
                  next time pass --post or --no-post.",
                 path.display()
             )?;
-            return Ok(());
+            return Ok(false);
         }
     };
     if !confirmed {
         writeln!(out, "Not posted.")?;
-        return Ok(());
+        return Ok(false);
     }
     if take.offline {
         take.queue(results, "offline during the take")?;
@@ -141,10 +142,13 @@ pub fn after_take(
             out,
             "Offline: the results wait in the outbox; run `quizz post` when GitHub can be reached."
         )?;
-        return Ok(());
+        return Ok(false);
     }
     match take.post(results) {
-        Ok(outcome) => writeln!(out, "{}", capitalize(&describe(&outcome)))?,
+        Ok(outcome) => {
+            writeln!(out, "{}", capitalize(&describe(&outcome)))?;
+            return Ok(true);
+        }
         Err(e @ GithubError::TooBig { .. }) => return Err(e.into()),
         Err(e) => {
             let reason = sanitize_line(&e.to_string());
@@ -155,7 +159,7 @@ pub fn after_take(
             )?;
         }
     }
-    Ok(())
+    Ok(false)
 }
 
 fn capitalize(s: &str) -> String {

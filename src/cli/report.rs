@@ -1,32 +1,43 @@
 //! Results for a terminal: one line per question, what was expected where it was missed.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use crate::quiz::{Answers, QuestionKind, Quiz, Results};
-use crate::text::sanitize_line;
+use crate::text::{display_width, output_width, plural, sanitize, sanitize_line, wrap_with};
 
+/// [`print_results_at`] wrapped to the terminal's width (80 when stdout is not a terminal).
 pub fn print_results(
     out: &mut dyn Write,
     quiz: &Quiz,
     answers: &Answers,
     results: &Results,
 ) -> std::io::Result<()> {
+    let width = output_width(std::io::stdout().is_terminal());
+    print_results_at(out, quiz, answers, results, width)
+}
+
+/// Every question's outcome; answers, expected answers, feedback and explanations are
+/// printed whole (never cut), wrapped at word boundaries to `width` columns.
+pub fn print_results_at(
+    out: &mut dyn Write,
+    quiz: &Quiz,
+    answers: &Answers,
+    results: &Results,
+    width: usize,
+) -> std::io::Result<()> {
     let correct = results.per_question.iter().filter(|r| r.correct).count();
-    write!(
-        out,
+    let mut head = format!(
         "Results: {}% — {correct} of {} correct",
         results.total_score,
         quiz.questions.len()
-    )?;
-    if results.pending.is_empty() {
-        writeln!(out)?;
-    } else {
-        writeln!(
-            out,
-            " (provisional: {} open answer(s) not graded yet)",
-            results.pending.len()
-        )?;
+    );
+    if !results.pending.is_empty() {
+        head.push_str(&format!(
+            " (provisional: {} not graded yet)",
+            plural(results.pending.len(), "open answer", "open answers")
+        ));
     }
+    labelled(out, "", &head, width)?;
     for (i, q) in quiz.questions.iter().enumerate() {
         let id = sanitize_line(&q.id);
         let n = i + 1;
@@ -36,21 +47,27 @@ pub fn print_results(
             if !r.correct {
                 let given = answers
                     .get(&q.id)
-                    .map_or_else(|| "(no answer)".to_string(), sanitize_line);
-                writeln!(out, "       your answer: {}", shorten(&given))?;
+                    .map_or_else(|| "(no answer)".to_string(), |a| sanitize(a).into_owned());
+                labelled(out, "       your answer: ", &given, width)?;
                 if let Some(expected) = q.kind.expected_value() {
-                    writeln!(
-                        out,
-                        "       correct:     {}",
-                        shorten(&sanitize_line(&expected))
-                    )?;
+                    labelled(out, "       correct:     ", &sanitize(&expected), width)?;
                 }
             }
             if !r.feedback.trim().is_empty() {
-                writeln!(out, "       feedback:    {}", sanitize_line(&r.feedback))?;
+                labelled(
+                    out,
+                    "       feedback:    ",
+                    &sanitize(r.feedback.trim()),
+                    width,
+                )?;
             }
             if let (false, Some(explanation)) = (r.correct, &q.explanation) {
-                writeln!(out, "       why:         {}", sanitize_line(explanation))?;
+                labelled(
+                    out,
+                    "       why:         ",
+                    &sanitize(explanation.trim()),
+                    width,
+                )?;
             }
         } else if results.pending.contains(&q.id) {
             writeln!(
@@ -68,11 +85,12 @@ pub fn print_results(
     Ok(())
 }
 
-fn shorten(text: &str) -> String {
-    const MAX: usize = 110;
-    if text.chars().count() <= MAX {
-        return text.to_string();
+/// `label` then `text` (all its lines) wrapped to `width`, continuation lines indented
+/// under the text.
+fn labelled(out: &mut dyn Write, label: &str, text: &str, width: usize) -> std::io::Result<()> {
+    let hang = " ".repeat(display_width(label));
+    for line in wrap_with(text, width, label, &hang) {
+        writeln!(out, "{line}")?;
     }
-    let cut: String = text.chars().take(MAX).collect();
-    format!("{cut}…")
+    Ok(())
 }

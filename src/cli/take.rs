@@ -1,4 +1,4 @@
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -7,11 +7,11 @@ use super::pr::{PostChoice, PrArgs};
 use super::{SourceArgs, report, wants_plain};
 use crate::github::PrTake;
 use crate::grade::{EnvSnapshot, select_grader};
+use crate::plain::{Finish, PlainOptions};
 use crate::session::Session;
-use crate::store::{Origin, Store};
-use crate::tui::Settings;
-use crate::tui::app::Exit;
+use crate::store::Store;
 use crate::tui::theme::Theme;
+use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
 
 /// Take a quiz: answer every question, then grade and see the results.
 ///
@@ -19,12 +19,21 @@ use crate::tui::theme::Theme;
 /// Plain mode (a line protocol for screen readers, pipes and scripts) is used with
 /// --plain, when stdin or stdout is not a terminal, or when TERM=dumb.
 #[derive(Args)]
-#[command(
-    after_help = "Examples:\n  quizz take                                   the quiz on the current branch's PR\n  quizz take 7 --repo octo/app                 PR 7 of octo/app\n  quizz take https://github.com/octo/app/pull/7 --plain --post\n  quizz take --demo\n  quizz take --demo --practice                 see right or wrong as you answer\n  quizz take --file comment.md\n  printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n\n\
-Plain protocol: each question is printed with numbered options; type the option number (mcq),\n\
-t/f/true/false (tf), the label or its number (mermaid), or lines of text ended by a line\n\
-holding only '.' (open). An empty line leaves a question as it is; end of input stops early."
-)]
+#[command(after_help = "Examples:\n  \
+        quizz take                     the quiz on the current branch's PR\n  \
+        quizz take 7 --repo octo/app   PR 7 of octo/app\n  \
+        quizz take --demo              the built-in demo quiz\n  \
+        quizz take --demo --practice   see right or wrong as you answer\n  \
+        quizz take --file comment.md   a quiz saved from a PR comment\n  \
+        quizz take https://github.com/octo/app/pull/7 --plain --post\n  \
+        printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n\n\
+        Plain protocol: each question is printed with numbered options; type the option number (mcq), \
+        t/f/true/false (tf), the label or its number (mermaid), or lines of text ended by a line \
+        holding only '.' (open). An empty line leaves a question as it is. A take that was \
+        interrupted starts again at the first unanswered question. End of input (Ctrl-D) stops \
+        early: at a terminal quizz asks before grading with questions unanswered, otherwise it \
+        says how many stay unanswered and grades the answers given. Every answer is saved as it \
+        is given: Ctrl-C stops at once and loses none.")]
 pub struct TakeArgs {
     #[command(flatten)]
     source: SourceArgs,
@@ -39,11 +48,26 @@ pub struct TakeArgs {
     /// Practice: show right or wrong, and the explanation, as soon as you answer.
     #[arg(long)]
     practice: bool,
+    /// Leave the mouse to the terminal (text selection) instead of scrolling with the wheel;
+    /// `[ui] mouse = false` in the config file does the same.
+    #[arg(long)]
+    no_mouse: bool,
 }
 
 pub fn run(args: &TakeArgs) -> Result<()> {
     let store = Store::open_default()?;
     let from_pr = !args.source.demo && args.source.file.is_none();
+    if args.pr.post && !from_pr {
+        let what = if args.source.demo {
+            "the demo quiz"
+        } else {
+            "a quiz from a file"
+        };
+        return Err(super::UsageError(format!(
+            "--post: {what} has no pull request, so its results cannot be posted; drop --post (only a PR's quiz is posted: quizz take 7)"
+        ))
+        .into());
+    }
     let pr_take = if from_pr {
         let cwd = std::env::current_dir()?;
         Some(crate::github::open_take(
@@ -77,73 +101,79 @@ fn run_tui(
     store: &Store,
     pr_take: Option<&PrTake>,
 ) -> Result<()> {
-    let mut waiting = Vec::new();
-    super::status::mention_outbox(store, &mut waiting)?;
-    session.notes.extend(
-        String::from_utf8_lossy(&waiting)
-            .lines()
-            .map(|l| l.trim_start_matches("Note: ").to_string()),
-    );
+    let waiting = store.outbox_list().len();
+    if waiting > 0 {
+        session.notes.push(format!(
+            "{} from earlier takes {} to be posted: `quizz status` lists them, `quizz post` sends them.",
+            crate::text::plural(waiting, "result", "results"),
+            if waiting == 1 { "waits" } else { "wait" }
+        ));
+    }
     let choice = args.pr.choice();
-    let (after_grading, can_post) = match (&session.origin, pr_take, choice) {
-        (Origin::Demo, ..) => (
-            "not posted: the demo quiz has no pull request.".to_string(),
-            false,
-        ),
-        (Origin::File(_), ..) => (
-            "not posted: a quiz from a file has no pull request to post to.".to_string(),
-            false,
-        ),
-        (_, Some(take), PostChoice::Yes) => (
-            format!("posted to {} when you quit (--post).", take.pr),
-            false,
-        ),
-        (_, _, PostChoice::No) => ("not posted (--no-post).".to_string(), false),
-        (_, Some(take), PostChoice::Ask) => (
-            format!(
-                "press P to post these results to {} and quit; q quits without posting.",
-                take.pr
-            ),
-            true,
-        ),
-        (_, None, _) => ("not posted.".to_string(), false),
+    let posting = match (pr_take, choice) {
+        (None, _) => Posting::NoPullRequest,
+        (Some(_), PostChoice::No) => Posting::Off,
+        (Some(take), PostChoice::Yes) => Posting::OnExit {
+            pr: take.pr.to_string(),
+        },
+        (Some(take), PostChoice::Ask) => Posting::OnKey {
+            pr: take.pr.to_string(),
+        },
     };
     let selection = select_grader(&EnvSnapshot::from_process());
-    let grader_label = match &selection.grader {
-        Some(_) => format!(
-            "{} · model {}",
-            selection.backend.describe(),
-            selection.model
-        ),
-        None => "no grader configured: open answers stay pending (see quizz doctor)".to_string(),
-    };
     let settings = Settings {
         practice: args.practice,
         theme: Theme::from_env(),
-        grader_label,
-        grader_available: selection.grader.is_some(),
-        after_grading,
+        mouse: !args.no_mouse && crate::config::mouse(),
+        grader: selection.grader.as_ref().map(|_| GraderInfo {
+            backend: selection.backend.describe(),
+            model: selection.model.clone(),
+        }),
+        posting,
         grade_later: grade_later(args),
-        can_post,
+        pr: pr_take.map(|_| PullRequestInfo::default()),
     };
-    let app = crate::tui::run(session, settings, selection.grader)?;
+    let finished = crate::tui::run(session, settings, selection.grader)?;
     let mut out = std::io::stdout();
-    let Some(results) = &app.results else {
+    let Some(results) = &finished.results else {
         writeln!(
             out,
             "Answers saved ({} of {}). Run the same command to carry on.",
-            app.session.answered_count(),
-            app.session.quiz.questions.len()
+            finished.session.answered_count(),
+            finished.session.quiz.questions.len()
         )?;
         return Ok(());
     };
-    report::print_results(&mut out, &app.session.quiz, &app.session.answers(), results)?;
+    let mut session = finished.session;
+    report::print_results(&mut out, &session.quiz, &session.answers(), results)?;
+    for (id, reason) in &finished.failures {
+        writeln!(
+            out,
+            "Grading {} failed: {}",
+            crate::text::sanitize_line(id),
+            crate::text::sanitize_line(reason)
+        )?;
+    }
+    if !results.pending.is_empty() {
+        writeln!(
+            out,
+            "{} pending: grade {} with `{}`.",
+            crate::text::plural(results.pending.len(), "open answer", "open answers"),
+            if results.pending.len() == 1 {
+                "it"
+            } else {
+                "them"
+            },
+            grade_later(args)
+        )?;
+    }
     if let Some(take) = pr_take {
         // The confirmation was given (or refused) in the UI: P on the results, or --post.
-        let confirmed = app.exit == Some(Exit::QuitAndPost) || choice == PostChoice::Yes;
-        if confirmed {
+        if finished.post || choice == PostChoice::Yes {
             let mut no_input = std::io::empty();
-            super::post::after_take(take, results, PostChoice::Yes, &mut no_input, &mut out)?;
+            if super::post::after_take(take, results, PostChoice::Yes, &mut no_input, &mut out)? {
+                session.mark_posted()?;
+            }
         } else if choice != PostChoice::No {
             writeln!(
                 out,
@@ -166,14 +196,34 @@ fn run_plain(
         );
     }
     let stdin = std::io::stdin();
+    let can_ask = stdin.is_terminal();
+    if args.json && !args.plain && can_ask && std::io::stderr().is_terminal() {
+        eprintln!(
+            "--json takes the quiz in plain mode (the line protocol): questions here, on stderr; the results JSON on stdout."
+        );
+    }
     let mut input = stdin.lock();
-    let mut prompts: Box<dyn Write> = if args.json {
-        Box::new(std::io::stderr())
+    let (mut prompts, to_terminal): (Box<dyn Write>, bool) = if args.json {
+        (Box::new(std::io::stderr()), std::io::stderr().is_terminal())
     } else {
-        Box::new(std::io::stdout())
+        (Box::new(std::io::stdout()), std::io::stdout().is_terminal())
     };
+    let opts = PlainOptions {
+        practice: args.practice,
+        width: crate::text::output_width(to_terminal),
+        can_ask,
+    };
+    crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
-    crate::plain::ask_all(&mut session, &mut input, &mut prompts)?;
+    if crate::plain::ask_all(&mut session, &mut input, &mut prompts, &opts)? == Finish::Stop {
+        writeln!(
+            prompts,
+            "Answers saved ({} of {}), not graded. Run the same command to carry on.",
+            session.answered_count(),
+            session.quiz.questions.len()
+        )?;
+        return Ok(());
+    }
 
     let results = super::grading::grade_take(
         &session.quiz,
@@ -187,10 +237,18 @@ fn run_plain(
         outln!("{}", results.to_pretty_json());
     } else {
         writeln!(prompts)?;
-        report::print_results(&mut prompts, &session.quiz, &session.answers(), &results)?;
+        report::print_results_at(
+            &mut prompts,
+            &session.quiz,
+            &session.answers(),
+            &results,
+            opts.width,
+        )?;
     }
-    if let Some(take) = pr_take {
-        super::post::after_take(take, &results, args.pr.choice(), &mut input, &mut prompts)?;
+    if let Some(take) = pr_take
+        && super::post::after_take(take, &results, args.pr.choice(), &mut input, &mut prompts)?
+    {
+        session.mark_posted()?;
     }
     Ok(())
 }

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::header::{ACCEPT, ETAG, HeaderName, HeaderValue, IF_NONE_MATCH, LINK, USER_AGENT};
+use http::header::{
+    ACCEPT, ETAG, HeaderName, HeaderValue, IF_NONE_MATCH, LINK, LOCATION, USER_AGENT,
+};
 use http::{HeaderMap, Method, StatusCode, Uri};
 use octocrab::service::middleware::auth_header::AuthHeaderLayer;
 use octocrab::service::middleware::base_uri::BaseUriLayer;
@@ -33,6 +35,16 @@ pub fn request_timeout() -> Duration {
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A listing stops following `next` links after this many pages (10,000 comments).
 pub const MAX_PAGES: usize = 100;
+/// Redirects followed for one request (a renamed or transferred repository answers 301/307).
+pub const MAX_REDIRECTS: usize = 3;
+
+/// A redirect that was followed: API paths (without the base's path), query included.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub status: u16,
+    pub from: String,
+    pub to: String,
+}
 
 pub struct Client {
     crab: Octocrab,
@@ -42,6 +54,8 @@ pub struct Client {
     timeout: Duration,
     /// Requests sent, for reports and tests.
     sent: std::sync::atomic::AtomicUsize,
+    /// Redirects followed so far (a renamed repository), oldest first.
+    redirects: std::sync::Mutex<Vec<Redirect>>,
 }
 
 /// A response that was read completely.
@@ -61,6 +75,17 @@ impl Reply {
     pub fn next_link(&self) -> Option<String> {
         next_link(&header(&self.headers, &LINK)?)
     }
+
+    fn location(&self) -> Option<String> {
+        header(&self.headers, &LOCATION)
+    }
+}
+
+/// Every item of a listing, and whether all its pages were read.
+#[derive(Debug)]
+pub struct Listing<T> {
+    pub items: Vec<T>,
+    pub complete: bool,
 }
 
 /// A conditional GET: the value, or "unchanged since the `ETag` you sent".
@@ -143,6 +168,7 @@ impl Client {
             authenticated: token.is_some(),
             timeout,
             sent: std::sync::atomic::AtomicUsize::new(0),
+            redirects: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -162,8 +188,155 @@ impl Client {
         self.sent.load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Redirects followed so far (and forgets them).
+    pub fn take_redirects(&self) -> Vec<Redirect> {
+        self.redirects
+            .lock()
+            .map(|mut r| std::mem::take(&mut *r))
+            .unwrap_or_default()
+    }
+
     /// Sends one request (no retry) and reads the whole answer, within the deadline.
+    ///
+    /// Redirects (301, 302, 307, 308: a renamed or transferred repository) are followed up
+    /// to [`MAX_REDIRECTS`] times on the API's own host only, so the token never goes
+    /// anywhere else; 307 and 308 keep the method and the body, 301 and 302 are followed
+    /// only by GET (GitHub answers other methods with 307).
     pub async fn send(
+        &self,
+        method: Method,
+        url: &str,
+        body: Option<&serde_json::Value>,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Reply, GithubError> {
+        let mut current = url.to_string();
+        let mut hops = 0;
+        loop {
+            let reply = self
+                .send_once(method.clone(), &current, body, etag, what)
+                .await?;
+            let status = reply.status.as_u16();
+            if !matches!(status, 301 | 302 | 307 | 308) {
+                return Ok(reply);
+            }
+            let Some(location) = reply.location() else {
+                return Ok(reply);
+            };
+            let moved = |detail: String| GithubError::Redirect {
+                what: what.to_string(),
+                status,
+                detail,
+            };
+            if hops == MAX_REDIRECTS {
+                return Err(moved(format!(
+                    "more than {MAX_REDIRECTS} redirects in a row; not followed further"
+                )));
+            }
+            if matches!(status, 301 | 302) && method != Method::GET && method != Method::HEAD {
+                return Err(moved(format!(
+                    "to {}; a {method} is repeated only after a 307 or 308, so it was not sent again",
+                    crate::text::sanitize_line(&location)
+                )));
+            }
+            let target = self.redirect_target(&current, &location).map_err(moved)?;
+            let record = Redirect {
+                status,
+                from: self.api_path(&current),
+                to: self.api_path(&target),
+            };
+            tracing::info!(
+                status,
+                from = %record.from,
+                to = %record.to,
+                "following a redirect"
+            );
+            if let Ok(mut r) = self.redirects.lock() {
+                r.push(record);
+            }
+            current = target;
+            hops += 1;
+        }
+    }
+
+    /// The absolute URL a `Location` names, when it stays on the API's host (same scheme
+    /// and authority): never another host, which would see the token.
+    fn redirect_target(&self, current: &str, location: &str) -> Result<String, String> {
+        let base: Uri = self.base.parse().map_err(|e| format!("{e}"))?;
+        let scheme = base.scheme_str().unwrap_or("https");
+        let authority = base.authority().map_or("", http::uri::Authority::as_str);
+        let location = location.trim();
+        if location.starts_with('/') && !location.starts_with("//") {
+            return Ok(format!("{scheme}://{authority}{location}"));
+        }
+        // `//host/path` keeps the scheme and names a host.
+        let location = if location.starts_with("//") {
+            format!("{scheme}:{location}")
+        } else {
+            location.to_string()
+        };
+        let target: Uri = location
+            .parse()
+            .map_err(|_| format!("to an address that cannot be read: {}", sanitize(&location)))?;
+        match (target.scheme_str(), target.authority()) {
+            (Some(s), Some(a))
+                if s.eq_ignore_ascii_case(scheme) && a.as_str().eq_ignore_ascii_case(authority) =>
+            {
+                Ok(location)
+            }
+            (s, Some(a)) => Err(format!(
+                "to another host ({}://{}); not followed, so the token is not sent there",
+                sanitize(s.unwrap_or(scheme)),
+                sanitize(a.as_str())
+            )),
+            (Some(_), None) => Err(format!(
+                "to an address that cannot be read: {}",
+                sanitize(&location)
+            )),
+            (None, None) => {
+                // A relative reference: resolve it against the current request's folder.
+                let current_path = current.split(['?', '#']).next().unwrap_or_default();
+                let path = if current_path.starts_with("http") {
+                    current_path
+                        .parse::<Uri>()
+                        .map(|u| u.path().to_string())
+                        .unwrap_or_default()
+                } else {
+                    current_path.to_string()
+                };
+                let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+                let base_path = base.path().trim_end_matches('/');
+                let dir = if dir.starts_with(base_path) {
+                    dir.to_string()
+                } else {
+                    format!("{base_path}{dir}")
+                };
+                Ok(format!("{scheme}://{authority}{dir}/{location}"))
+            }
+        }
+    }
+
+    /// `url` as a path under the API base (`/repos/o/r/...?query`), for messages and records.
+    pub fn api_path(&self, url: &str) -> String {
+        let path_and_query = match url.parse::<Uri>() {
+            Ok(u) if u.authority().is_some() => u
+                .path_and_query()
+                .map_or_else(|| "/".to_string(), |p| p.as_str().to_string()),
+            _ => url.to_string(),
+        };
+        let base_path = self
+            .base
+            .parse::<Uri>()
+            .map(|u| u.path().trim_end_matches('/').to_string())
+            .unwrap_or_default();
+        match path_and_query.strip_prefix(&base_path) {
+            Some(rest) if !base_path.is_empty() && rest.starts_with('/') => rest.to_string(),
+            _ => path_and_query,
+        }
+    }
+
+    /// One request, no redirect followed, no retry.
+    async fn send_once(
         &self,
         method: Method,
         url: &str,
@@ -258,6 +431,23 @@ impl Client {
         etag: Option<&str>,
         what: &str,
     ) -> Result<Fetched<Vec<T>>, GithubError> {
+        Ok(match self.get_listing(url, etag, what).await? {
+            Fetched::Fresh { value, etag } => Fetched::Fresh {
+                value: value.items,
+                etag,
+            },
+            Fetched::NotModified => Fetched::NotModified,
+        })
+    }
+
+    /// [`Client::get_all`], saying whether every page was read (a listing stops after
+    /// [`MAX_PAGES`] pages).
+    pub async fn get_listing<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        etag: Option<&str>,
+        what: &str,
+    ) -> Result<Fetched<Listing<T>>, GithubError> {
         let reply = self.get(url, etag, what).await?;
         if reply.status == StatusCode::NOT_MODIFIED {
             return Ok(Fetched::NotModified);
@@ -267,17 +457,20 @@ impl Client {
         let mut items: Vec<T> = parse(&reply.body, what)?;
         let mut next = reply.next_link();
         let mut pages = 1;
-        while let Some(url) = next {
+        while let Some(url) = &next {
             if pages >= MAX_PAGES {
                 break;
             }
-            let reply = self.check(self.get(&url, None, what).await?, what)?;
+            let reply = self.check(self.get(url, None, what).await?, what)?;
             items.extend(parse::<Vec<T>>(&reply.body, what)?);
             next = reply.next_link();
             pages += 1;
         }
         Ok(Fetched::Fresh {
-            value: items,
+            value: Listing {
+                items,
+                complete: next.is_none(),
+            },
             etag: first_etag,
         })
     }
@@ -402,6 +595,10 @@ fn parse<T: DeserializeOwned>(body: &str, what: &str) -> Result<T, GithubError> 
     })
 }
 
+fn sanitize(text: &str) -> String {
+    crate::text::sanitize_line(text)
+}
+
 fn header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
     headers.get(name)?.to_str().ok().map(str::to_string)
 }
@@ -460,6 +657,43 @@ mod tests {
             Some("http://127.0.0.1:5/repos/o/r/issues/1/comments?per_page=100&page=2")
         );
         assert_eq!(next_link(r#"<http://h/x?page=1>; rel="prev""#), None);
+    }
+
+    #[tokio::test]
+    async fn redirects_stay_on_the_api_host() {
+        let c = Client::new("http://127.0.0.1:9/api/v3", None).unwrap();
+        let here = "/repos/o/old/issues/7/comments?per_page=100";
+        assert_eq!(
+            c.redirect_target(
+                here,
+                "/api/v3/repositories/5/issues/7/comments?per_page=100"
+            ),
+            Ok("http://127.0.0.1:9/api/v3/repositories/5/issues/7/comments?per_page=100".into())
+        );
+        assert_eq!(
+            c.redirect_target(
+                here,
+                "http://127.0.0.1:9/api/v3/repos/o/new/issues/7/comments"
+            ),
+            Ok("http://127.0.0.1:9/api/v3/repos/o/new/issues/7/comments".into())
+        );
+        for elsewhere in [
+            "http://127.0.0.2:9/api/v3/repos/o/new",
+            "https://127.0.0.1:9/api/v3/repos/o/new",
+            "http://127.0.0.1:10/api/v3/repos/o/new",
+            "//evil.example/repos/o/new",
+        ] {
+            let err = c.redirect_target(here, elsewhere).unwrap_err();
+            assert!(
+                err.contains("another host") || err.contains("cannot be read"),
+                "{elsewhere}: {err}"
+            );
+        }
+        assert_eq!(
+            c.api_path("http://127.0.0.1:9/api/v3/repositories/5/issues?x=1"),
+            "/repositories/5/issues?x=1"
+        );
+        assert_eq!(c.api_path("/repos/o/r"), "/repos/o/r");
     }
 
     #[test]

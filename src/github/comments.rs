@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::comment::{
-    Marker, QUIZ_SUMMARY, locate_state, parse_results_comment, render_results_comment,
+    Marker, QUIZ_SUMMARY, RESULTS_SUMMARY, locate_state, parse_results_comment,
+    render_results_comment,
 };
 use crate::quiz::Results;
 use crate::text::sanitize_line;
@@ -13,7 +14,7 @@ use super::error::GithubError;
 
 /// GitHub refuses longer comment bodies (422).
 pub const COMMENT_LIMIT: usize = crate::comment::GITHUB_COMMENT_LIMIT;
-const HISTORY_PREFIX: &str = "Earlier attempts: ";
+pub(crate) const HISTORY_PREFIX: &str = "Earlier attempts: ";
 const HISTORY_MAX: usize = 10;
 
 /// The fields of GitHub's issue-comment object that quizz uses (others are ignored).
@@ -30,6 +31,13 @@ pub struct Comment {
     pub created_at: String,
     #[serde(default)]
     pub updated_at: String,
+}
+
+/// What a results comment's marker says (nothing, for the original tool's comments).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ResultsMarker {
+    pub taker: Option<String>,
+    pub quiz: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,9 +89,37 @@ impl Comment {
         Some((taker?, quiz?))
     }
 
-    /// Whether quizz keeps this comment in its cache (quizzes and quizz results only).
+    /// A results comment, quizz's or the original tool's: what its marker names (quizz's
+    /// name the taker and the quiz comment; the original's name neither, and a copy of
+    /// the rendered page has no marker at all).
+    pub fn results_info(&self) -> Option<ResultsMarker> {
+        let body = self.body();
+        let first = body.lines().find(|l| !l.trim().is_empty())?.trim();
+        let marker = first
+            .strip_prefix("<!--")
+            .and_then(|m| m.strip_suffix("-->"))
+            .map(str::trim);
+        if let Some(inner) = marker {
+            let mut words = inner.split_whitespace();
+            if matches!(words.next(), Some("quizz:results" | "cognit:results")) {
+                let mut info = ResultsMarker::default();
+                for w in words {
+                    if let Some(v) = w.strip_prefix("taker=") {
+                        info.taker = Some(v.to_string()).filter(|t| !t.is_empty());
+                    } else if let Some(v) = w.strip_prefix("quiz=") {
+                        info.quiz = v.parse().ok();
+                    }
+                }
+                return Some(info);
+            }
+        }
+        (body.contains(RESULTS_SUMMARY) && locate_state(body, RESULTS_SUMMARY).is_some())
+            .then(ResultsMarker::default)
+    }
+
+    /// Whether quizz keeps this comment in its cache (quizzes and results only).
     pub fn is_relevant(&self) -> bool {
-        self.is_quiz() || self.results_marker().is_some()
+        self.is_quiz() || self.results_info().is_some()
     }
 
     /// "@login on 2026-01-02 (link)", safe to print.

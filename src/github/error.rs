@@ -47,6 +47,12 @@ pub enum GithubError {
         "the results comment would be {chars} characters; GitHub takes at most {COMMENT_LIMIT} in a comment"
     )]
     TooBig { chars: usize },
+    #[error("GitHub redirected {what} ({status}) {detail}")]
+    Redirect {
+        what: String,
+        status: u16,
+        detail: String,
+    },
     #[error("invalid GitHub API address {base}: {detail}")]
     BadBase { base: String, detail: String },
 }

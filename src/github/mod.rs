@@ -12,8 +12,10 @@ pub mod comments;
 pub mod config;
 mod error;
 pub mod git;
+pub mod moved;
 pub mod repo;
 pub mod resolve;
+pub mod results;
 pub mod sync;
 
 use std::path::Path;
@@ -25,7 +27,8 @@ pub use comments::{Comment, QuizPick, Trust, pick_quiz};
 pub use error::GithubError;
 pub use repo::{PrRef, RepoRef};
 pub use resolve::{PrLookupError, ResolveError, Target, resolve_target};
-pub use sync::{Freshness, PrCache, sync_comments};
+pub use results::{ResultRow, TakersSummary, result_rows};
+pub use sync::{Freshness, PrCache, PullInfo, sync_comments};
 
 use crate::comment::{FoundQuiz, read_quiz};
 use crate::quiz::{Results, validate};
@@ -42,10 +45,15 @@ pub enum PrError {
     Github(#[from] GithubError),
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("the quiz comment {url} cannot be used: {source}")]
-    Quiz { url: String, source: SourceError },
+    /// `cause` names the comment (its URL) and what is wrong with it.
+    #[error("cannot use the quiz comment {cause}")]
+    Quiz { cause: SourceError },
     #[error("no quiz on {pr}: none of its comments holds a quiz (has the quiz bot run yet?)")]
     NoQuiz { pr: String },
+    #[error(
+        "the quiz on {pr} ({by}) was deleted on GitHub, and no other quiz is left: has the quiz bot posted a new one yet?"
+    )]
+    QuizDeleted { pr: String, by: String },
     #[error(
         "the quiz on {pr} was posted by {by}, who is not a trusted quiz bot; if you trust them, run again with --trust {login}"
     )]
@@ -56,8 +64,8 @@ pub enum PrError {
     },
     #[error("cannot start the network runtime: {0}")]
     Runtime(std::io::Error),
-    #[error("{source}; and there is no cached copy of {pr}: run `quizz fetch` for it while online")]
-    OfflineNoCache { pr: String, source: GithubError },
+    #[error("{cause}; and there is no cached copy of {pr}: run `quizz fetch` for it while online")]
+    OfflineNoCache { pr: String, cause: GithubError },
 }
 
 impl PrError {
@@ -133,9 +141,60 @@ impl Connection {
         self.rt.block_on(f)
     }
 
+    /// Syncs the PR's comments; a renamed repository's are cached under its new name.
     pub fn sync(&self, pr: &PrRef) -> Result<(PrCache, Freshness), GithubError> {
-        self.block_on(sync_comments(&self.client, &self.store, pr))
+        let synced = self.block_on(sync_moved(&self.client, &self.store, pr))?;
+        Ok((synced.cache, synced.freshness))
     }
+}
+
+/// A PR's comments brought up to date, under the repository's current name.
+pub struct Synced {
+    /// The PR as GitHub names it now (the one asked for, unless the repository moved).
+    pub pr: PrRef,
+    pub cache: PrCache,
+    pub freshness: Freshness,
+    /// `o/old is now o/new`, when the repository moved.
+    pub note: Option<String>,
+}
+
+/// [`sync_comments`], aware of renamed and transferred repositories: a move recorded
+/// earlier is applied before asking; a redirect seen now is learnt, recorded, and the cache
+/// moved to the new name.
+pub async fn sync_moved(
+    client: &Client,
+    store: &Store,
+    asked: &PrRef,
+) -> Result<Synced, GithubError> {
+    let mut pr = asked.clone();
+    let mut note = None;
+    if let Some(new) = moved::known_move(store, &pr) {
+        note = Some(moved::moved_note(&pr.repo_ref(), &new.repo_ref()));
+        pr = new;
+    }
+    let (mut cache, freshness) = sync_comments(client, store, &pr).await?;
+    match moved::learn(client, &pr.repo_ref()).await {
+        moved::Learnt::Nothing => {}
+        moved::Learnt::Moved(repo) => {
+            let new = repo.pr(pr.number);
+            moved::migrate(store, &pr, &new);
+            note = Some(moved::moved_note(&asked.repo_ref(), &repo));
+            cache = sync::load_cache(store, &new).unwrap_or(cache);
+            pr = new;
+        }
+        moved::Learnt::Unknown(why) => {
+            note = Some(sanitize_line(&format!(
+                "GitHub redirected the requests for {} (renamed or transferred?), but its new name could not be read ({why}); the old name is kept",
+                pr.repo_ref()
+            )));
+        }
+    }
+    Ok(Synced {
+        pr,
+        cache,
+        freshness,
+        note,
+    })
 }
 
 /// A quiz taken from a pull request: the quiz, the comment it came from, and the
@@ -147,6 +206,39 @@ pub struct PrTake {
     pub conn: Connection,
     /// Whether the quiz came from the cache because GitHub could not be reached.
     pub offline: bool,
+    /// The PR's title and author (one conditional GET, cached with the quiz); `None` when
+    /// GitHub could not say and nothing was cached.
+    pub pull: Option<PullInfo>,
+    /// Who posted results for this quiz so far (verified, current ones only).
+    pub takers: TakersSummary,
+}
+
+impl PrTake {
+    /// `octo/app#7 · Fix the parser · by alice` (what is known of it), safe to print.
+    pub fn header_line(&self) -> String {
+        header_line(&self.pr, self.pull.as_ref())
+    }
+
+    /// `3 people took this quiz · best 90%`, or `None` when nobody has posted results.
+    pub fn takers_line(&self) -> Option<String> {
+        self.takers.line()
+    }
+}
+
+/// `octo/app#7 · Fix the parser · by alice`, safe to print.
+pub fn header_line(pr: &PrRef, pull: Option<&PullInfo>) -> String {
+    let mut line = pr.to_string();
+    if let Some(p) = pull {
+        if !p.title.trim().is_empty() {
+            line.push_str(" · ");
+            line.push_str(p.title.trim());
+        }
+        if !p.author.is_empty() {
+            line.push_str(" · by ");
+            line.push_str(&p.author);
+        }
+    }
+    sanitize_line(&line)
 }
 
 /// The trust set: bots, the config file's logins, and `--trust`.
@@ -156,32 +248,161 @@ pub fn trust_from(extra: &[String]) -> (Trust, Option<String>) {
     (Trust { logins }, note)
 }
 
-/// Resolves the PR, syncs its comments (or takes the cached copy offline), and reads the
-/// quiz from the newest trusted quiz comment.
-pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, PrError> {
+/// A PR resolved and its comments synced: what `take` and `results` both start from.
+struct Opened {
+    conn: Connection,
+    pr: PrRef,
+    cache: PrCache,
+    freshness: Freshness,
+    trust: Trust,
+    notes: Vec<String>,
+}
+
+fn open_pr(opts: &PrOptions, store: Store, cwd: &Path) -> Result<Opened, PrError> {
     let target = resolve_target(opts.pr.as_deref(), opts.repo.as_deref(), cwd)?;
     let conn = Connection::open(target.host(), store)?;
     let (pr, how) = conn.block_on(resolve::finish(&conn.client, target))?;
-    let (cache, freshness) = conn.sync(&pr).map_err(|e| {
-        if e.is_offline() {
-            PrError::OfflineNoCache {
-                pr: pr.to_string(),
-                source: e,
+    let synced = conn
+        .block_on(sync_moved(&conn.client, &conn.store, &pr))
+        .map_err(|e| {
+            if e.is_offline() {
+                PrError::OfflineNoCache {
+                    pr: pr.to_string(),
+                    cause: e,
+                }
+            } else {
+                PrError::Github(e)
             }
-        } else {
-            PrError::Github(e)
-        }
-    })?;
+        })?;
     let (trust, config_note) = trust_from(&opts.trust);
     let mut notes: Vec<String> = config_note.into_iter().collect();
     if how != "as given" {
         notes.push(format!("pull request {pr}: {how}"));
     }
-    let (comment, ignored) = match pick_quiz(&cache.comments, &trust) {
-        QuizPick::Found { comment, ignored } => (comment.clone(), ignored),
-        QuizPick::None => return Err(PrError::NoQuiz { pr: pr.to_string() }),
-        QuizPick::Untrusted(list) => {
-            let first = list[0];
+    notes.extend(synced.note);
+    if let Freshness::Offline(e) = &synced.freshness {
+        notes.push(format!(
+            "offline ({e}): using the copy cached {}",
+            crate::text::time_ago(synced.cache.synced_at)
+        ));
+    }
+    Ok(Opened {
+        conn,
+        pr: synced.pr,
+        cache: synced.cache,
+        freshness: synced.freshness,
+        trust,
+        notes,
+    })
+}
+
+/// The quiz comment to use, once deleted ones are out of the way.
+enum Current {
+    Found {
+        comment: Comment,
+        ignored: Vec<Comment>,
+    },
+    Untrusted(Vec<Comment>),
+    None,
+}
+
+/// Checks of cached quiz comments (one GET each) made for one pick, at most.
+const MAX_QUIZ_CHECKS: usize = 5;
+
+/// The newest trusted quiz that is still on GitHub. A quiz comment the listing no longer
+/// has (or that answers 404) leaves the cache, and the next newest is taken; each such
+/// deletion is said in `notes`.
+async fn current_quiz(
+    conn: &Connection,
+    pr: &PrRef,
+    cache: &mut PrCache,
+    freshness: &Freshness,
+    trust: &Trust,
+    notes: &mut Vec<String>,
+) -> Result<(Current, Vec<Comment>), GithubError> {
+    let offline = matches!(freshness, Freshness::Offline(_));
+    let mut deleted: Vec<Comment> = match freshness {
+        Freshness::Fetched { removed, .. } => {
+            removed.iter().filter(|c| c.is_quiz()).cloned().collect()
+        }
+        _ => Vec::new(),
+    };
+    let mut checks = 0;
+    let current = loop {
+        let (comment, ignored) = match pick_quiz(&cache.comments, trust) {
+            QuizPick::Found { comment, ignored } => (
+                comment.clone(),
+                ignored.into_iter().cloned().collect::<Vec<_>>(),
+            ),
+            QuizPick::Untrusted(list) => {
+                break Current::Untrusted(list.into_iter().cloned().collect());
+            }
+            QuizPick::None => break Current::None,
+        };
+        // The listing just read covers it (it would have been dropped if deleted), or
+        // there is no network to ask: take it.
+        if offline || cache.listing_covers(&comment) || checks >= MAX_QUIZ_CHECKS {
+            break Current::Found { comment, ignored };
+        }
+        checks += 1;
+        let state = sync::check_comment(&conn.client, &conn.store, pr, cache, comment.id).await;
+        match state {
+            Ok(sync::CommentState::Present) => {
+                let comment = cache
+                    .comments
+                    .iter()
+                    .find(|c| c.id == comment.id)
+                    .cloned()
+                    .unwrap_or(comment);
+                // An edit may have made it something else than a quiz: pick again.
+                if comment.is_quiz() {
+                    break Current::Found { comment, ignored };
+                }
+            }
+            Ok(sync::CommentState::Deleted) => deleted.push(comment),
+            // Cannot check now: the cached comment is the best there is.
+            Err(e) if e.is_offline() => break Current::Found { comment, ignored },
+            Err(e) => return Err(e),
+        }
+    };
+    for d in &deleted {
+        let what = match &current {
+            Current::Found { .. } => "taking the newest remaining quiz",
+            _ => "no other quiz from a trusted author is left",
+        };
+        notes.push(format!(
+            "the quiz comment by {} was deleted on GitHub: dropped from the cache; {what}",
+            d.describe()
+        ));
+    }
+    Ok((current, deleted))
+}
+
+/// Resolves the PR, syncs its comments (or takes the cached copy offline), and reads the
+/// quiz from the newest trusted quiz comment still on GitHub.
+pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, PrError> {
+    let mut opened = open_pr(opts, store, cwd)?;
+    let mut notes = std::mem::take(&mut opened.notes);
+    // The offline note goes last, after the comment it is about.
+    let offline_note = match &opened.freshness {
+        Freshness::Offline(_) => notes.pop(),
+        _ => None,
+    };
+    let pr = opened.pr.clone();
+    let (current, deleted) = pick_current(&mut opened, &mut notes)?;
+    let (comment, ignored) = match current {
+        Current::Found { comment, ignored } => (comment, ignored),
+        Current::None => {
+            return Err(match deleted.first() {
+                Some(d) => PrError::QuizDeleted {
+                    pr: pr.to_string(),
+                    by: d.describe(),
+                },
+                None => PrError::NoQuiz { pr: pr.to_string() },
+            });
+        }
+        Current::Untrusted(list) => {
+            let first = &list[0];
             return Err(PrError::Untrusted {
                 pr: pr.to_string(),
                 by: first.describe(),
@@ -189,7 +410,7 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
             });
         }
     };
-    for c in ignored {
+    for c in &ignored {
         notes.push(format!(
             "ignored a newer quiz comment by {}: not a trusted author (--trust {} to take it)",
             c.describe(),
@@ -197,44 +418,123 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         ));
     }
     notes.push(format!("quiz from the comment by {}", comment.describe()));
-    let offline = if let Freshness::Offline(e) = &freshness {
-        notes.push(format!(
-            "offline ({e}): using the copy cached {}",
-            crate::text::time_ago(cache.synced_at)
-        ));
-        true
-    } else {
-        false
-    };
+    let offline = offline_note.is_some();
+    notes.extend(offline_note);
     let FoundQuiz {
         quiz,
         notes: read_notes,
         ..
-    } = read_quiz(comment.body()).map_err(|source| PrError::Quiz {
-        url: comment.html_url.clone(),
-        source: SourceError::Comment {
+    } = read_quiz(comment.body()).map_err(|cause| PrError::Quiz {
+        cause: SourceError::Comment {
             name: comment.html_url.clone(),
-            source,
+            cause,
         },
     })?;
-    validate(&quiz).map_err(|source| PrError::Quiz {
-        url: comment.html_url.clone(),
-        source: SourceError::Format {
+    validate(&quiz).map_err(|cause| PrError::Quiz {
+        cause: SourceError::Format {
             name: comment.html_url.clone(),
-            source,
+            cause,
         },
     })?;
     notes.extend(read_notes);
+    if !offline {
+        let Opened {
+            conn, cache, pr, ..
+        } = &mut opened;
+        // The title is a nicety: a failure to read it never stops a take.
+        if let Err(e) = conn.block_on(sync::refresh_pull(&conn.client, &conn.store, pr, cache)) {
+            tracing::warn!("cannot read the pull request's title: {e}");
+        }
+    }
+    let takers = TakersSummary::of(&result_rows(&opened.cache.comments, Some(&comment)));
     Ok(PrTake {
         loaded: LoadedQuiz {
             quiz,
             origin: pr.origin(),
             notes,
         },
+        pull: opened.cache.pull.clone(),
+        takers,
         pr,
         quiz_comment: comment,
-        conn,
+        conn: opened.conn,
         offline,
+    })
+}
+
+/// [`current_quiz`] on the opened PR's connection.
+fn pick_current(
+    opened: &mut Opened,
+    notes: &mut Vec<String>,
+) -> Result<(Current, Vec<Comment>), PrError> {
+    let Opened {
+        conn,
+        pr,
+        cache,
+        freshness,
+        trust,
+        ..
+    } = opened;
+    Ok(conn.block_on(current_quiz(conn, pr, cache, freshness, trust, notes))?)
+}
+
+/// Everyone's results on a pull request (`quizz results`).
+pub struct PrResults {
+    pub pr: PrRef,
+    /// One row per taker, best score first.
+    pub rows: Vec<ResultRow>,
+    /// The quiz the rows were judged against (results of another one are stale).
+    pub quiz: Option<Comment>,
+    /// What happened on the way (a moved repository, a deleted quiz, offline), safe to print.
+    pub notes: Vec<String>,
+    pub offline: bool,
+}
+
+impl PrResults {
+    pub fn summary(&self) -> TakersSummary {
+        TakersSummary::of(&self.rows)
+    }
+}
+
+/// Resolves the PR like `take`, syncs its comments the same way (cache, `ETag`, `since=`),
+/// finds the current quiz with the same trust rules, and reads every results comment.
+pub fn open_results(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrResults, PrError> {
+    let mut opened = open_pr(opts, store, cwd)?;
+    let mut notes = std::mem::take(&mut opened.notes);
+    let (current, _) = pick_current(&mut opened, &mut notes)?;
+    let quiz = match current {
+        Current::Found { comment, .. } => {
+            notes.push(format!(
+                "current quiz: the comment by {}",
+                comment.describe()
+            ));
+            Some(comment)
+        }
+        Current::Untrusted(list) => {
+            notes.push(format!(
+                "no quiz from a trusted author (the newest is by {}; --trust {} counts it): no result is marked stale",
+                list[0].describe(),
+                sanitize_line(list[0].login())
+            ));
+            None
+        }
+        Current::None => {
+            notes.push("no quiz on this pull request: no result is marked stale".into());
+            None
+        }
+    };
+    let rows = result_rows(&opened.cache.comments, quiz.as_ref());
+    tracing::debug!(
+        requests = opened.conn.client.requests_sent(),
+        "results of {}",
+        opened.pr
+    );
+    Ok(PrResults {
+        offline: matches!(opened.freshness, Freshness::Offline(_)),
+        pr: opened.pr,
+        rows,
+        quiz,
+        notes,
     })
 }
 
@@ -270,17 +570,18 @@ pub fn post_results(
             });
         }
         let login = sync::current_user(client, &conn.store, &pr.host).await?;
-        let cache = if fresh {
-            conn.store
-                .load_cached::<PrCache>(&pr.origin().key_path())
-                .unwrap_or_default()
+        let (cache, pr) = if fresh {
+            let cache = sync::load_cache(&conn.store, pr).unwrap_or_default();
+            (cache, pr.clone())
         } else {
-            let (cache, freshness) = sync_comments(client, &conn.store, pr).await?;
-            if let Freshness::Offline(e) = freshness {
+            // A renamed repository: its comments are found (and posted) under the new name.
+            let synced = sync_moved(client, &conn.store, pr).await?;
+            if let Freshness::Offline(e) = synced.freshness {
                 return Err(e);
             }
-            cache
+            (synced.cache, synced.pr)
         };
+        let pr = &pr;
         let own = comments::find_own(&cache.comments, &login, quiz_comment_id).cloned();
         let body = comments::results_body(results, &login, quiz_comment_id, own.as_ref())?;
         let payload = serde_json::to_value(CommentBody { body: &body }).unwrap_or_default();

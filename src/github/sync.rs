@@ -1,6 +1,12 @@
 //! A PR's comments, kept in the local cache: the first time every page (100 a page), then
 //! only what changed since a remembered `updated_at` (`since=`, with `If-None-Match`: a 304
-//! costs no rate limit). Only quiz and quizz-results comments are kept.
+//! costs no rate limit). Only quiz and results comments are kept.
+//!
+//! A listing cannot show a deletion, only the absence of a comment: when a listing was read
+//! completely, cached comments it should have held and did not were deleted, and leave the
+//! cache. While a PR's comments fit in one page the whole listing is asked for (one
+//! conditional request), so any deletion shows; past that, `since=` keeps the listing
+//! short and a quiz comment older than `since` is checked by its own conditional GET.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -11,6 +17,10 @@ use super::comments::Comment;
 use super::error::GithubError;
 use super::repo::PrRef;
 use crate::store::Store;
+
+/// The cache layout this version writes; older caches are listed again from scratch (they
+/// did not keep the original tool's results comments).
+pub const CACHE_FORMAT: u32 = 2;
 
 /// The cached state of one PR's comments.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,12 +35,44 @@ pub struct PrCache {
     pub etag: Option<String>,
     #[serde(default)]
     pub etag_url: Option<String>,
-    /// Quiz comments and quizz results comments, oldest first.
+    /// The `since` of that listing (`None`: the whole listing), and whether every page of
+    /// it was read: the comments it proves present are those updated since then.
+    #[serde(default)]
+    pub listed_since: Option<String>,
+    #[serde(default)]
+    pub listed_complete: bool,
+    /// Quiz comments and results comments, oldest first.
     #[serde(default)]
     pub comments: Vec<Comment>,
     /// Seconds since the Unix epoch of the last successful sync.
     #[serde(default)]
     pub synced_at: u64,
+    /// The pull request's title and author, with the `ETag` to re-validate them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pull: Option<PullInfo>,
+    /// The `ETag` of the last GET of one comment (the quiz, checked for deletion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<CheckedComment>,
+}
+
+/// What quizz shows of the pull request itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PullInfo {
+    pub title: String,
+    /// The login of the PR's author.
+    pub author: String,
+    #[serde(default)]
+    pub state: String,
+    #[serde(default)]
+    pub draft: bool,
+    #[serde(default)]
+    pub etag: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedComment {
+    pub id: u64,
+    pub etag: Option<String>,
 }
 
 impl PrCache {
@@ -44,20 +86,45 @@ impl PrCache {
         }
         self.comments.sort_by_key(|c| c.id);
     }
+
+    /// Removes a comment (deleted on GitHub); returns it when it was cached.
+    pub fn forget(&mut self, id: u64) -> Option<Comment> {
+        let at = self.comments.iter().position(|c| c.id == id)?;
+        if self.checked.as_ref().is_some_and(|c| c.id == id) {
+            self.checked = None;
+        }
+        Some(self.comments.remove(at))
+    }
+
+    /// Whether the last listing (read whole, or unchanged since: 304) covered `comment`:
+    /// its `updated_at` is inside the listing's `since=` window, so it was there, or it
+    /// would have been removed.
+    pub fn listing_covers(&self, comment: &Comment) -> bool {
+        self.listed_complete
+            && self
+                .listed_since
+                .as_deref()
+                .is_none_or(|since| comment.updated_at.as_str() >= since)
+    }
 }
 
 /// How the comments were brought up to date.
 #[derive(Debug)]
 pub enum Freshness {
-    /// Listed (all pages, or what changed since the last time).
-    Fetched { listed: usize },
+    /// Listed (all pages, or what changed since the last time). `removed`: cached comments
+    /// the listing should have held and did not (deleted on GitHub).
+    Fetched {
+        listed: usize,
+        removed: Vec<Comment>,
+    },
     /// GitHub said 304: nothing changed.
     NotModified,
     /// GitHub could not be reached: this is the cached copy from `synced_at`.
     Offline(GithubError),
 }
 
-/// `since` moves forward only when this many comments changed after it.
+/// `since` moves forward only when this many comments changed after it (so a PR whose
+/// comments fit in one page is always listed whole).
 const SINCE_WINDOW: usize = 100;
 
 pub fn comments_url(pr: &PrRef, since: Option<&str>) -> String {
@@ -78,6 +145,16 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// The cached comments of `pr` (none: an empty cache).
+pub fn load_cache(store: &Store, pr: &PrRef) -> Option<PrCache> {
+    store.load_cached(&pr.origin().key_path())
+}
+
+pub fn save_cache(store: &Store, pr: &PrRef, cache: &PrCache) {
+    // A cache that cannot be written costs speed, not correctness.
+    let _ = store.save_cached(&pr.origin().key_path(), cache);
+}
+
 /// Brings the cached comments of `pr` up to date. With no network and a cached copy,
 /// returns the copy with [`Freshness::Offline`].
 pub async fn sync_comments(
@@ -85,35 +162,55 @@ pub async fn sync_comments(
     store: &Store,
     pr: &PrRef,
 ) -> Result<(PrCache, Freshness), GithubError> {
-    let key = pr.origin().key_path();
-    let cached: Option<PrCache> = store.load_cached(&key);
+    let cached = load_cache(store, pr);
     let mut cache = cached.clone().unwrap_or_default();
+    if cache.format < CACHE_FORMAT {
+        // An older layout: list everything again (the comments it has are kept until then).
+        cache.since = None;
+        cache.etag = None;
+        cache.etag_url = None;
+        cache.listed_complete = false;
+    }
     let url = comments_url(pr, cache.since.as_deref());
     let etag = cache
         .etag
         .as_deref()
         .filter(|_| cache.etag_url.as_deref() == Some(url.as_str()));
     let what = format!("the comments of {pr}");
-    let freshness = match client.get_all::<Comment>(&url, etag, &what).await {
+    let freshness = match client.get_listing::<Comment>(&url, etag, &what).await {
         Ok(Fetched::NotModified) => Freshness::NotModified,
         Ok(Fetched::Fresh { value, etag }) => {
-            cache.merge(&value);
+            let mut removed = Vec::new();
+            cache.listed_since.clone_from(&cache.since);
+            cache.listed_complete = value.complete;
+            if value.complete {
+                // Every comment updated since `since` is in the listing: a cached one
+                // in that window that is missing was deleted.
+                let gone: Vec<u64> = cache
+                    .comments
+                    .iter()
+                    .filter(|c| cache.listing_covers(c))
+                    .filter(|c| !value.items.iter().any(|n| n.id == c.id))
+                    .map(|c| c.id)
+                    .collect();
+                removed = gone.into_iter().filter_map(|id| cache.forget(id)).collect();
+            }
+            let fetched = value.items;
+            cache.merge(&fetched);
             // Keep `since` (and so the URL and its ETag) stable while what changed since
             // then fits a page: the next look is then a 304 unless something changed.
-            let newest = value.iter().map(|c| c.updated_at.as_str()).max();
-            if let Some(newest) = newest {
-                let advance = match cache.since.as_deref() {
-                    None => true,
-                    Some(s) => newest > s && value.len() >= SINCE_WINDOW,
-                };
-                if advance {
-                    cache.since = Some(newest.to_string());
-                }
+            let newest = fetched.iter().map(|c| c.updated_at.as_str()).max();
+            if let Some(newest) = newest
+                && fetched.len() >= SINCE_WINDOW
+                && cache.since.as_deref().is_none_or(|s| newest > s)
+            {
+                cache.since = Some(newest.to_string());
             }
             cache.etag = etag;
             cache.etag_url = Some(url);
             Freshness::Fetched {
-                listed: value.len(),
+                listed: fetched.len(),
+                removed,
             }
         }
         Err(e) if e.is_offline() => {
@@ -124,19 +221,104 @@ pub async fn sync_comments(
         }
         Err(e) => return Err(e),
     };
-    cache.format = 1;
+    cache.format = CACHE_FORMAT;
     cache.synced_at = now();
-    // A cache that cannot be written costs speed, not correctness.
-    let _ = store.save_cached(&key, &cache);
+    save_cache(store, pr, &cache);
     Ok((cache, freshness))
+}
+
+/// Whether a cached comment is still on GitHub.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommentState {
+    /// Still there (304, or fetched again and merged into the cache).
+    Present,
+    /// GitHub answers 404 or 410: it was deleted (and has left the cache).
+    Deleted,
+}
+
+/// Checks one cached comment with a conditional GET (its `ETag` is kept in the cache).
+/// The cache is updated and saved.
+pub async fn check_comment(
+    client: &Client,
+    store: &Store,
+    pr: &PrRef,
+    cache: &mut PrCache,
+    id: u64,
+) -> Result<CommentState, GithubError> {
+    let url = format!("/repos/{}/{}/issues/comments/{id}", pr.owner, pr.repo);
+    let etag = cache
+        .checked
+        .as_ref()
+        .filter(|c| c.id == id)
+        .and_then(|c| c.etag.clone());
+    let what = format!("the quiz comment {id} of {pr}");
+    let state = match client
+        .get_json::<Comment>(&url, etag.as_deref(), &what)
+        .await
+    {
+        Ok(Fetched::NotModified) => CommentState::Present,
+        Ok(Fetched::Fresh { value, etag }) => {
+            cache.merge(std::slice::from_ref(&value));
+            cache.checked = Some(CheckedComment { id, etag });
+            CommentState::Present
+        }
+        Err(GithubError::NotFound { .. }) => {
+            cache.forget(id);
+            CommentState::Deleted
+        }
+        Err(e) => return Err(e),
+    };
+    save_cache(store, pr, cache);
+    Ok(state)
+}
+
+#[derive(Deserialize)]
+struct PullReply {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    user: Option<super::comments::User>,
+    #[serde(default)]
+    state: String,
+    #[serde(default)]
+    draft: Option<bool>,
+}
+
+/// The PR's title and author: one conditional GET of the pull request, kept in the cache
+/// with its `ETag` (a 304 when nothing changed). Failures leave the cached copy as it was.
+pub async fn refresh_pull(
+    client: &Client,
+    store: &Store,
+    pr: &PrRef,
+    cache: &mut PrCache,
+) -> Result<(), GithubError> {
+    let url = format!("/repos/{}/{}/pulls/{}", pr.owner, pr.repo, pr.number);
+    let etag = cache.pull.as_ref().and_then(|p| p.etag.clone());
+    let what = format!("pull request {pr}");
+    match client
+        .get_json::<PullReply>(&url, etag.as_deref(), &what)
+        .await?
+    {
+        Fetched::NotModified => return Ok(()),
+        Fetched::Fresh { value, etag } => {
+            cache.pull = Some(PullInfo {
+                title: value.title,
+                author: value.user.map(|u| u.login).unwrap_or_default(),
+                state: value.state,
+                draft: value.draft.unwrap_or(false),
+                etag,
+            });
+        }
+    }
+    save_cache(store, pr, cache);
+    Ok(())
 }
 
 /// Records a comment quizz just posted or edited.
 pub fn remember(store: &Store, pr: &PrRef, comment: &Comment) {
-    let key = pr.origin().key_path();
-    let mut cache: PrCache = store.load_cached(&key).unwrap_or_default();
+    let mut cache = load_cache(store, pr).unwrap_or_default();
     cache.merge(std::slice::from_ref(comment));
-    let _ = store.save_cached(&key, &cache);
+    save_cache(store, pr, &cache);
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -7,14 +7,14 @@ use thiserror::Error;
 pub enum GradeError {
     #[error("the API refused the credentials from {variable} (HTTP {status}): check that variable")]
     Auth { variable: String, status: u16 },
-    #[error("rate limited (HTTP 429) after {attempts} attempt(s){}", wait_note(*.retry_after_secs))]
+    #[error("rate limited (HTTP 429) after {}{}", attempts_text(*.attempts), wait_note(*.retry_after_secs))]
     RateLimited {
         attempts: u32,
         retry_after_secs: Option<u64>,
     },
-    #[error("the API is overloaded (HTTP 529) after {attempts} attempt(s); try again later")]
+    #[error("the API is overloaded (HTTP 529) after {}; try again later", attempts_text(*.attempts))]
     Overloaded { attempts: u32 },
-    #[error("the API failed with HTTP {status} after {attempts} attempt(s): {message}")]
+    #[error("the API failed with HTTP {status} after {}: {message}", attempts_text(*.attempts))]
     Server {
         status: u16,
         attempts: u32,
@@ -26,9 +26,9 @@ pub enum GradeError {
     Timeout { after: Duration },
     #[error("cannot reach {url}: {message}")]
     Network { url: String, message: String },
-    #[error("the model's grade was invalid {attempts} time(s) in a row: {detail}")]
+    #[error("the model's grade was invalid {} in a row: {detail}", times_text(*.attempts))]
     InvalidOutput { attempts: u32, detail: String },
-    #[error("the model never called the grading tool ({attempts} attempt(s)){}", reply_note(.reply))]
+    #[error("the model never called the grading tool ({}){}", attempts_text(*.attempts), reply_note(.reply))]
     NoToolCall { attempts: u32, reply: String },
     #[error("cannot run the claude CLI at {path}: {message}")]
     CliMissing { path: String, message: String },
@@ -50,6 +50,16 @@ pub(crate) fn secs(d: Duration) -> String {
     } else {
         format!("{s:.1} s")
     }
+}
+
+/// "1 attempt", "3 attempts".
+fn attempts_text(n: u32) -> String {
+    crate::text::plural(n as usize, "attempt", "attempts")
+}
+
+/// "1 time", "3 times".
+fn times_text(n: u32) -> String {
+    crate::text::plural(n as usize, "time", "times")
 }
 
 fn wait_note(secs: Option<u64>) -> String {

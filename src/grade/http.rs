@@ -60,6 +60,9 @@ pub struct HttpConfig {
     /// In-band corrections of an invalid grade (or a reply without the tool call).
     pub invalid_output_retries: u32,
     pub max_tokens: u32,
+    /// The variable that named the model (`None`: quizz's default), so an API that does
+    /// not know the model gets an error naming what to set.
+    pub model_from: Option<String>,
 }
 
 impl Default for HttpConfig {
@@ -73,6 +76,7 @@ impl Default for HttpConfig {
             max_retry_after: Duration::from_secs(60),
             invalid_output_retries: 2,
             max_tokens: 1024,
+            model_from: None,
         }
     }
 }
@@ -238,11 +242,8 @@ impl HttpGrader {
                 });
             }
             if !transient {
-                let hint = if status == 404 {
-                    format!(
-                        " (is the model {:?} right? QUIZZ_MODEL sets it)",
-                        self.model
-                    )
+                let hint = if model_not_found(status, &message) {
+                    self.model_hint()
                 } else {
                     String::new()
                 };
@@ -269,6 +270,25 @@ impl HttpGrader {
             }
             let wait = retry_after.map_or_else(|| self.backoff(attempt), with_jitter);
             tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// What to set when the API does not know the model: the variable that named it, or
+    /// the ones that can.
+    fn model_hint(&self) -> String {
+        match self.config.model_from.as_deref() {
+            Some("QUIZZ_MODEL") => format!(
+                "; the model {:?} (from QUIZZ_MODEL) is not known there: set QUIZZ_MODEL to a model id this API or gateway knows",
+                self.model
+            ),
+            Some(var) => format!(
+                "; the model {:?} (from {var}) is not known there: set QUIZZ_MODEL (or {var}) to a model id this API or gateway knows",
+                self.model
+            ),
+            None => format!(
+                "; the model {:?} (quizz's default) is not known there: set QUIZZ_MODEL (or ANTHROPIC_DEFAULT_SONNET_MODEL, as for the claude CLI) to a model id this API or gateway knows",
+                self.model
+            ),
         }
     }
 
@@ -386,6 +406,26 @@ fn api_message(body: &str) -> String {
     clip(&crate::text::sanitize_line(text.trim()), 300)
 }
 
+/// A 404, or an error whose message says the model is unknown (gateways answer 400 with
+/// "model not found", "is not a valid model ID", "model ... does not exist").
+fn model_not_found(status: u16, message: &str) -> bool {
+    let m = message.to_ascii_lowercase();
+    status == 404
+        || (m.contains("model")
+            && [
+                "not found",
+                "not_found",
+                "not a valid",
+                "does not exist",
+                "unknown",
+                "invalid model",
+                "not supported",
+                "no endpoints",
+            ]
+            .iter()
+            .any(|p| m.contains(p)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,6 +460,41 @@ mod tests {
         }
         let first = g.backoff(1);
         assert!(first >= Duration::from_millis(250) && first <= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn unknown_models_are_recognised() {
+        assert!(model_not_found(404, "not_found_error: model: x"));
+        assert!(model_not_found(
+            400,
+            "invalid_request_error: z-ai/glm-9 is not a valid model ID"
+        ));
+        assert!(model_not_found(400, "Model not found"));
+        assert!(!model_not_found(
+            400,
+            "invalid_request_error: max_tokens: too large"
+        ));
+        let g = |from: Option<&str>| {
+            HttpGrader::new(
+                "http://127.0.0.1:9",
+                "z-ai/glm-4.7",
+                Auth::Bearer("t".into()),
+                HttpConfig {
+                    model_from: from.map(str::to_string),
+                    ..HttpConfig::default()
+                },
+            )
+            .unwrap()
+            .model_hint()
+        };
+        let hint = g(Some("ANTHROPIC_DEFAULT_SONNET_MODEL"));
+        assert!(
+            hint.contains("(from ANTHROPIC_DEFAULT_SONNET_MODEL)")
+                && hint.contains("set QUIZZ_MODEL (or ANTHROPIC_DEFAULT_SONNET_MODEL)"),
+            "{hint}"
+        );
+        assert!(g(None).contains("quizz's default"));
+        assert!(g(Some("QUIZZ_MODEL")).contains("set QUIZZ_MODEL to"));
     }
 
     #[test]

@@ -15,17 +15,26 @@ use super::http::{Auth, HttpConfig, HttpGrader};
 
 /// Where the Messages API lives unless `ANTHROPIC_BASE_URL` says otherwise.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
-/// The model of the HTTP backend unless `QUIZZ_MODEL` says otherwise (a current Sonnet;
-/// what the `claude` CLI's `sonnet` alias resolves to).
+/// The model of the HTTP backend unless a variable names one (a current Sonnet; what the
+/// `claude` CLI's `sonnet` alias resolves to).
 pub const DEFAULT_HTTP_MODEL: &str = "claude-sonnet-5-5";
+/// The variables that name the HTTP backend's model, first set wins: quizz's own, then the
+/// ones the `claude` CLI and gateway set-ups use (`ANTHROPIC_DEFAULT_SONNET_MODEL` holds a
+/// gateway's id such as `anthropic/claude-sonnet-4.5`).
+pub const HTTP_MODEL_VARS: [&str; 3] = [
+    "QUIZZ_MODEL",
+    "ANTHROPIC_MODEL",
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+];
 /// The model given to the `claude` CLI: an alias, so gateways can remap it
 /// (`ANTHROPIC_DEFAULT_SONNET_MODEL`).
 pub const DEFAULT_CLI_MODEL: &str = "sonnet";
 
 /// The variables selection reads.
-const VARS: [&str; 10] = [
+const VARS: [&str; 11] = [
     "QUIZZ_GRADER",
     "QUIZZ_MODEL",
+    "ANTHROPIC_MODEL",
     "QUIZZ_GRADE_TIMEOUT",
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
@@ -177,6 +186,8 @@ pub struct Selection {
     pub grader: Option<Arc<dyn Grader>>,
     pub backend: BackendKind,
     pub model: String,
+    /// The variable that named `model`; `None`: quizz's default.
+    pub model_from: Option<&'static str>,
     /// The Messages API base URL the backend talks to (the CLI reads it from the
     /// environment itself), shown without credentials or query.
     pub base_url: String,
@@ -191,6 +202,7 @@ impl fmt::Debug for Selection {
         f.debug_struct("Selection")
             .field("backend", &self.backend)
             .field("model", &self.model)
+            .field("model_from", &self.model_from)
             .field("base_url", &self.base_url)
             .field("claude_bin", &self.claude_bin)
             .field("reasons", &self.reasons)
@@ -210,27 +222,33 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
         .trim_end_matches('/')
         .to_string();
     let choice = choose(env, &mut reasons);
-    let user_model = env.non_empty("QUIZZ_MODEL").map(|m| m.trim().to_string());
-    if let Some(m) = &user_model {
-        reasons.push(format!("QUIZZ_MODEL is set: model {m}"));
-    }
     let mut selection = Selection {
         grader: None,
         backend: BackendKind::None,
         model: String::new(),
+        model_from: None,
         base_url: display_url(&base_url),
         claude_bin: None,
         reasons,
     };
     match choice {
         Choice::Http(auth) => {
-            let model = user_model.unwrap_or_else(|| DEFAULT_HTTP_MODEL.to_string());
+            let (model, from) = http_model(env);
+            selection.reasons.push(match from {
+                Some(var) => format!("model {model} from {var}"),
+                None => format!(
+                    "model {model}: quizz's default ({} are not set)",
+                    HTTP_MODEL_VARS.join(", ")
+                ),
+            });
+            selection.model_from = from;
             selection.backend = match auth {
                 Auth::ApiKey(_) => BackendKind::AnthropicApiKey,
                 Auth::Bearer(_) => BackendKind::AnthropicBearer,
             };
             let config = HttpConfig {
                 request_timeout: timeout,
+                model_from: from.map(str::to_string),
                 ..HttpConfig::default()
             };
             match HttpGrader::new(&base_url, &model, auth, config) {
@@ -243,6 +261,13 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
             selection.model = model;
         }
         Choice::Cli(bin) => {
+            let user_model = env.non_empty("QUIZZ_MODEL").map(|m| m.trim().to_string());
+            if let Some(m) = &user_model {
+                selection
+                    .reasons
+                    .push(format!("model {m} from QUIZZ_MODEL"));
+                selection.model_from = Some("QUIZZ_MODEL");
+            }
             let model = user_model.unwrap_or_else(|| DEFAULT_CLI_MODEL.to_string());
             let mut config = ClaudeCliConfig {
                 timeout,
@@ -267,6 +292,35 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
         Choice::None => {}
     }
     selection
+}
+
+/// The HTTP backend's model and the variable that named it: the first of
+/// [`HTTP_MODEL_VARS`] that is set and not blank, else [`DEFAULT_HTTP_MODEL`].
+pub fn http_model(env: &EnvSnapshot) -> (String, Option<&'static str>) {
+    HTTP_MODEL_VARS
+        .iter()
+        .find_map(|var| {
+            env.non_empty(var)
+                .map(|m| (m.trim().to_string(), Some(*var)))
+        })
+        .unwrap_or_else(|| (DEFAULT_HTTP_MODEL.to_string(), None))
+}
+
+impl Selection {
+    /// Where the model's name came from, for `quizz doctor`: `from QUIZZ_MODEL`, or
+    /// `quizz's default` / `the CLI's alias, which ANTHROPIC_DEFAULT_SONNET_MODEL remaps`.
+    pub fn model_origin(&self) -> String {
+        match (self.model_from, self.backend) {
+            (Some(var), _) => format!("from {var}"),
+            (None, BackendKind::ClaudeCli) => {
+                "the claude CLI's alias; ANTHROPIC_DEFAULT_SONNET_MODEL remaps it".to_string()
+            }
+            (None, _) => format!(
+                "quizz's default: none of {} is set",
+                HTTP_MODEL_VARS.join(", ")
+            ),
+        }
+    }
 }
 
 enum Choice {

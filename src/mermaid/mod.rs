@@ -71,6 +71,17 @@ pub enum DiagramKind {
     Unknown,
 }
 
+/// The form a diagram was shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// a picture: boxes, lifelines, edges
+    Drawing,
+    /// the compact list: one row per message or edge
+    Compact,
+    /// the source text with a one-line reason ([`Rendered::fallback`])
+    Source,
+}
+
 /// The result of rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {
@@ -78,45 +89,72 @@ pub struct Rendered {
     /// One-line reason when the source is shown instead of a drawing.
     pub fallback: Option<String>,
     pub kind: DiagramKind,
+    pub form: Form,
 }
 
 /// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
 pub fn render(source: &str, opts: &RenderOptions) -> Rendered {
-    render_form(source, opts, Form::Best)
+    render_form(source, opts, Want::Best)
 }
 
 /// Render in the compact one-row-per-message / one-row-per-edge form, whatever the width.
 /// Useful to show a quiz's options in the same form so they compare row by row.
 pub fn render_compact(source: &str, opts: &RenderOptions) -> Rendered {
-    render_form(source, opts, Form::Compact)
+    render_form(source, opts, Want::Compact)
+}
+
+/// Render the options of one question in one form: all drawn when every option can be
+/// drawn, else all in the compact form (source stays source), so they compare row by row.
+pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
+    let best: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
+    if best.iter().all(|r| r.form != Form::Compact) || best.iter().all(|r| r.form != Form::Drawing)
+    {
+        return best;
+    }
+    sources
+        .iter()
+        .zip(best)
+        .map(|(s, r)| {
+            if r.form == Form::Drawing {
+                render_compact(s, opts)
+            } else {
+                r
+            }
+        })
+        .collect()
 }
 
 /// Which form the layouts may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Form {
+pub(crate) enum Want {
     /// the drawing when it fits, else the compact form
     Best,
+    /// like `Best`, but a flowchart, state or class diagram is laid out turned a quarter
+    /// (LR top-down, TD left to right), as its sibling options had to be
+    Turned,
     /// always the compact form
     Compact,
 }
 
-fn render_form(source: &str, opts: &RenderOptions, form: Form) -> Rendered {
+fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
     let width = opts.width.max(MIN_WIDTH);
     let opts = RenderOptions {
         width,
         ascii: opts.ascii,
     };
-    let (kind, result) = render_inner(source, &opts, form);
+    let (kind, result) = render_inner(source, &opts, want);
     let mut rendered = match result {
-        Ok(lines) => Rendered {
+        Ok((lines, form)) => Rendered {
             lines,
             fallback: None,
             kind,
+            form,
         },
         Err(reason) => Rendered {
             lines: fallback::frame(source, &reason, width, opts.ascii),
             fallback: Some(reason),
             kind,
+            form: Form::Source,
         },
     };
     enforce_width(&mut rendered.lines, width, opts.ascii);
@@ -136,8 +174,8 @@ pub fn render_plain(source: &str, opts: &RenderOptions) -> String {
 fn render_inner(
     source: &str,
     opts: &RenderOptions,
-    form: Form,
-) -> (DiagramKind, Result<Vec<Line>, String>) {
+    want: Want,
+) -> (DiagramKind, Result<(Vec<Line>, Form), String>) {
     if source.len() > MAX_SOURCE_BYTES {
         return (
             DiagramKind::Unknown,
@@ -177,21 +215,21 @@ fn render_inner(
         );
     }
     let result = match kind {
-        DiagramKind::Sequence => sequence::render(rest, opts, form),
-        DiagramKind::Flowchart => graph::render_flowchart(header, rest, opts, form),
-        DiagramKind::State => graph::render_state(rest, opts, form),
-        DiagramKind::Class => graph::render_class(rest, opts, form),
+        DiagramKind::Sequence => sequence::render(rest, opts, want),
+        DiagramKind::Flowchart => graph::render_flowchart(header, rest, opts, want),
+        DiagramKind::State => graph::render_state(rest, opts, want),
+        DiagramKind::Class => graph::render_class(rest, opts, want),
         DiagramKind::Unsupported => {
             let name = text::truncate(&text::sanitize(keyword), 30, opts.ascii);
             Err(format!("{name} diagrams are not drawn in the terminal"))
         }
         DiagramKind::Unknown => Err("not a Mermaid diagram (no known header)".into()),
     };
-    let result = result.map(|mut lines| {
+    let result = result.map(|(mut lines, form)| {
         if let Some(title) = body.title {
             lines.insert(0, Line::styled(title, Style::Label));
         }
-        lines
+        (lines, form)
     });
     (kind, result)
 }

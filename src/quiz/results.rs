@@ -22,6 +22,23 @@ pub struct Results {
     pub extra: Map<String, Value>,
 }
 
+impl Results {
+    /// One outcome per question of `quiz` (quiz order): scored where these results have a
+    /// score, pending elsewhere; for grading again only what is still pending.
+    pub fn outcomes(&self, quiz: &super::Quiz) -> Vec<super::Outcome> {
+        quiz.questions
+            .iter()
+            .map(|q| {
+                self.result(&q.id)
+                    .map_or(super::Outcome::Pending, |r| super::Outcome::Scored {
+                        score: r.score.min(100),
+                        feedback: r.feedback.clone(),
+                    })
+            })
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuestionResult {
     pub question_id: String,

@@ -30,6 +30,12 @@ pub struct Attempt {
     /// The results state of the last grading, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<serde_json::Value>,
+    /// When these results were posted to the pull request (seconds since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posted_at: Option<u64>,
+    /// Total scores of the attempts before this one, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_scores: Vec<u32>,
 }
 
 /// An attempt and what happened while reading it.
@@ -53,6 +59,8 @@ impl Attempt {
             current: 0,
             updated_at: now(),
             results: None,
+            posted_at: None,
+            earlier_scores: Vec::new(),
         }
     }
 
@@ -74,8 +82,27 @@ impl Attempt {
             .count()
     }
 
+    /// New results: not posted yet.
     pub fn set_results(&mut self, results: &Results) {
         self.results = Some(results.to_value());
+        self.posted_at = None;
+    }
+
+    /// Clears the answers, flags and results for a new try; a graded try's score is kept
+    /// in `earlier_scores`.
+    pub fn start_again(&mut self) {
+        if let Some(score) = self
+            .results
+            .take()
+            .and_then(|r| Results::from_value(r).ok())
+            .map(|r| r.total_score)
+        {
+            self.earlier_scores.push(score);
+        }
+        self.answers.clear();
+        self.flagged.clear();
+        self.current = 0;
+        self.posted_at = None;
     }
 }
 
@@ -135,7 +162,7 @@ impl Store {
     }
 }
 
-fn now() -> u64 {
+pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())

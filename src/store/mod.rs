@@ -6,12 +6,15 @@
 mod atomic;
 mod attempt;
 mod cache;
+mod list;
 mod lock;
 mod origin;
 mod outbox;
 
 pub use atomic::{write_atomic, write_json_atomic};
+pub(crate) use attempt::now;
 pub use attempt::{Attempt, LoadedAttempt};
+pub use list::SavedAttempt;
 pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;
 pub use outbox::{OutboxEntry, Waiting};

@@ -50,6 +50,15 @@ pub enum Action {
     ExternalEditorDone(Result<EditedFile, String>),
     /// Another window owns the attempt: make this one save it.
     TakeOver,
+    /// The overview of a graded attempt: its results.
+    ShowResults,
+    /// The overview of a graded attempt: grade the open answers still pending.
+    GradePending,
+    /// The overview of a graded attempt: clear the answers and start again.
+    NewAttempt,
+    /// A mouse wheel notch over the view.
+    WheelDown,
+    WheelUp,
     OpenReview,
     /// `P` on the results: post them to the PR (the taker's confirmation) and quit.
     Post,
@@ -65,5 +74,6 @@ pub enum Action {
     Tick,
     GradeStarted(String),
     GradeFinished(String, Result<OpenGrade, String>),
-    GradingDone,
+    /// Grading is over: one outcome per question (still pending where it failed).
+    GradingDone(Vec<crate::quiz::Outcome>),
 }

@@ -1,11 +1,13 @@
 //! The app's whole state. Drawing reads it; only `update` changes it.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ratatui_textarea::TextArea;
 
-use super::keymap::Context;
+use super::keymap::{Context, Only};
 use super::theme::Theme;
+use crate::grade::Grader;
 use crate::quiz::{Outcome, Question, QuestionKind, Results};
 use crate::session::Session;
 
@@ -18,12 +20,35 @@ pub enum Screen {
     Results,
 }
 
-/// How the UI closes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
-    Quit,
-    /// The taker pressed `P` on the results: post them once the UI has closed.
-    QuitAndPost,
+/// What the UI hands back when it closes.
+pub struct Finished {
+    pub session: Session,
+    /// The results, when the attempt was graded (now or before).
+    pub results: Option<Results>,
+    /// The taker pressed `P` on the results: post them.
+    pub post: bool,
+    /// Open answers whose grading failed: `(question id, reason)`.
+    pub failures: Vec<(String, String)>,
+}
+
+/// Where graded results go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Posting {
+    /// The demo or a file: there is no pull request.
+    NoPullRequest,
+    /// `P` on the results posts them to this pull request (`o/r#7`).
+    OnKey { pr: String },
+    /// `--post`: posted to this pull request when the UI closes.
+    OnExit { pr: String },
+    /// `--no-post`.
+    Off,
+}
+
+/// The grader open answers go to, as `doctor` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraderInfo {
+    pub backend: &'static str,
+    pub model: String,
 }
 
 /// A question the UI asks before doing something that cannot be undone.
@@ -33,6 +58,10 @@ pub enum Confirm {
     Quit,
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
+    /// Submit while some questions are unanswered or flagged.
+    Submit { unanswered: usize, flagged: usize },
+    /// Clear the answers of a graded attempt and start again.
+    NewAttempt,
 }
 
 /// One open answer on the grading screen.
@@ -51,6 +80,15 @@ pub struct Grading {
     pub rows: Vec<(String, GradeRow)>,
 }
 
+/// For each question of a mermaid kind: its right diagram, and the taker's when wrong,
+/// drawn for the results' width.
+#[derive(Debug, Clone)]
+pub struct ResultDiagrams {
+    pub width: usize,
+    /// `(question index, label, lines)`.
+    pub drawn: Vec<(usize, String, Vec<ratatui::text::Line<'static>>)>,
+}
+
 /// The current question's diagrams, drawn for the body's width (drawing them is the costly
 /// part of a frame, so `update` keeps them ready).
 #[derive(Debug, Clone)]
@@ -65,15 +103,24 @@ pub struct DiagramCache {
 pub struct Settings {
     pub practice: bool,
     pub theme: Theme,
-    /// Says which grader will grade open answers (or that none will).
-    pub grader_label: String,
-    pub grader_available: bool,
-    /// What happens to the results after grading (posted, saved to post later, not posted).
-    pub after_grading: String,
+    /// The mouse wheel scrolls (off: the terminal's own text selection works).
+    pub mouse: bool,
+    /// Which grader grades open answers; `None`: they stay pending.
+    pub grader: Option<GraderInfo>,
+    pub posting: Posting,
     /// The command that grades pending open answers later, such as `quizz grade --demo`.
     pub grade_later: String,
-    /// Whether `P` on the results posts them (a PR quiz, posting not decided by a flag).
-    pub can_post: bool,
+    /// The pull request's title and author, and who took its quiz (`None` off a PR).
+    pub pr: Option<PullRequestInfo>,
+}
+
+/// What the overview says about the pull request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PullRequestInfo {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    /// `3 people took this quiz · best 90%`, when known.
+    pub takers: Option<String>,
 }
 
 pub struct App {
@@ -86,6 +133,12 @@ pub struct App {
     /// what the screen can scroll.
     pub scroll: u16,
     pub review_cursor: usize,
+    /// The question under the cursor on the results.
+    pub results_cursor: usize,
+    /// The question screen shows a question opened from the results, read only.
+    pub reading: bool,
+    /// Scroll of the help overlay, in rows (kept within its text by `update`).
+    pub help_scroll: u16,
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
     pub help: bool,
@@ -101,13 +154,30 @@ pub struct App {
     pub clock: Instant,
     pub spinner: usize,
     pub diagrams: Option<DiagramCache>,
-    /// Set when the UI is to close, and how.
-    pub exit: Option<Exit>,
+    /// Set when the UI is to close.
+    pub exit: bool,
+    /// `P` was pressed on the results.
+    pub post: bool,
+    /// Grades open answers; `None`: they stay pending.
+    pub grader: Option<Arc<dyn Grader>>,
+    /// The results' diagrams, drawn for the results' width (see [`DiagramCache`]).
+    pub result_diagrams: Option<ResultDiagrams>,
 }
 
 impl App {
-    pub fn new(session: Session, settings: Settings, size: (u16, u16)) -> Self {
+    pub fn new(
+        session: Session,
+        settings: Settings,
+        size: (u16, u16),
+        grader: Option<Arc<dyn Grader>>,
+    ) -> Self {
         let cursors = saved_cursors(&session);
+        // A graded attempt comes back graded: its answers are not changed unseen.
+        let results = session
+            .attempt()
+            .results
+            .clone()
+            .and_then(|v| Results::from_value(v).ok());
         Self {
             session,
             settings,
@@ -115,17 +185,23 @@ impl App {
             cursors,
             scroll: 0,
             review_cursor: 0,
+            results_cursor: 0,
+            reading: false,
+            help_scroll: 0,
             editor: None,
             help: false,
             confirm: None,
             status: None,
             size,
             outcomes: Vec::new(),
-            results: None,
+            results,
             grading: None,
             clock: Instant::now(),
             spinner: 0,
-            exit: None,
+            exit: false,
+            post: false,
+            grader,
+            result_diagrams: None,
             diagrams: None,
         }
     }
@@ -152,17 +228,41 @@ impl App {
             Context::Confirm
         } else if self.help {
             Context::Help
-        } else if self.editor.is_some() {
+        } else {
+            self.context_under_help()
+        }
+    }
+
+    /// Where the user is, under the help overlay.
+    pub fn context_under_help(&self) -> Context {
+        if self.editor.is_some() {
             Context::Editing
         } else {
             match self.screen {
                 Screen::Overview => Context::Overview,
+                Screen::Question if self.reading => Context::Reading,
                 Screen::Question => Context::Question,
                 Screen::Review => Context::Review,
                 Screen::Grading => Context::Grading,
                 Screen::Results => Context::Results,
             }
         }
+    }
+
+    /// What holds here, as the keymap tells bindings apart: the current question's kind,
+    /// and whether the attempt is graded.
+    pub fn hint_filter(&self) -> Vec<Only> {
+        let kind = match self.question().map(|q| &q.kind) {
+            Some(QuestionKind::Mcq { .. } | QuestionKind::Mermaid { .. }) => Only::Options,
+            Some(QuestionKind::TrueFalse { .. }) => Only::TrueFalse,
+            Some(QuestionKind::Open { .. }) => Only::Open,
+            _ => Only::Always,
+        };
+        let mut here = vec![kind];
+        if self.results.is_some() {
+            here.push(Only::Graded);
+        }
+        here
     }
 
     pub fn is_answered(&self, id: &str) -> bool {
@@ -173,6 +273,11 @@ impl App {
 
     pub fn elapsed(&self, since: Instant) -> Duration {
         self.clock.saturating_duration_since(since)
+    }
+
+    /// Whether the terminal is big enough to draw anything.
+    pub fn fits(&self) -> bool {
+        self.size.0 >= super::layout::MIN_WIDTH && self.size.1 >= super::layout::MIN_HEIGHT
     }
 
     /// Whether work is running that needs the spinner to move.

@@ -10,9 +10,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::app::App;
+use super::layout::question_areas;
 use super::markdown;
 use super::theme::Theme;
-use super::ui::layout::question_areas;
 use crate::mermaid::{self, RenderOptions, Rendered};
 use crate::quiz::{MermaidOption, Question, QuestionKind};
 use crate::text::{display_width, sanitize_line};
@@ -26,9 +26,10 @@ pub struct Body {
     pub option_rows: Vec<(usize, usize)>,
 }
 
-/// The body's inner width for the current terminal size.
+/// The body's inner width for the current terminal size (the same with or without an
+/// answer box).
 pub fn width(app: &App) -> usize {
-    usize::from(areas_of(app).body.width.saturating_sub(2)).max(1)
+    usize::from(app.size.0.saturating_sub(2)).max(1)
 }
 
 /// Rows that show body text when it scrolls (the last one says there is more).
@@ -36,11 +37,12 @@ pub fn viewport_rows(app: &App) -> u16 {
     areas_of(app).body.height.saturating_sub(1).max(1)
 }
 
-fn areas_of(app: &App) -> super::ui::layout::QuestionAreas {
+pub fn areas_of(app: &App) -> super::layout::QuestionAreas {
     let open = app
         .question()
         .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }));
-    question_areas(Rect::new(0, 0, app.size.0, app.size.1), open)
+    let prompt = open.then(|| build(app, width(app)).lines.len());
+    question_areas(Rect::new(0, 0, app.size.0, app.size.1), prompt)
 }
 
 pub fn build(app: &App, width: usize) -> Body {
@@ -70,14 +72,14 @@ pub fn build(app: &App, width: usize) -> Body {
             for (i, option) in options.iter().enumerate() {
                 let chosen = saved == Some(option.as_str());
                 let marker = format!("{} {}. ", if chosen { "(•)" } else { "( )" }, i + 1);
-                push_option(&mut body, &marker, option, width, row_style(theme, chosen, i == cursor));
+                push_option(&mut body, &marker, option, width, row_style(theme, chosen, i == cursor), theme);
             }
         }
         QuestionKind::TrueFalse { .. } => {
             for (i, (key, label)) in [("t", "true"), ("f", "false")].iter().enumerate() {
                 let chosen = saved == Some(*label);
                 let marker = format!("{} {key}  ", if chosen { "(•)" } else { "( )" });
-                push_option(&mut body, &marker, label, width, row_style(theme, chosen, i == cursor));
+                push_option(&mut body, &marker, label, width, row_style(theme, chosen, i == cursor), theme);
             }
         }
         QuestionKind::Mermaid { options, .. } => {
@@ -106,7 +108,8 @@ pub fn build(app: &App, width: usize) -> Body {
             theme.warn(),
         )),
     }
-    if app.settings.practice {
+    // Practice, or a question opened from the results: right or wrong, and why.
+    if app.settings.practice || app.reading {
         practice_feedback(&mut body, q, saved, width, theme);
     }
     body
@@ -121,14 +124,17 @@ fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
 }
 
 /// An option: marker, then text wrapped with a hanging indent under the marker.
-fn push_option(body: &mut Body, marker: &str, text: &str, width: usize, style: Style) {
+fn push_option(
+    body: &mut Body,
+    marker: &str,
+    text: &str,
+    width: usize,
+    style: Style,
+    theme: Theme,
+) {
     let start = body.lines.len();
     let indent = display_width(marker);
-    let rows = markdown::plain(
-        &sanitize_line(text),
-        width.saturating_sub(indent).max(8),
-        Style::new(),
-    );
+    let rows = markdown::render(text, width.saturating_sub(indent).max(8), theme);
     for (n, row) in rows.into_iter().enumerate() {
         let lead = if n == 0 {
             marker.to_string()
@@ -221,17 +227,16 @@ fn practice_feedback(
     if right {
         body.lines.push(Line::styled("✓ Right.", theme.right()));
     } else {
-        body.lines.extend(markdown::plain(
-            &format!("✗ Not quite — the answer is: {}", sanitize_line(&expected)),
-            width,
-            theme.wrong(),
-        ));
+        let shown = match &q.kind {
+            QuestionKind::Mermaid { .. } => format!("Option {expected}"),
+            _ => expected,
+        };
+        body.lines
+            .push(Line::styled("✗ Not quite — the answer is:", theme.wrong()));
+        body.lines.extend(markdown::render(&shown, width, theme));
     }
-    if let Some(explanation) = &q.explanation {
-        body.lines.extend(markdown::plain(
-            explanation,
-            width,
-            Style::new().add_modifier(Modifier::ITALIC),
-        ));
+    if let Some(explanation) = q.explanation.as_deref().filter(|e| !e.trim().is_empty()) {
+        body.lines
+            .extend(markdown::render(explanation, width, theme));
     }
 }

@@ -1,5 +1,5 @@
-//! One table of keys: it dispatches input, fills the footer hints and the help overlay,
-//! so the three can never disagree.
+//! One table of keys: it dispatches input, fills the footer, the `?` overlay, every hint
+//! that names a key, and the README's key table, so none of them can disagree.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -14,8 +14,50 @@ pub enum Context {
     Review,
     Grading,
     Results,
+    /// A question opened from the results: read only.
+    Reading,
     Help,
     Confirm,
+}
+
+impl Context {
+    pub const ALL: [Context; 9] = [
+        Context::Question,
+        Context::Editing,
+        Context::Review,
+        Context::Results,
+        Context::Reading,
+        Context::Overview,
+        Context::Grading,
+        Context::Confirm,
+        Context::Help,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Overview => "Start",
+            Context::Question => "Questions",
+            Context::Editing => "Writing an open answer",
+            Context::Review => "Review",
+            Context::Grading => "Grading",
+            Context::Results => "Results",
+            Context::Reading => "A question opened from the results",
+            Context::Help => "This help",
+            Context::Confirm => "A yes/no question",
+        }
+    }
+}
+
+/// Which questions a binding is for: the footer and the overlay show it only there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Only {
+    Always,
+    /// Questions with options to pick (mcq, mermaid).
+    Options,
+    TrueFalse,
+    Open,
+    /// An attempt that was graded already.
+    Graded,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,366 +69,126 @@ pub enum Key {
     Digits,
 }
 
+/// The footer keeps rank 1 whatever the width, then 2, then 3.
+const MUST: u8 = 1;
+const MAIN: u8 = 2;
+const MORE: u8 = 3;
+/// Not in the footer (still in `?`).
+const HIDE: u8 = 0;
+
 pub struct Binding {
     pub contexts: &'static [Context],
     pub keys: &'static [Key],
     pub action: Action,
-    /// Footer label; `None` keeps the binding out of the footer (still in the overlay).
-    pub hint: Option<&'static str>,
+    /// Footer label (the footer shows the first two keys).
+    pub hint: &'static str,
+    pub rank: u8,
+    pub only: Only,
     pub help: &'static str,
 }
 
 use Context as C;
-use Key::{Char, Code, Ctrl};
+use Key::{Char, Code, Ctrl, Digits};
+use Only::{Always, Graded, Open, Options, TrueFalse};
 
-const ANY: &[Context] = &[
-    C::Overview,
-    C::Question,
-    C::Editing,
-    C::Review,
-    C::Grading,
-    C::Results,
-    C::Help,
-    C::Confirm,
-];
-const NAV: &[Context] = &[C::Overview, C::Question, C::Review, C::Results];
+const EVERYWHERE: &[Context] = &C::ALL;
+const SCREENS: &[Context] = &[C::Overview, C::Question, C::Review, C::Results, C::Reading];
+const QUESTIONS: &[Context] = &[C::Question, C::Reading];
+const LISTS: &[Context] = &[C::Question, C::Reading, C::Review, C::Results];
+const CTRL_U: KeyEvent = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
 
-/// The keymap. Order matters: the first binding that matches wins.
-#[allow(clippy::too_many_lines)] // one table, one row per binding
-pub fn bindings() -> &'static [Binding] {
-    static TABLE: std::sync::OnceLock<Vec<Binding>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let b = |contexts, keys, action, hint, help| Binding {
-            contexts,
-            keys,
-            action,
-            hint,
-            help,
-        };
-        vec![
-            b(
-                ANY,
-                &[Ctrl('c')],
-                Action::ForceQuit,
-                None,
-                "quit now (answers are saved)",
-            ),
-            b(
-                &[C::Confirm],
-                &[Char('y'), Code(KeyCode::Enter)],
-                Action::Confirm,
-                Some("yes"),
-                "yes (quit, or clear the answer)",
-            ),
-            b(
-                &[C::Confirm],
-                &[Char('n'), Code(KeyCode::Esc)],
-                Action::Cancel,
-                Some("no"),
-                "no, keep things as they are",
-            ),
-            b(
-                &[C::Help],
-                &[
-                    Char('?'),
-                    Code(KeyCode::Esc),
-                    Code(KeyCode::F(1)),
-                    Char('q'),
-                ],
-                Action::ToggleHelp,
-                Some("close"),
-                "close this help",
-            ),
-            b(
-                &[C::Editing],
-                &[Code(KeyCode::Esc)],
-                Action::StopEditing,
-                Some("done"),
-                "leave the editor (the answer is saved as you type)",
-            ),
-            b(
-                &[C::Editing],
-                &[Ctrl('e')],
-                Action::ExternalEditor,
-                Some("$EDITOR"),
-                "edit the answer in $VISUAL / $EDITOR",
-            ),
-            b(
-                &[C::Editing],
-                &[Ctrl('z')],
-                Action::EditorKey(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
-                Some("undo"),
-                "undo (Ctrl-R redo)",
-            ),
-            b(
-                &[C::Editing],
-                &[Code(KeyCode::Tab)],
-                Action::NextQuestion,
-                Some("next"),
-                "next question (the answer is saved)",
-            ),
-            b(
-                &[C::Editing],
-                &[Code(KeyCode::BackTab)],
-                Action::PrevQuestion,
-                Some("prev"),
-                "previous question",
-            ),
-            b(
-                &[C::Overview],
-                &[
-                    Code(KeyCode::Enter),
-                    Char(' '),
-                    Char('n'),
-                    Code(KeyCode::Right),
-                ],
-                Action::Start,
-                Some("start"),
-                "start the quiz",
-            ),
-            b(
-                &[C::Question],
-                &[Key::Digits],
-                Action::Pick(0),
-                Some("pick"),
-                "pick option 1–9",
-            ),
-            b(
-                &[C::Question, C::Review],
-                &[Char('j'), Code(KeyCode::Down)],
-                Action::CursorDown,
-                Some("move"),
-                "move down",
-            ),
-            b(
-                &[C::Question, C::Review],
-                &[Char('k'), Code(KeyCode::Up)],
-                Action::CursorUp,
-                None,
-                "move up",
-            ),
-            b(
-                &[C::Results],
-                &[Char('j'), Code(KeyCode::Down)],
-                Action::ScrollDown,
-                Some("scroll"),
-                "scroll down",
-            ),
-            b(
-                &[C::Results],
-                &[Char('k'), Code(KeyCode::Up)],
-                Action::ScrollUp,
-                None,
-                "scroll up",
-            ),
-            b(
-                &[C::Question],
-                &[Char(' '), Code(KeyCode::Enter)],
-                Action::Choose,
-                Some("choose"),
-                "choose the option under the cursor; on an open question, write",
-            ),
-            b(
-                &[C::Question],
-                &[Char('t')],
-                Action::PickTrue,
-                None,
-                "answer true",
-            ),
-            b(
-                &[C::Question],
-                &[Char('f')],
-                Action::PickFalse,
-                None,
-                "answer false",
-            ),
-            b(
-                &[C::Question],
-                &[Char('i')],
-                Action::StartEditing,
-                None,
-                "write the open answer (an open question opens ready to type)",
-            ),
-            b(
-                &[C::Question],
-                &[Char('e')],
-                Action::ExternalEditor,
-                None,
-                "write the open answer in $VISUAL / $EDITOR",
-            ),
-            b(
-                &[C::Question],
-                &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)],
-                Action::ClearAnswer,
-                None,
-                "clear the answer (a written answer asks first)",
-            ),
-            b(
-                &[C::Question],
-                &[
-                    Char('n'),
-                    Code(KeyCode::Tab),
-                    Code(KeyCode::Right),
-                    Char(']'),
-                ],
-                Action::NextQuestion,
-                Some("next"),
-                "next question",
-            ),
-            b(
-                &[C::Question],
-                &[
-                    Char('p'),
-                    Code(KeyCode::BackTab),
-                    Code(KeyCode::Left),
-                    Char('['),
-                ],
-                Action::PrevQuestion,
-                Some("prev"),
-                "previous question",
-            ),
-            b(
-                &[C::Question, C::Results],
-                &[Char('g'), Code(KeyCode::Home)],
-                Action::FirstQuestion,
-                None,
-                "first question / top",
-            ),
-            b(
-                &[C::Question, C::Results],
-                &[Char('G'), Code(KeyCode::End)],
-                Action::LastQuestion,
-                None,
-                "last question / bottom",
-            ),
-            b(
-                &[C::Question],
-                &[Char('m')],
-                Action::ToggleFlag,
-                Some("flag"),
-                "flag the question to come back to",
-            ),
-            b(
-                &[C::Question, C::Results],
-                &[Code(KeyCode::PageDown), Ctrl('d')],
-                Action::PageDown,
-                None,
-                "scroll a page down",
-            ),
-            b(
-                &[C::Question, C::Results],
-                &[Code(KeyCode::PageUp), Ctrl('u')],
-                Action::PageUp,
-                None,
-                "scroll a page up",
-            ),
-            b(
-                &[C::Overview, C::Question],
-                &[Char('s')],
-                Action::OpenReview,
-                Some("review"),
-                "review all answers before submitting",
-            ),
-            b(
-                &[C::Review],
-                &[Code(KeyCode::Enter)],
-                Action::Submit,
-                Some("submit"),
-                "submit and grade",
-            ),
-            b(
-                &[C::Review],
-                &[Char(' '), Char('o')],
-                Action::Choose,
-                Some("open"),
-                "go to the question under the cursor",
-            ),
-            b(
-                &[C::Review],
-                &[Code(KeyCode::Esc), Char('b')],
-                Action::Back,
-                Some("back"),
-                "back to the questions",
-            ),
-            b(
-                &[C::Grading],
-                &[Code(KeyCode::Esc), Char('c')],
-                Action::Cancel,
-                Some("cancel"),
-                "stop grading (answers are kept; open ones stay pending)",
-            ),
-            b(
-                NAV,
-                &[Char('?'), Code(KeyCode::F(1))],
-                Action::ToggleHelp,
-                Some("help"),
-                "this help",
-            ),
-            b(
-                &[C::Editing],
-                &[Code(KeyCode::F(1))],
-                Action::ToggleHelp,
-                None,
-                "this help",
-            ),
-            b(
-                &[C::Results],
-                &[Char('P')],
-                Action::Post,
-                None,
-                "post the results to the pull request, then quit",
-            ),
-            b(
-                &[C::Results],
-                &[Char('q'), Code(KeyCode::Enter), Code(KeyCode::Esc)],
-                Action::Confirm,
-                Some("quit"),
-                "quit",
-            ),
-            b(
-                &[C::Overview, C::Question, C::Review],
-                &[Char('T')],
-                Action::TakeOver,
-                None,
-                "take over a quiz open in another quizz window",
-            ),
-            b(
-                &[C::Overview, C::Question, C::Review],
-                &[Char('q')],
-                Action::Quit,
-                Some("quit"),
-                "quit (asks first; answers are saved)",
-            ),
-        ]
-    })
+const fn bind(
+    contexts: &'static [Context],
+    keys: &'static [Key],
+    action: Action,
+    (hint, rank): (&'static str, u8),
+    only: Only,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        contexts,
+        keys,
+        action,
+        hint,
+        rank,
+        only,
+        help,
+    }
 }
 
-fn matches(key: Key, event: &KeyEvent) -> Option<Action> {
+/// The keymap: one row per binding. A key is bound once per context (a test checks).
+#[rustfmt::skip]
+static BINDINGS: &[Binding] = &[
+    bind(&[C::Confirm], &[Char('y'), Code(KeyCode::Enter)], Action::Confirm, ("yes", MUST), Always, "yes"),
+    bind(&[C::Confirm], &[Char('n'), Code(KeyCode::Esc)], Action::Cancel, ("no", MUST), Always, "no, keep things as they are"),
+    bind(&[C::Help], &[Char('j'), Code(KeyCode::Down)], Action::ScrollDown, ("scroll", MAIN), Always, "scroll down"),
+    bind(&[C::Help], &[Char('k'), Code(KeyCode::Up)], Action::ScrollUp, ("", HIDE), Always, "scroll up"),
+    bind(&[C::Help], &[Code(KeyCode::PageDown), Ctrl('d'), Char(' ')], Action::PageDown, ("", HIDE), Always, "a page down"),
+    bind(&[C::Help], &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
+    bind(&[C::Help], &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "top"),
+    bind(&[C::Help], &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "bottom"),
+    bind(&[C::Help], &[Code(KeyCode::Esc), Char('?'), Code(KeyCode::F(1)), Char('q')], Action::ToggleHelp, ("close", MUST), Always, "close this help"),
+    bind(&[C::Editing], &[Code(KeyCode::Esc)], Action::StopEditing, ("done", MUST), Always, "leave the answer box (what you typed is saved as you type)"),
+    bind(&[C::Editing], &[Code(KeyCode::Tab)], Action::NextQuestion, ("next", MAIN), Always, "next question"),
+    bind(&[C::Editing], &[Code(KeyCode::BackTab)], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
+    bind(&[C::Editing], &[Ctrl('e')], Action::ExternalEditor, ("$EDITOR", MAIN), Always, "write the answer in $VISUAL / $EDITOR"),
+    bind(&[C::Editing], &[Ctrl('z')], Action::EditorKey(CTRL_U), ("undo", MORE), Always, "undo (Ctrl-R redo)"),
+    bind(&[C::Editing], &[Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
+    bind(&[C::Overview], &[Code(KeyCode::Enter), Char(' '), Char('n'), Code(KeyCode::Right)], Action::Start, ("start", MAIN), Always, "start, or carry on where you were"),
+    bind(&[C::Overview], &[Char('r')], Action::ShowResults, ("results", MAIN), Graded, "see the results of the graded attempt"),
+    bind(&[C::Overview], &[Char('g')], Action::GradePending, ("grade", MORE), Graded, "grade the open answers still pending"),
+    bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MORE), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
+    bind(&[C::Question], &[Digits], Action::Pick(0), ("pick", MAIN), Options, "pick option 1–9"),
+    bind(&[C::Question], &[Char('t')], Action::PickTrue, ("true", MAIN), TrueFalse, "answer true"),
+    bind(&[C::Question], &[Char('f')], Action::PickFalse, ("false", MAIN), TrueFalse, "answer false"),
+    bind(LISTS, &[Char('j'), Code(KeyCode::Down)], Action::CursorDown, ("move", MORE), Always, "move down (scrolls where there is nothing to pick)"),
+    bind(LISTS, &[Char('k'), Code(KeyCode::Up)], Action::CursorUp, ("", HIDE), Always, "move up"),
+    bind(&[C::Question], &[Char(' '), Code(KeyCode::Enter)], Action::Choose, ("choose", MAIN), Options, "choose the option under the cursor"),
+    bind(&[C::Question], &[Char('i')], Action::StartEditing, ("write", MAIN), Open, "write the answer (an open question opens ready to type; Enter too)"),
+    bind(&[C::Question], &[Char('e')], Action::ExternalEditor, ("$EDITOR", MORE), Open, "write the answer in $VISUAL / $EDITOR"),
+    bind(&[C::Question], &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)], Action::ClearAnswer, ("", HIDE), Always, "clear the answer (a written answer asks first)"),
+    bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review)"),
+    bind(QUESTIONS, &[Char('p'), Code(KeyCode::BackTab), Code(KeyCode::Left), Char('[')], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
+    bind(LISTS, &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "first question / top"),
+    bind(LISTS, &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "last question / bottom"),
+    bind(LISTS, &[Code(KeyCode::PageDown), Ctrl('d')], Action::PageDown, ("", HIDE), Always, "a page down"),
+    bind(LISTS, &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
+    bind(&[C::Reading], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), Always, "back to the results"),
+    bind(&[C::Question], &[Char('m')], Action::ToggleFlag, ("flag", MORE), Always, "flag the question to come back to"),
+    bind(&[C::Overview, C::Question], &[Char('s')], Action::OpenReview, ("review", MAIN), Always, "review all answers, then submit"),
+    bind(&[C::Review], &[Code(KeyCode::Enter)], Action::Submit, ("submit", MUST), Always, "submit and grade (asks first when some are unanswered or flagged)"),
+    bind(&[C::Review, C::Results], &[Char(' '), Char('o')], Action::Choose, ("open", MAIN), Always, "open the question under the cursor"),
+    bind(&[C::Review], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MAIN), Always, "back to the questions"),
+    bind(&[C::Grading], &[Code(KeyCode::Esc), Char('c')], Action::Cancel, ("stop", MUST), Always, "stop grading (answers are kept; open ones stay pending)"),
+    bind(&[C::Results], &[Code(KeyCode::Enter)], Action::Choose, ("", HIDE), Always, "open the question under the cursor (Esc comes back)"),
+    bind(&[C::Results], &[Char('P')], Action::Post, ("post", MAIN), Always, "post the results to the pull request, then quit"),
+    bind(&[C::Overview, C::Question, C::Review], &[Char('T')], Action::TakeOver, ("", HIDE), Always, "take over a quiz open in another quizz window"),
+    bind(SCREENS, &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
+    bind(&[C::Results, C::Reading], &[Char('q')], Action::Confirm, ("quit", MUST), Always, "quit"),
+    bind(&[C::Overview, C::Question, C::Review], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit (asks first while answers are not graded; they are saved)"),
+    bind(EVERYWHERE, &[Ctrl('c')], Action::ForceQuit, ("", HIDE), Always, "quit at once (answers are saved)"),
+];
+
+fn fits(key: Key, event: &KeyEvent) -> bool {
     let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
     match (key, event.code) {
-        (Ctrl(c), KeyCode::Char(k)) if ctrl && k.eq_ignore_ascii_case(&c) => Some(Action::Cancel),
-        (Char(c), KeyCode::Char(k)) if !ctrl && k == c => Some(Action::Cancel),
-        (Code(code), k) if !ctrl && k == code => Some(Action::Cancel),
-        (Key::Digits, KeyCode::Char(d @ '1'..='9')) if !ctrl => {
-            Some(Action::Pick(d as usize - '1' as usize))
-        }
-        _ => None,
+        (Ctrl(c), KeyCode::Char(k)) => ctrl && k.eq_ignore_ascii_case(&c),
+        (Char(c), KeyCode::Char(k)) => !ctrl && k == c,
+        (Code(code), k) => !ctrl && k == code,
+        (Digits, KeyCode::Char('1'..='9')) => !ctrl,
+        _ => false,
     }
 }
 
 /// The action for a key in a context; `None` when the key means nothing there.
 /// In the editor, keys without a binding are text.
 pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
-    for binding in bindings().iter().filter(|b| b.contexts.contains(&context)) {
-        for key in binding.keys {
-            if let Some(found) = matches(*key, event) {
-                // `matches` says only that the key fits; digits carry their number.
-                return Some(if let Action::Pick(_) = found {
-                    found
-                } else {
-                    binding.action.clone()
-                });
-            }
+    for binding in BINDINGS.iter().filter(|b| b.contexts.contains(&context)) {
+        if let Some(&key) = binding.keys.iter().find(|k| fits(**k, event)) {
+            return Some(match (key, event.code) {
+                (Digits, KeyCode::Char(d)) => Action::Pick(d as usize - '1' as usize),
+                _ => binding.action.clone(),
+            });
         }
     }
     if context != Context::Editing {
@@ -405,7 +207,7 @@ pub fn key_label(key: Key) -> String {
         Char(' ') => "Space".into(),
         Char(c) => c.to_string(),
         Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
-        Key::Digits => "1-9".into(),
+        Digits => "1-9".into(),
         Code(code) => match code {
             KeyCode::Enter => "Enter".into(),
             KeyCode::Esc => "Esc".into(),
@@ -427,13 +229,29 @@ pub fn key_label(key: Key) -> String {
     }
 }
 
-/// Footer hints for a context: `(keys, label)`, first key of each binding.
-pub fn hints(context: Context) -> Vec<(String, &'static str)> {
-    bindings()
+/// The binding of `action` in `context`, if any.
+fn binding_for(context: Context, action: &Action) -> Option<&'static Binding> {
+    BINDINGS
         .iter()
-        .filter(|b| b.contexts.contains(&context))
-        .filter_map(|b| {
-            let label = b.hint?;
+        .find(|b| b.contexts.contains(&context) && &b.action == action)
+}
+
+/// The first key of `action` in `context`, as a hint names it (`Enter`, `T`, `Ctrl-E`).
+/// Every hint that names a key asks here, so renaming a key renames it everywhere.
+pub fn key_for(context: Context, action: &Action) -> String {
+    binding_for(context, action)
+        .and_then(|b| b.keys.first())
+        .map_or_else(|| "?".into(), |k| key_label(*k))
+}
+
+/// Footer hints for a context where `here` holds (the question's kind, graded or not):
+/// `(keys, label, rank)` in table order.
+pub fn hints(context: Context, here: &[Only]) -> Vec<(String, &'static str, u8)> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&context) && b.rank != HIDE)
+        .filter(|b| b.only == Always || here.contains(&b.only))
+        .map(|b| {
             let keys = b
                 .keys
                 .iter()
@@ -441,9 +259,59 @@ pub fn hints(context: Context) -> Vec<(String, &'static str)> {
                 .map(|k| key_label(*k))
                 .collect::<Vec<_>>()
                 .join("/");
-            Some((keys, label))
+            (keys, b.hint, b.rank)
         })
         .collect()
+}
+
+/// The overlay's rows for one context: `(all its keys, what they do)`, each key once.
+/// Bindings that work everywhere are left to their own section.
+pub fn help_rows(context: Context) -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&context) && b.contexts != EVERYWHERE)
+        .map(|b| {
+            let keys = b.keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>();
+            (keys.join(" "), b.help)
+        })
+        .collect()
+}
+
+/// The bindings that work on every screen (`Ctrl-C`).
+pub fn everywhere_rows() -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.contexts == EVERYWHERE)
+        .map(|b| {
+            let keys = b.keys.iter().map(|k| key_label(*k)).collect::<Vec<_>>();
+            (keys.join(" "), b.help)
+        })
+        .collect()
+}
+
+/// The README's key table, made from the keymap (a test keeps the README equal to it).
+#[cfg(test)]
+fn markdown_table() -> String {
+    let mut out = String::from("| where | keys | what they do |\n|---|---|---|\n");
+    let cell = |keys: &str| {
+        keys.split(' ')
+            .map(|k| format!("`{}`", k.replace('|', "\\|")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for context in Context::ALL {
+        for (keys, help) in help_rows(context) {
+            out.push_str(&format!(
+                "| {} | {} | {help} |\n",
+                context.title(),
+                cell(&keys)
+            ));
+        }
+    }
+    for (keys, help) in everywhere_rows() {
+        out.push_str(&format!("| everywhere | {} | {help} |\n", cell(&keys)));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -499,18 +367,70 @@ mod tests {
     }
 
     #[test]
-    fn every_context_has_a_way_out_in_the_footer() {
+    fn no_key_is_bound_twice_in_one_context() {
+        for context in Context::ALL {
+            let mut seen: Vec<Key> = Vec::new();
+            for b in BINDINGS.iter().filter(|b| b.contexts.contains(&context)) {
+                for k in b.keys {
+                    let clash = seen.iter().any(|s| {
+                        s == k
+                            || matches!(
+                                (s, k),
+                                (Digits, Char('1'..='9')) | (Char('1'..='9'), Digits)
+                            )
+                    });
+                    assert!(!clash, "{k:?} is bound twice in {context:?}");
+                    seen.push(*k);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_context_has_help_and_a_way_out_in_the_footer() {
+        for c in Context::ALL {
+            let hints = hints(c, &[]);
+            assert!(hints.iter().any(|h| h.2 == MUST), "{c:?}: {hints:?}");
+        }
         for c in [
             Context::Overview,
             Context::Question,
-            Context::Editing,
             Context::Review,
-            Context::Grading,
             Context::Results,
-            Context::Help,
-            Context::Confirm,
         ] {
-            assert!(!hints(c).is_empty(), "{c:?}");
+            let labels: Vec<_> = hints(c, &[]).iter().map(|h| h.1).collect();
+            assert!(
+                labels.contains(&"help") && labels.contains(&"quit"),
+                "{c:?}: {labels:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn hints_name_the_bound_key() {
+        assert_eq!(key_for(Context::Question, &Action::StartEditing), "i");
+        assert_eq!(key_for(Context::Editing, &Action::ExternalEditor), "Ctrl-E");
+        assert_eq!(key_for(Context::Overview, &Action::TakeOver), "T");
+    }
+
+    #[test]
+    fn the_readme_key_table_is_the_keymap() {
+        let readme = include_str!("../../README.md");
+        let start = readme
+            .find("<!-- keys:start -->\n")
+            .expect("README has <!-- keys:start -->")
+            + "<!-- keys:start -->\n".len();
+        let end = readme
+            .find("<!-- keys:end -->")
+            .expect("README has <!-- keys:end -->");
+        let table = markdown_table();
+        if readme[start..end] != table {
+            let out = std::env::temp_dir().join("quizz-keys-table.md");
+            let _ = std::fs::write(&out, &table);
+            panic!(
+                "README's key table differs from the keymap: paste {} between the markers",
+                out.display()
+            );
         }
     }
 }

@@ -16,7 +16,8 @@ impl StyleSheet for Sheet {
         self.0.title()
     }
     fn code(&self) -> Style {
-        self.0.code()
+        // Tagged so `render` can find inline code again (the tag is removed there).
+        self.0.code().add_modifier(CODE_TAG)
     }
     fn link(&self) -> Style {
         Style::new().add_modifier(Modifier::UNDERLINED)
@@ -26,7 +27,12 @@ impl StyleSheet for Sheet {
     }
 }
 
+/// Marks inline code between tui-markdown and us; never drawn.
+const CODE_TAG: Modifier = Modifier::SLOW_BLINK;
+
 /// Markdown (untrusted: control sequences are stripped first) as wrapped, owned lines.
+/// Prompts, options, explanations, rubrics and feedback all go through here, so they look
+/// the same. Without colour, inline code keeps its backticks: `del handler` stays code.
 pub fn render(markdown: &str, width: usize, theme: Theme) -> Vec<Line<'static>> {
     let clean = sanitize(markdown.trim());
     let text = tui_markdown::from_str_with_options(&clean, &Options::new(Sheet(theme)));
@@ -36,10 +42,15 @@ pub fn render(markdown: &str, width: usize, theme: Theme) -> Vec<Line<'static>> 
             line.spans
                 .iter()
                 .map(|s| {
-                    Span::styled(
-                        s.content.to_string(),
-                        theme.adapt(text.style.patch(line.style).patch(s.style)),
-                    )
+                    let style = text.style.patch(line.style).patch(s.style);
+                    let code = style.add_modifier.contains(CODE_TAG);
+                    let style = theme.adapt(style.remove_modifier(CODE_TAG));
+                    let content = if code && theme.no_color {
+                        format!("`{}`", s.content)
+                    } else {
+                        s.content.to_string()
+                    };
+                    Span::styled(content, style)
                 })
                 .collect::<Vec<_>>(),
         );

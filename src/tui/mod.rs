@@ -7,6 +7,7 @@ mod action;
 pub mod app;
 mod body;
 mod keymap;
+mod layout;
 mod markdown;
 mod terminal;
 pub mod theme;
@@ -15,7 +16,7 @@ mod update;
 mod wrap;
 
 pub use action::Action;
-pub use app::{App, Screen, Settings};
+pub use app::{App, Finished, GraderInfo, Posting, PullRequestInfo, Screen, Settings};
 pub use keymap::{Context, dispatch};
 pub use ui::draw;
 pub use update::{Effect, save_batch, update};
@@ -24,17 +25,25 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use futures_util::StreamExt;
-use ratatui::crossterm::event::{self, Event, EventStream, KeyEventKind};
+use ratatui::crossterm::event::{
+    self, Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseEventKind,
+};
 use tokio::sync::mpsc;
 
 use std::sync::Arc;
 
-use crate::grade::{DEFAULT_CONCURRENCY, GradeEvent, Grader, grade_open};
+use crate::grade::{DEFAULT_CONCURRENCY, GradeEvent, Grader, regrade_pending};
+use crate::quiz::Outcome;
 use crate::session::Session;
 
-/// Runs the UI until the taker quits; returns the final state (results, if graded).
-/// `grader` grades open answers in the background (none: they stay pending).
-pub fn run(session: Session, settings: Settings, grader: Option<Arc<dyn Grader>>) -> Result<App> {
+/// Runs the UI until the taker quits; hands back the session, the results (if graded)
+/// and whether to post them. `grader` grades open answers in the background (none: they
+/// stay pending).
+pub fn run(
+    session: Session,
+    settings: Settings,
+    grader: Option<Arc<dyn Grader>>,
+) -> Result<Finished> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -47,11 +56,24 @@ const DRAIN_WAIT: Duration = Duration::from_millis(1);
 
 fn to_action(app: &App, event: Event) -> Option<Action> {
     match event {
+        // Below the minimum size nothing is drawn, so no key acts blindly: q and Ctrl-C
+        // quit at once (answers are saved), everything else waits for a bigger terminal.
+        Event::Key(key) if key.kind != KeyEventKind::Release && !app.fits() => {
+            let quit = key.code == KeyCode::Char('q')
+                || (key.code == KeyCode::Char('c')
+                    && key.modifiers.contains(KeyModifiers::CONTROL));
+            quit.then_some(Action::ForceQuit)
+        }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             keymap::dispatch(app.context(), &key)
         }
-        Event::Paste(text) => Some(Action::Paste(text)),
+        Event::Paste(text) if app.fits() => Some(Action::Paste(text)),
         Event::Resize(w, h) => Some(Action::Resize(w, h)),
+        Event::Mouse(mouse) if app.fits() => match mouse.kind {
+            MouseEventKind::ScrollDown => Some(Action::WheelDown),
+            MouseEventKind::ScrollUp => Some(Action::WheelUp),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -60,10 +82,10 @@ async fn event_loop(
     session: Session,
     settings: Settings,
     grader: Option<Arc<dyn Grader>>,
-) -> Result<App> {
-    let mut guard = terminal::enter().context("cannot set up the terminal")?;
+) -> Result<Finished> {
+    let mut guard = terminal::enter(settings.mouse).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
-    let mut app = App::new(session, settings, (size.width, size.height));
+    let mut app = App::new(session, settings, (size.width, size.height), grader);
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
@@ -89,7 +111,6 @@ async fn event_loop(
                 tracing::trace!(?action, "action");
                 match update::update(&mut app, action) {
                     Effect::None => {}
-                    Effect::Quit => break 'run,
                     Effect::ExternalEditor {
                         question_id,
                         text,
@@ -104,8 +125,11 @@ async fn event_loop(
                         let _ = tx.send(Action::ExternalEditorDone(edited));
                         break;
                     }
-                    Effect::StartGrading(_) => {
-                        grading_task = grader.clone().map(|g| start_grading(&app, g, tx.clone()));
+                    Effect::StartGrading { previous } => {
+                        grading_task = app
+                            .grader
+                            .clone()
+                            .map(|g| start_grading(&app, previous, g, tx.clone()));
                     }
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {
@@ -113,7 +137,7 @@ async fn event_loop(
                         }
                     }
                 }
-                if app.exit.is_some() {
+                if app.exit {
                     break 'run;
                 }
             }
@@ -141,7 +165,22 @@ async fn event_loop(
     if let Some(task) = grading_task {
         task.abort();
     }
-    Ok(app)
+    drop(guard);
+    let failures = app
+        .grading
+        .iter()
+        .flat_map(|g| &g.rows)
+        .filter_map(|(id, row)| match row {
+            app::GradeRow::Failed { reason } => Some((id.clone(), reason.clone())),
+            _ => None,
+        })
+        .collect();
+    Ok(Finished {
+        results: app.results,
+        post: app.post,
+        failures,
+        session: app.session,
+    })
 }
 
 async fn tick(ticker: Option<&mut tokio::time::Interval>) {
@@ -153,9 +192,11 @@ async fn tick(ticker: Option<&mut tokio::time::Interval>) {
     }
 }
 
-/// Grades the open answers in the background, reporting each one through `tx`.
+/// Grades the open answers pending in `previous` in the background, reporting each one
+/// through `tx`, then the outcomes.
 fn start_grading(
     app: &App,
+    previous: Vec<Outcome>,
     grader: Arc<dyn Grader>,
     tx: mpsc::UnboundedSender<Action>,
 ) -> tokio::task::JoinHandle<()> {
@@ -178,9 +219,16 @@ fn start_grading(
                 }
             }
         };
-        let grading = grade_open(&quiz, &answers, grader, DEFAULT_CONCURRENCY, events_tx);
-        let ((), _) = tokio::join!(forward, grading);
-        let _ = tx.send(Action::GradingDone);
+        let grading = regrade_pending(
+            &quiz,
+            &answers,
+            &previous,
+            grader,
+            DEFAULT_CONCURRENCY,
+            events_tx,
+        );
+        let ((), outcomes) = tokio::join!(forward, grading);
+        let _ = tx.send(Action::GradingDone(outcomes));
     })
 }
 

@@ -7,7 +7,9 @@ use super::action::EditedFile;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use ratatui::crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -19,23 +21,30 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 /// Restores the terminal when dropped: normal return, `?` errors and unwinding alike.
 pub struct Guard {
     pub terminal: Term,
+    mouse: bool,
 }
 
-pub fn enter() -> std::io::Result<Guard> {
+/// Takes the terminal over; `mouse`: the wheel scrolls (the terminal's own selection then
+/// needs Shift).
+pub fn enter(mouse: bool) -> std::io::Result<Guard> {
     install_panic_hook();
-    setup()?;
+    setup(mouse)?;
     let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
-    Ok(Guard { terminal })
+    Ok(Guard { terminal, mouse })
 }
 
-fn setup() -> std::io::Result<()> {
+fn setup(mouse: bool) -> std::io::Result<()> {
     enable_raw_mode()?;
     execute!(
         stdout(),
         EnterAlternateScreen,
         EnableBracketedPaste,
         cursor::Hide
-    )
+    )?;
+    if mouse {
+        execute!(stdout(), EnableMouseCapture)?;
+    }
+    Ok(())
 }
 
 /// Puts the terminal back as it was; safe to call more than once.
@@ -43,6 +52,7 @@ pub fn restore() {
     let _ = disable_raw_mode();
     let _ = execute!(
         stdout(),
+        DisableMouseCapture,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         cursor::Show
@@ -55,7 +65,7 @@ impl Guard {
     pub fn suspend<T>(&mut self, run: impl FnOnce() -> T) -> std::io::Result<T> {
         restore();
         let out = run();
-        setup()?;
+        setup(self.mouse)?;
         // A full redraw without `Terminal::clear`, which asks the terminal for the cursor
         // position: the reply can be lost to the input reader, and the query then fails.
         let size = self.terminal.size()?;

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::EditedFile;
 use super::app::Confirm;
-use super::app::{App, Screen, Settings};
+use super::app::{App, GraderInfo, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
@@ -23,15 +23,35 @@ fn settings(no_color: bool) -> Settings {
     Settings {
         practice: false,
         theme: Theme { no_color },
-        grader_label: "no grader configured: open answers stay pending".into(),
-        grader_available: false,
-        after_grading: "not posted: the demo quiz has no pull request.".into(),
+        mouse: true,
+        grader: None,
+        posting: Posting::NoPullRequest,
         grade_later: "quizz grade --demo".into(),
-        can_post: false,
+        pr: None,
+    }
+}
+
+/// A grader the tests drive by hand (its events come as actions); never called.
+struct HandGrader;
+
+impl crate::grade::Grader for HandGrader {
+    fn grade<'a>(&'a self, _: &'a crate::grade::GradeRequest) -> crate::grade::GradeFuture<'a> {
+        Box::pin(std::future::pending())
+    }
+    fn name(&self) -> &'static str {
+        "by hand"
     }
 }
 
 fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
+    fixture_graded_by(settings, size, None)
+}
+
+fn fixture_graded_by(
+    settings: Settings,
+    size: (u16, u16),
+    grader: Option<std::sync::Arc<dyn crate::grade::Grader>>,
+) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::at(dir.path());
     let loaded = LoadedQuiz {
@@ -41,7 +61,7 @@ fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
     };
     let session = Session::open(store, loaded).unwrap();
     Fixture {
-        app: App::new(session, settings, size),
+        app: App::new(session, settings, size, grader),
         _dir: dir,
     }
 }
@@ -49,8 +69,11 @@ fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
 /// A grader is there: submitting goes through the grading screen.
 fn grading_fixture() -> Fixture {
     let mut s = settings(false);
-    s.grader_available = true;
-    fixture_with(s, (80, 24))
+    s.grader = Some(GraderInfo {
+        backend: "by hand",
+        model: "none".into(),
+    });
+    fixture_graded_by(s, (80, 24), Some(std::sync::Arc::new(HandGrader)))
 }
 
 fn fixture() -> Fixture {
@@ -93,7 +116,15 @@ fn navigation_stays_in_bounds() {
     assert_eq!(app.current(), 0);
     run(app, [Action::LastQuestion, Action::NextQuestion]);
     assert_eq!(app.current(), 5);
-    run(app, [Action::FirstQuestion, Action::NextQuestion]);
+    assert_eq!(
+        app.screen,
+        Screen::Review,
+        "after the last question: the review"
+    );
+    run(
+        app,
+        [Action::Back, Action::FirstQuestion, Action::NextQuestion],
+    );
     assert_eq!(app.current(), 1);
     assert_eq!(app.screen, Screen::Question);
 }
@@ -209,18 +240,17 @@ fn flagging_toggles_and_persists() {
 fn quit_asks_only_when_answers_are_not_graded() {
     let mut f = fixture();
     let app = &mut f.app;
-    assert_eq!(
-        update(app, Action::Quit),
-        Effect::Quit,
-        "nothing answered: quit at once"
-    );
-    app.exit = None;
+    update(app, Action::Quit);
+    assert!(app.exit, "nothing answered: quit at once");
+    app.exit = false;
     run(app, [Action::Start, Action::Pick(0)]);
-    assert_eq!(update(app, Action::Quit), Effect::None);
+    update(app, Action::Quit);
+    assert!(!app.exit);
     assert_eq!(app.confirm, Some(Confirm::Quit));
     run(app, [Action::Cancel]);
     assert_eq!(app.confirm, None);
-    assert_eq!(update(app, Action::ForceQuit), Effect::Quit);
+    update(app, Action::ForceQuit);
+    assert!(app.exit);
 }
 
 #[test]
@@ -239,6 +269,16 @@ fn submit_grades_closed_questions_and_keeps_open_ones_pending() {
     );
     assert_eq!(app.screen, Screen::Review);
     assert_eq!(update(app, Action::Submit), Effect::None);
+    assert_eq!(
+        app.confirm,
+        Some(Confirm::Submit {
+            unanswered: 4,
+            flagged: 0
+        }),
+        "asks first: four are unanswered"
+    );
+    assert_eq!(app.screen, Screen::Review);
+    assert_eq!(update(app, Action::Confirm), Effect::None);
     let results = app.results.as_ref().unwrap();
     assert_eq!(app.screen, Screen::Results);
     assert_eq!(results.total_score, 33);
@@ -260,10 +300,11 @@ fn grading_progress_fills_in_open_scores() {
     app.session
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
-    assert_eq!(
-        update(app, Action::Submit),
-        Effect::StartGrading(vec!["q5".into()])
-    );
+    update(app, Action::Submit);
+    let Effect::StartGrading { previous } = update(app, Action::Confirm) else {
+        panic!("grading starts");
+    };
+    assert_eq!(previous[4], crate::quiz::Outcome::Pending);
     assert_eq!(app.screen, Screen::Grading);
     run(
         app,
@@ -276,7 +317,14 @@ fn grading_progress_fills_in_open_scores() {
                     feedback: "good".into(),
                 }),
             ),
-            Action::GradingDone,
+            Action::GradingDone({
+                let mut outcomes = previous.clone();
+                outcomes[4] = crate::quiz::Outcome::Scored {
+                    score: 80,
+                    feedback: "good".into(),
+                };
+                outcomes
+            }),
         ],
     );
     let results = app.results.as_ref().unwrap();
@@ -292,6 +340,7 @@ fn cancelling_grading_keeps_answers_and_leaves_open_ones_pending() {
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
     update(app, Action::Submit);
+    update(app, Action::Confirm);
     assert_eq!(update(app, Action::Cancel), Effect::CancelGrading);
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     assert_eq!(app.session.answer("q5"), Some("an answer"));
@@ -329,7 +378,7 @@ fn resize_and_too_small() {
 /// Every screen at every size, as text.
 #[test]
 fn snapshots_of_every_screen() {
-    for (w, h) in [(100, 30), (80, 24), (40, 12)] {
+    for (w, h) in [(100, 30), (80, 24), (160, 50), (40, 12)] {
         let mut f = fixture_with(settings(false), (w, h));
         let app = &mut f.app;
         let name = |s: &str| format!("{s}_{w}x{h}");
@@ -362,21 +411,95 @@ fn snapshots_of_every_screen() {
         run(app, [Action::Quit]);
         insta::assert_snapshot!(name("confirm_quit"), screen(app, w, h));
         run(app, [Action::Cancel, Action::Submit]);
+        insta::assert_snapshot!(name("confirm_submit"), screen(app, w, h));
+        run(app, [Action::Confirm]);
         insta::assert_snapshot!(name("results"), screen(app, w, h));
+        run(app, [Action::LastQuestion]);
+        insta::assert_snapshot!(name("results_end"), screen(app, w, h));
+        run(app, [Action::Choose]);
+        insta::assert_snapshot!(name("reading"), screen(app, w, h));
+        run(app, [Action::Back, Action::ToggleHelp]);
+        insta::assert_snapshot!(name("help_results"), screen(app, w, h));
     }
 }
 
 #[test]
+fn a_graded_attempt_comes_back_graded() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || {
+        let loaded = LoadedQuiz {
+            quiz: parse_quiz(DEMO_QUIZ).unwrap(),
+            origin: Origin::Demo,
+            notes: Vec::new(),
+        };
+        App::new(
+            Session::open(Store::at(dir.path()), loaded).unwrap(),
+            settings(false),
+            (100, 30),
+            None,
+        )
+    };
+    let mut first = open();
+    run(
+        &mut first,
+        [
+            Action::Start,
+            Action::Pick(0),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    let score = first.results.as_ref().unwrap().total_score;
+    drop(first);
+    let mut again = open();
+    let shown = screen(&again, 100, 30);
+    assert!(shown.contains(&format!("Graded     {score}%")), "{shown}");
+    insta::assert_snapshot!("overview_graded_100x30", shown);
+    // Enter shows the results; picking is not possible there.
+    run(&mut again, [Action::Start]);
+    assert_eq!(again.screen, Screen::Results);
+    // A new attempt asks, clears the answers and keeps the score.
+    run(&mut again, [Action::NewAttempt, Action::Confirm]);
+    assert_eq!(again.session.answered_count(), 0);
+    assert!(again.results.is_none());
+    assert_eq!(again.session.attempt().earlier_scores, [score]);
+    assert_eq!(again.screen, Screen::Question);
+}
+
+#[test]
+fn the_last_question_leads_to_the_review_and_help_scrolls() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [Action::Start, Action::LastQuestion, Action::NextQuestion],
+    );
+    assert_eq!(app.screen, Screen::Review);
+    assert!(app.status.as_deref().unwrap().contains("last question"));
+    run(app, [Action::ToggleHelp]);
+    let top = screen(app, 80, 24);
+    assert!(top.contains("Review (here)"), "{top}");
+    run(app, [Action::LastQuestion]);
+    let bottom = screen(app, 80, 24);
+    assert_ne!(top, bottom);
+    assert!(app.help_scroll > 0);
+    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app));
+    run(app, [Action::ScrollUp]);
+    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app) - 1);
+}
+
+#[test]
 fn grading_screen_snapshots() {
-    for (w, h) in [(100, 30), (80, 24), (40, 12)] {
-        let mut s = settings(false);
-        s.grader_available = true;
-        let mut f = fixture_with(s, (w, h));
+    for (w, h) in [(100, 30), (80, 24), (160, 50), (40, 12)] {
+        let mut f = grading_fixture();
         let app = &mut f.app;
+        app.size = (w, h);
         app.session
             .set_answer("q5", Some("an answer".into()))
             .unwrap();
         update(app, Action::Submit);
+        update(app, Action::Confirm);
         insta::assert_snapshot!(format!("grading_{w}x{h}"), screen(app, w, h));
     }
 }
@@ -388,7 +511,7 @@ fn practice_mode_says_right_or_wrong_at_once() {
     let mut f = fixture_with(s, (100, 30));
     let app = &mut f.app;
     run(app, [Action::Start, Action::NextQuestion, Action::PickTrue]);
-    assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is: false"));
+    assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
     run(app, [Action::PickFalse]);
     assert!(screen(app, 100, 30).contains("✓ Right."));
 }
@@ -426,17 +549,14 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
             Action::Pick(0),
             Action::OpenReview,
             Action::Submit,
+            Action::Confirm,
         ],
     );
-    assert_eq!(
-        update(app, Action::Post),
-        Effect::None,
-        "the demo has no PR"
-    );
-    assert_eq!(app.exit, None);
-    app.settings.can_post = true;
-    assert_eq!(update(app, Action::Post), Effect::Quit);
-    assert_eq!(app.exit, Some(super::app::Exit::QuitAndPost));
+    update(app, Action::Post);
+    assert!(!app.exit, "the demo has no PR");
+    app.settings.posting = Posting::OnKey { pr: "o/r#7".into() };
+    update(app, Action::Post);
+    assert!(app.exit && app.post);
 }
 
 /// What the external editor hands back: a file in the private folder holding `text`.
@@ -660,6 +780,7 @@ fn a_second_window_reads_only_until_it_takes_over() {
             Session::open(Store::at(dir.path()), loaded).unwrap(),
             settings(false),
             (80, 24),
+            None,
         )
     };
     let mut first = open();

@@ -219,6 +219,14 @@ impl FakeMessages {
             .collect()
     }
 
+    /// The model each `POST /v1/messages` asked for, in arrival order (`""` when none).
+    pub fn models(&self) -> Vec<String> {
+        self.posts()
+            .iter()
+            .map(|r| r.json()["model"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
     /// The most requests that were being answered at the same time.
     pub fn max_in_flight(&self) -> usize {
         self.state.max_in_flight.load(Ordering::SeqCst)

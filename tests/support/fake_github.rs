@@ -3,7 +3,9 @@
 //! It serves complete GitHub objects built from GitHub's own examples
 //! (`tests/fixtures/github/*.json`), paginates with `Link` headers on its own host:port (or on
 //! the public base a proxy in front of it gives), answers `If-None-Match` with 304, filters
-//! pulls by `head=` and comments by `since=`, and plays the error cases on demand.
+//! pulls by `head=` and comments by `since=`, and plays the error cases on demand: a renamed
+//! repository (301 for GET, 307 for other methods, to `/repositories/ID/...` as GitHub does or
+//! to the new name), a redirect to another host, deleted comments.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,6 +16,20 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 const GITHUB: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/github/");
+
+/// One of GitHub's own examples from the `OpenAPI` description.
+fn spec_example(name: &str) -> Value {
+    let spec = template("github-subset.openapi.json");
+    spec["components"]["examples"][name]["value"].clone()
+}
+
+/// A repository's id (stable, from its name), for `/repositories/ID` redirects.
+fn repo_id(key: &str) -> u64 {
+    key.bytes()
+        .fold(17u64, |h, b| h.wrapping_mul(131).wrapping_add(u64::from(b)))
+        % 100_000_000
+        + 1
+}
 
 fn template(name: &str) -> Value {
     let text = std::fs::read_to_string(format!("{GITHUB}{name}"))
@@ -48,6 +64,18 @@ pub struct Logged {
     pub status: u16,
     pub user_agent: Vec<String>,
     pub if_none_match: bool,
+    /// The request carried an `Authorization` header.
+    pub authorized: bool,
+    pub body: String,
+}
+
+/// Where a renamed repository's redirect points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveStyle {
+    /// `/repositories/ID/...`, as GitHub does.
+    ById,
+    /// `/repos/NEW_OWNER/NEW_NAME/...`.
+    ByName,
 }
 
 #[derive(Default)]
@@ -58,18 +86,25 @@ struct Repo {
     fault: Option<Fault>,
     /// The next POST creates the comment, then answers 502 (an unclear failure).
     post_then_502: bool,
+    /// Titles and authors of pulls (GitHub's example title otherwise).
+    titles: HashMap<u64, (String, String)>,
+    /// Every request on the repository is redirected to this absolute URL's host.
+    redirect_elsewhere: Option<String>,
 }
 
 struct State {
     public_base: String,
     tokens: HashMap<String, String>,
     repos: HashMap<String, Repo>,
+    /// Renamed repositories: old `owner/name` → (new `owner/name`, how the redirect says it).
+    moved: HashMap<String, (String, MoveStyle)>,
     log: Vec<Logged>,
     next_id: u64,
     clock: u64,
     comment_template: Value,
     pull_simple_template: Value,
     pull_template: Value,
+    repo_template: Value,
 }
 
 pub struct FakeGithub {
@@ -149,12 +184,14 @@ impl FakeGithub {
             public_base: format!("http://{addr}"),
             tokens: HashMap::new(),
             repos: HashMap::new(),
+            moved: HashMap::new(),
             log: Vec::new(),
             next_id: 1000,
             clock: EPOCH_2026,
             comment_template: template("issue-comment.json"),
             pull_simple_template: template("pull-request-simple.json"),
             pull_template: template("pull-request.json"),
+            repo_template: spec_example("full-repository-default-response"),
         }));
         let shared = Arc::clone(&state);
         std::thread::spawn(move || {
@@ -245,6 +282,59 @@ impl FakeGithub {
             .entry(repo.into())
             .or_default()
             .fault = fault;
+    }
+
+    /// Renames (or transfers) `old` to `new`: what `old` held now lives under `new`, and
+    /// requests for `old` are redirected (301 for GET, 307 for other methods).
+    pub fn rename_repo(&self, old: &str, new: &str, style: MoveStyle) {
+        let mut st = self.state.lock().unwrap();
+        let data = st.repos.remove(old).unwrap_or_default();
+        st.repos.insert(new.into(), data);
+        st.moved.insert(old.into(), (new.into(), style));
+    }
+
+    /// Every request on `repo` answers 301 to the same path on another host (`base`).
+    pub fn redirect_elsewhere(&self, repo: &str, base: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .repos
+            .entry(repo.into())
+            .or_default()
+            .redirect_elsewhere = Some(base.trim_end_matches('/').to_string());
+    }
+
+    pub fn set_pull_title(&self, repo: &str, number: u64, title: &str, author: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .repos
+            .entry(repo.into())
+            .or_default()
+            .titles
+            .insert(number, (title.into(), author.into()));
+    }
+
+    /// Deletes a comment as its author would (no request logged).
+    pub fn delete_comment(&self, repo: &str, id: u64) {
+        if let Some(r) = self.state.lock().unwrap().repos.get_mut(repo) {
+            r.comments.retain(|c| c.id != id);
+        }
+    }
+
+    /// Edits a comment's body as its author would (no request logged).
+    pub fn edit_comment(&self, repo: &str, id: u64, body: &str) {
+        let mut st = self.state.lock().unwrap();
+        st.clock += 60;
+        let clock = st.clock;
+        if let Some(c) = st
+            .repos
+            .get_mut(repo)
+            .and_then(|r| r.comments.iter_mut().find(|c| c.id == id))
+        {
+            c.body = body.into();
+            c.updated = clock;
+        }
     }
 
     pub fn post_then_502(&self, repo: &str) {
@@ -342,6 +432,8 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
                     .map(|(_, v)| v.clone())
                     .collect(),
                 if_none_match: req.header("if-none-match").is_some(),
+                authorized: req.header("authorization").is_some(),
+                body: req.body.clone(),
             });
             resp
         };
@@ -363,6 +455,11 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
         let reason = match resp.status {
             200 => "OK",
             201 => "Created",
+            204 => "No Content",
+            301 => "Moved Permanently",
+            302 => "Found",
+            307 => "Temporary Redirect",
+            308 => "Permanent Redirect",
             304 => "Not Modified",
             401 => "Unauthorized",
             403 => "Forbidden",
@@ -410,6 +507,37 @@ fn route(st: &mut State, req: &Request) -> Response {
         },
         (_, ["repos", owner, repo, rest @ ..]) => {
             let key = format!("{owner}/{repo}");
+            let prefix = if req.path.starts_with("/api/v3/") {
+                "/api/v3"
+            } else {
+                ""
+            };
+            let query = if req.raw_query.is_empty() {
+                String::new()
+            } else {
+                format!("?{}", req.raw_query)
+            };
+            let tail: String = rest.iter().map(|r| format!("/{r}")).collect();
+            if let Some(elsewhere) = st
+                .repos
+                .get(&key)
+                .and_then(|r| r.redirect_elsewhere.clone())
+            {
+                return moved_response(301, &format!("{elsewhere}{}{query}", req.path));
+            }
+            if let Some((new, style)) = st.moved.get(&key).cloned() {
+                let status = if matches!(req.method.as_str(), "GET" | "HEAD") {
+                    301
+                } else {
+                    307
+                };
+                let target = match style {
+                    MoveStyle::ById => format!("/repositories/{}", repo_id(&new)),
+                    MoveStyle::ByName => format!("/repos/{new}"),
+                };
+                let location = format!("{}{prefix}{target}{tail}{query}", st.public_base);
+                return moved_response(status, &location);
+            }
             if let Some(fault) = st.repos.get(&key).and_then(|r| r.fault) {
                 return fault_response(fault);
             }
@@ -418,8 +546,31 @@ fn route(st: &mut State, req: &Request) -> Response {
             }
             repo_route(st, req, owner, repo, &key, rest, login.as_deref())
         }
+        (_, ["repositories", id, rest @ ..]) => {
+            let id: u64 = id.parse().unwrap_or(0);
+            let Some(key) = st.repos.keys().find(|k| repo_id(k) == id).cloned() else {
+                return error(404, "Not Found");
+            };
+            let (owner, repo) = key.split_once('/').unwrap();
+            let (owner, repo) = (owner.to_string(), repo.to_string());
+            repo_route(st, req, &owner, &repo, &key, rest, login.as_deref())
+        }
         _ => error(404, "Not Found"),
     }
+}
+
+/// GitHub's answer for a moved repository: the status, a `Location`, and a JSON body.
+fn moved_response(status: u16, location: &str) -> Response {
+    let mut r = json_response(
+        status,
+        &json!({
+            "message": if status == 301 { "Moved Permanently" } else { "Temporary Redirect" },
+            "url": location,
+            "documentation_url": "https://docs.github.com/v3/#http-redirects",
+        }),
+    );
+    r.headers.push(("location".into(), location.into()));
+    r
 }
 
 fn fault_response(fault: Fault) -> Response {
@@ -459,6 +610,26 @@ fn repo_route(
     login: Option<&str>,
 ) -> Response {
     match (req.method.as_str(), rest) {
+        ("GET", []) => {
+            let mut v = st.repo_template.clone();
+            let id = repo_id(key);
+            v["id"] = json!(id);
+            v["name"] = json!(repo);
+            v["full_name"] = json!(key);
+            v["owner"]["login"] = json!(owner);
+            v["html_url"] = json!(format!("https://github.com/{key}"));
+            v["url"] = json!(format!("https://api.github.com/repos/{key}"));
+            // GitHub's own example lacks the `language` its schema requires (nullable).
+            for part in ["source", "parent"] {
+                if v[part].is_object() && v[part].get("language").is_none() {
+                    v[part]["language"] = Value::Null;
+                }
+            }
+            if v.get("language").is_none() {
+                v["language"] = Value::Null;
+            }
+            json_response(200, &v)
+        }
         ("GET", ["pulls"]) => {
             let head = req.param("head").map(str::to_string);
             let only_open = req.param("state").is_none_or(|s| s == "open");
@@ -477,7 +648,14 @@ fn repo_route(
         ("GET", ["pulls", n]) => {
             let n: u64 = n.parse().unwrap_or(0);
             match st.repos[key].pulls.iter().find(|p| p.0 == n).cloned() {
-                Some(p) => json_response(200, &pull_json(st, false, owner, repo, &p)),
+                Some(p) => {
+                    let mut v = pull_json(st, false, owner, repo, &p);
+                    if let Some((title, author)) = st.repos[key].titles.get(&n) {
+                        v["title"] = json!(title);
+                        v["user"]["login"] = json!(author);
+                    }
+                    json_response(200, &v)
+                }
                 None => error(404, "Not Found"),
             }
         }
@@ -569,6 +747,24 @@ fn repo_route(
                 ),
             ));
             resp
+        }
+        ("DELETE", ["issues", "comments", id]) => {
+            let Some(login) = login else {
+                return error(401, "Requires authentication");
+            };
+            let id: u64 = id.parse().unwrap_or(0);
+            let Some(idx) = st.repos[key].comments.iter().position(|c| c.id == id) else {
+                return error(404, "Not Found");
+            };
+            if st.repos[key].comments[idx].login != login {
+                return error(403, "Must have admin rights to Repository.");
+            }
+            st.repos.get_mut(key).unwrap().comments.remove(idx);
+            Response {
+                status: 204,
+                headers: Vec::new(),
+                body: String::new(),
+            }
         }
         (method @ ("GET" | "PATCH"), ["issues", "comments", id]) => {
             let id: u64 = id.parse().unwrap_or(0);

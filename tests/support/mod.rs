@@ -21,7 +21,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-pub use fake_github::{FakeGithub, Fault};
+pub use fake_github::{FakeGithub, Fault, MoveStyle};
 
 pub const TOKEN: &str = "ghp_testtoken_alice";
 pub const TAKER: &str = "alice";

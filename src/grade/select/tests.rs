@@ -107,3 +107,66 @@ fn urls_are_shown_without_credentials() {
     assert_eq!(display_url("https://a:b@h.io/x?k=1#f"), "https://h.io/x");
     assert_eq!(display_url("http://127.0.0.1:9"), "http://127.0.0.1:9");
 }
+
+#[test]
+fn the_http_model_comes_from_the_first_variable_set() {
+    let base = [("ANTHROPIC_AUTH_TOKEN", "tok"), ("PATH", "/nonexistent")];
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut pairs = base.to_vec();
+        pairs.extend_from_slice(extra);
+        select(&pairs)
+    };
+    let s = with(&[]);
+    assert_eq!(s.backend, BackendKind::AnthropicBearer);
+    assert_eq!((s.model.as_str(), s.model_from), (DEFAULT_HTTP_MODEL, None));
+    assert!(
+        s.model_origin().contains("quizz's default"),
+        "{}",
+        s.model_origin()
+    );
+    let s = with(&[("ANTHROPIC_DEFAULT_SONNET_MODEL", " z-ai/glm-4.7 ")]);
+    assert_eq!(
+        (s.model.as_str(), s.model_from),
+        ("z-ai/glm-4.7", Some("ANTHROPIC_DEFAULT_SONNET_MODEL"))
+    );
+    assert_eq!(s.model_origin(), "from ANTHROPIC_DEFAULT_SONNET_MODEL");
+    assert!(
+        s.reasons
+            .iter()
+            .any(|r| r == "model z-ai/glm-4.7 from ANTHROPIC_DEFAULT_SONNET_MODEL"),
+        "{:?}",
+        s.reasons
+    );
+    let s = with(&[
+        ("ANTHROPIC_DEFAULT_SONNET_MODEL", "z-ai/glm-4.7"),
+        ("ANTHROPIC_MODEL", "anthropic/claude-sonnet-4.5"),
+    ]);
+    assert_eq!(s.model_from, Some("ANTHROPIC_MODEL"));
+    assert_eq!(s.model, "anthropic/claude-sonnet-4.5");
+    let s = with(&[
+        ("ANTHROPIC_MODEL", "anthropic/claude-sonnet-4.5"),
+        ("QUIZZ_MODEL", "my-model"),
+        ("ANTHROPIC_DEFAULT_SONNET_MODEL", ""),
+    ]);
+    assert_eq!(
+        (s.model.as_str(), s.model_from),
+        ("my-model", Some("QUIZZ_MODEL"))
+    );
+    // A blank variable is skipped.
+    let s = with(&[
+        ("QUIZZ_MODEL", "  "),
+        ("ANTHROPIC_DEFAULT_SONNET_MODEL", "g/m"),
+    ]);
+    assert_eq!(s.model, "g/m");
+    // The claude CLI keeps its alias (the CLI remaps it with ANTHROPIC_DEFAULT_SONNET_MODEL).
+    let dir = tempfile::tempdir().unwrap();
+    fake_claude(dir.path());
+    let s = select(&[
+        ("PATH", dir.path().to_str().unwrap()),
+        ("ANTHROPIC_DEFAULT_SONNET_MODEL", "z-ai/glm-4.7"),
+    ]);
+    assert_eq!(
+        (s.backend, s.model.as_str()),
+        (BackendKind::ClaudeCli, DEFAULT_CLI_MODEL)
+    );
+}

@@ -26,7 +26,8 @@ pub fn node_text(g: &Graph, n: usize, with_id: bool) -> String {
         Shape::TrapezoidAlt => ("[\\", "/]"),
         Shape::Asymmetric => (">", "]"),
         Shape::Start | Shape::End => return "[*]".into(),
-        Shape::Bar => return format!("{}<<bar>>", node.id),
+        Shape::Bar => return format!("{}<<fork/join>>", node.id),
+        Shape::Choice => return format!("{}<<choice>>", node.id),
     };
     let plain_rect = node.shape == Shape::Rect && label == node.id;
     let body = if plain_rect {

@@ -3,10 +3,16 @@
 
 use crate::mermaid::graph::model::Graph;
 use crate::mermaid::graph::rank::Ranked;
-use crate::mermaid::text::display_width;
 
 /// Place items across each layer: pack, then pull toward the mean of their neighbours.
-pub fn cross_positions(r: &Ranked, csize: &[usize], sep: &dyn Fn(usize, usize) -> i64) -> Vec<i64> {
+/// `anchor2[i]` is twice the offset of item i's centre line from its start (its box
+/// centre, which a note or a self-loop beside the box moves off the item's middle).
+pub fn cross_positions(
+    r: &Ranked,
+    csize: &[usize],
+    anchor2: &[i64],
+    sep: &dyn Fn(usize, usize) -> i64,
+) -> Vec<i64> {
     let n = r.items.len();
     let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut down: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -25,7 +31,7 @@ pub fn cross_positions(r: &Ranked, csize: &[usize], sep: &dyn Fn(usize, usize) -
             x += csize[i] as i64;
         }
     }
-    let center = |pos: &[i64], i: usize| pos[i] * 2 + csize[i] as i64 - 1;
+    let center = |pos: &[i64], i: usize| pos[i] * 2 + anchor2[i];
     let iterations = if n > 300 { 2 } else { 6 };
     for it in 0..iterations {
         let downward = it % 2 == 0;
@@ -47,7 +53,7 @@ pub fn cross_positions(r: &Ranked, csize: &[usize], sep: &dyn Fn(usize, usize) -
                     } else {
                         let mean2 =
                             ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
-                        (mean2 - (csize[i] as i64 - 1)).div_euclid(2)
+                        (mean2 - anchor2[i]).div_euclid(2)
                     }
                 })
                 .collect();
@@ -73,7 +79,8 @@ pub fn cross_positions(r: &Ranked, csize: &[usize], sep: &dyn Fn(usize, usize) -
     pos
 }
 
-/// Push items so that no frame covers an item that is not its member.
+/// Push items so that no frame covers an item that is not its member. `min_w[c]` is the
+/// least width (cross1 - cross0) of cluster c's frame in TD (room for its title).
 pub fn resolve_frames(
     g: &Graph,
     r: &Ranked,
@@ -81,7 +88,7 @@ pub fn resolve_frames(
     csize: &[usize],
     paths: &[Vec<usize>],
     margin: i64,
-    horizontal: bool,
+    min_w: Option<&[i64]>,
 ) -> Result<(), String> {
     if g.clusters.is_empty() {
         return Ok(());
@@ -113,8 +120,8 @@ pub fn resolve_frames(
             .max()
             .unwrap_or(0)
             + margin;
-        if !horizontal {
-            f1 = f1.max(f0 + display_width(&g.clusters[c].title) as i64 + 4);
+        if let Some(min_w) = min_w {
+            f1 = f1.max(f0 + min_w[c]);
         }
         Some((lo, hi, f0, f1))
     };

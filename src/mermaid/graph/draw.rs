@@ -1,14 +1,20 @@
 //! Draw a planned graph on the canvas, checking as it goes that no edge overlaps another
-//! edge, a box, a frame or a label. Any overlap is an error: the caller then tries another
-//! stage, ending with the compact list. An ambiguous picture is never returned.
+//! edge, a box, a frame or a label. An overlapping edge is an error: the caller then tries
+//! another stage, ending with the compact list. An ambiguous picture is never returned.
+//!
+//! [`draw`] runs in phases: boxes and notes, frames, edges segment by segment (with their
+//! heads), edge labels, frame titles, self-loops, free notes.
 
 use std::collections::HashMap;
 
 use crate::mermaid::canvas::Canvas;
 use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
-use crate::mermaid::graph::layout::Plan;
-use crate::mermaid::graph::model::Graph;
-use crate::mermaid::graph::rank::Ranked;
+use crate::mermaid::graph::layout::{
+    Frame, NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
+};
+use crate::mermaid::graph::model::{Graph, NoteSide};
+use crate::mermaid::graph::rank::{Ranked, Seg};
+use crate::mermaid::graph::route::LabelAt;
 use crate::mermaid::graph::shapes;
 use crate::mermaid::style::{Line, Style};
 use crate::mermaid::text::{display_width, max_width};
@@ -27,17 +33,18 @@ struct Occ {
 struct Plane<'a> {
     plan: &'a Plan,
     canvas: Canvas,
-    g: Glyphs,
+    glyphs: Glyphs,
     occ: HashMap<(usize, usize), Occ>,
     off: i64,
     reversed: bool,
-    main_total: usize,
+    /// canvas (row, col) of each node's box
+    box_at: Vec<(usize, usize)>,
 }
 
 impl Plane<'_> {
     fn main(&self, m: usize) -> usize {
         if self.reversed {
-            self.main_total - 1 - m
+            self.plan.main_total - 1 - m
         } else {
             m
         }
@@ -83,6 +90,14 @@ impl Plane<'_> {
         );
     }
 
+    fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
+        for rr in row..row + h {
+            for cc in col..col + w {
+                self.block(rr, cc);
+            }
+        }
+    }
+
     /// Claim a cell for `owner` running horizontally or vertically.
     fn claim(
         &mut self,
@@ -122,7 +137,6 @@ impl Plane<'_> {
         b: (usize, usize),
         kind: LineKind,
         owner: u32,
-        style: Style,
         corners: (bool, bool),
     ) -> Result<(), String> {
         if a.0 == b.0 {
@@ -131,20 +145,18 @@ impl Plane<'_> {
                 let corner = (c == a.1 && corners.0) || (c == b.1 && corners.1);
                 self.claim(a.0, c, true, owner, corner)?;
             }
-            if c0 == c1 {
-                return Ok(());
+            if c0 != c1 {
+                self.canvas.hline(a.0, c0, c1, kind, Style::Arrow);
             }
-            self.canvas.hline(a.0, c0, c1, kind, style);
         } else {
             let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
             for r in r0..=r1 {
                 let corner = (r == a.0 && corners.0) || (r == b.0 && corners.1);
                 self.claim(r, a.1, false, owner, corner)?;
             }
-            if r0 == r1 {
-                return Ok(());
+            if r0 != r1 {
+                self.canvas.vline(a.1, r0, r1, kind, Style::Arrow);
             }
-            self.canvas.vline(a.1, r0, r1, kind, style);
         }
         Ok(())
     }
@@ -165,32 +177,61 @@ impl Plane<'_> {
         }
         let n = pts.len();
         for (i, w) in pts.windows(2).enumerate() {
-            if w[0] == w[1] {
-                continue;
+            if w[0] != w[1] {
+                self.line(w[0], w[1], kind, owner, (i > 0, i + 2 < n))?;
             }
-            self.line(w[0], w[1], kind, owner, Style::Arrow, (i > 0, i + 2 < n))?;
         }
         Ok(())
     }
 
-    /// Text that must land on free cells (or on the cells of `own` edge).
-    fn label(&mut self, row: usize, col: usize, text: &str, own: u32) -> Result<(), String> {
-        let w = display_width(text);
-        for c in col..col + w {
-            if let Some(o) = self.occ.get(&(row, c)) {
+    /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only?
+    fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
+        (col..col + w).all(|c| match self.occ.get(&(row, c)) {
+            Some(o) => {
                 let foreign = |x: u32| x != 0 && x != own;
-                if foreign(o.h) || foreign(o.v) {
-                    return Err("an edge label overlaps".into());
-                }
-            } else if !self.canvas.is_empty(row, c) {
-                return Err("an edge label overlaps".into());
+                !foreign(o.h) && !foreign(o.v)
             }
-        }
+            None => self.canvas.is_empty(row, c),
+        })
+    }
+
+    /// Text that lands on free cells (or on the cells of `own` edge).
+    fn put_label(&mut self, row: usize, col: usize, text: &str) {
+        let w = display_width(text);
         for c in col..col + w {
             self.block(row, c);
         }
         self.canvas.text(row, col, text, Style::Label);
+    }
+
+    /// A multi-line label at the first of `spots` (top-left corners) where every line fits;
+    /// lines are centred on the widest one.
+    fn label_at_first(
+        &mut self,
+        spots: &[(usize, usize)],
+        lines: &[String],
+        own: u32,
+    ) -> Result<(), String> {
+        let w = max_width(lines);
+        let spot = spots.iter().copied().find(|&(row, col)| {
+            lines.iter().enumerate().all(|(k, line)| {
+                let lw = display_width(line);
+                self.label_fits(row + k, col + (w - lw) / 2, lw, own)
+            })
+        });
+        let (row, col) = spot.ok_or("an edge label overlaps")?;
+        for (k, line) in lines.iter().enumerate() {
+            let lw = display_width(line);
+            self.put_label(row + k, col + (w - lw) / 2, line);
+        }
         Ok(())
+    }
+
+    /// Canvas rectangle (top, left, bottom, right) of a frame.
+    fn frame_rect(&self, f: &Frame) -> (usize, usize, usize, usize) {
+        let a = self.at(f.main0, f.cross0);
+        let b = self.at(f.main1, f.cross1);
+        (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1))
     }
 }
 
@@ -211,281 +252,395 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Vec<Line>
     for f in &plan.frames {
         min_cross = min_cross.min(f.cross0);
     }
-    for l in plan.label_at.iter().flatten() {
-        if !plan.horizontal {
-            min_cross = min_cross.min(l.1);
+    if !plan.horizontal {
+        for l in plan.label_at.iter().flatten() {
+            if let LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross } = l {
+                min_cross = min_cross.min(*cross);
+            }
         }
     }
     let mut p = Plane {
         plan,
         canvas: Canvas::new(glyphs),
-        g: glyphs,
+        glyphs,
         occ: HashMap::new(),
         off: -min_cross,
-        reversed: g.direction.reversed(),
-        main_total: plan.main_total,
+        reversed: plan.dir.reversed(),
+        box_at: vec![(0, 0); g.nodes.len()],
     };
-    fill(&mut p, g, r, plan, glyphs)?;
-    Ok(p.canvas.into_lines())
+    boxes(&mut p, r);
+    for note in plan.notes.iter().filter(|n| n.node.is_some()) {
+        node_note(&mut p, note);
+    }
+    frames(&mut p)?;
+    for si in 0..r.segs.len() {
+        segment(&mut p, g, r, si)?;
+    }
+    for si in 0..r.segs.len() {
+        edge_label(&mut p, r, si)?;
+    }
+    frame_titles(&mut p, g)?;
+    for &ei in &r.loops {
+        self_loop(&mut p, g, ei)?;
+    }
+    let mut lines = p.canvas.into_lines();
+    free_notes(&mut lines, plan, glyphs);
+    Ok(lines)
 }
 
-fn fill(p: &mut Plane, g: &Graph, r: &Ranked, plan: &Plan, glyphs: Glyphs) -> Result<(), String> {
-    // Boxes.
-    let mut box_at = vec![(0usize, 0usize); g.nodes.len()];
+/// Phase 1: node boxes.
+fn boxes(p: &mut Plane, r: &Ranked) {
+    let plan = p.plan;
     for (i, it) in r.items.iter().enumerate() {
         let Some(n) = it.node else { continue };
         let (w, h) = plan.boxes[n];
-        let (bm, bc) = (plan.band_start[it.layer], plan.cross[i]);
+        let (bm, bc) = (plan.band_start[it.layer], plan.cross[i] + plan.box_off[n]);
         let msz = if plan.horizontal { w } else { h };
         let a = p.at(bm, bc);
         let b = p.at(bm + msz - 1, bc);
         let (row, col) = (a.0.min(b.0), a.1.min(b.1));
-        box_at[n] = (row, col);
+        p.box_at[n] = (row, col);
+        let glyphs = p.glyphs;
         shapes::draw(
             &mut p.canvas,
             glyphs,
             &plan.texts[n],
-            row,
-            col,
-            w,
-            h,
+            (row, col),
+            (w, h),
             plan.horizontal,
         );
-        for rr in row..row + h {
-            for cc in col..col + w {
-                p.block(rr, cc);
-            }
-        }
+        p.block_rect(row, col, w, h);
     }
-    // Frames.
-    for f in &plan.frames {
-        let a = p.at(f.main0, f.cross0);
-        let b = p.at(f.main1, f.cross1);
-        let (r0, r1, c0, c1) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
+}
+
+/// A note box beside its node, joined to it by a dotted connector.
+fn node_note(p: &mut Plane, note: &NotePlan) {
+    let Some(n) = note.node else { return };
+    let (row, col) = p.box_at[n];
+    let (w, h) = p.plan.boxes[n];
+    let (nw, nh) = note.size;
+    let dotted = LineKind::Dotted;
+    let (top, left) = if p.plan.horizontal {
+        // under (right) or over (left) the box, a one-cell connector between
+        let top = match note.side {
+            NoteSide::Right => row + h + 1,
+            NoteSide::Left => row.saturating_sub(nh + 1),
+        };
+        let (box_side, note_side, link) = match note.side {
+            NoteSide::Right => (row + h - 1, top, row + h),
+            NoteSide::Left => (row, top + nh - 1, row.saturating_sub(1)),
+        };
+        let x = col + 2.min(w - 1);
+        let (to_note, to_box) = match note.side {
+            NoteSide::Right => (DOWN, UP),
+            NoteSide::Left => (UP, DOWN),
+        };
+        p.canvas.join(box_side, x, to_note, dotted, Style::Note);
+        p.canvas.join(link, x, UP | DOWN, dotted, Style::Note);
+        p.canvas.join(note_side, x, to_box, dotted, Style::Note);
+        p.block(link, x);
+        (top, col)
+    } else {
+        let left = match note.side {
+            NoteSide::Right => col + w + 2,
+            NoteSide::Left => col.saturating_sub(nw + 2),
+        };
+        let y = row + 1.min(h - 1);
+        let (box_side, note_side, link0) = match note.side {
+            NoteSide::Right => (col + w - 1, left, col + w),
+            NoteSide::Left => (col, left + nw - 1, left + nw),
+        };
+        let (to_note, to_box) = match note.side {
+            NoteSide::Right => (RIGHT, LEFT),
+            NoteSide::Left => (LEFT, RIGHT),
+        };
+        p.canvas.join(y, box_side, to_note, dotted, Style::Note);
+        p.canvas.hline(y, link0, link0 + 1, dotted, Style::Note);
+        p.canvas.join(y, note_side, to_box, dotted, Style::Note);
+        p.block(y, link0);
+        p.block(y, link0 + 1);
+        (row, left)
+    };
+    note_box(&mut p.canvas, top, left, note);
+    p.block_rect(top, left, nw, nh);
+}
+
+/// Draw a note's box and text with its top-left corner at (top, left).
+fn note_box(canvas: &mut Canvas, top: usize, left: usize, note: &NotePlan) {
+    let (nw, nh) = note.size;
+    canvas.rect(
+        top,
+        left,
+        top + nh - 1,
+        left + nw - 1,
+        LineKind::Solid,
+        Style::Note,
+    );
+    for (k, line) in note.lines.iter().enumerate() {
+        canvas.text(top + 1 + k, left + 2, line, Style::Note);
+    }
+}
+
+/// Notes that belong to no node, under the drawing.
+fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
+    let mut canvas = Canvas::new(glyphs);
+    let mut top = 0;
+    for note in plan.notes.iter().filter(|n| n.node.is_none()) {
+        note_box(&mut canvas, top, 0, note);
+        top += note.size.1;
+    }
+    if top > 0 {
+        lines.push(Line::default());
+        lines.extend(canvas.into_lines());
+    }
+}
+
+/// Phase 2: subgraph frames (titles come last, clear of the edges).
+fn frames(p: &mut Plane) -> Result<(), String> {
+    for f in &p.plan.frames {
+        let (r0, c0, r1, c1) = p.frame_rect(f);
+        let owner = FRAME + f.cluster as u32;
+        let overlap = |_| "a subgraph frame overlaps".to_string();
         for c in c0..=c1 {
             for rr in [r0, r1] {
-                p.claim(rr, c, true, FRAME + f.cluster as u32, c == c0 || c == c1)
-                    .map_err(|_| "a subgraph frame overlaps".to_string())?;
+                p.claim(rr, c, true, owner, c == c0 || c == c1)
+                    .map_err(overlap)?;
             }
         }
         for rr in r0 + 1..r1 {
             for c in [c0, c1] {
-                p.claim(rr, c, false, FRAME + f.cluster as u32, false)
-                    .map_err(|_| "a subgraph frame overlaps".to_string())?;
+                p.claim(rr, c, false, owner, false).map_err(overlap)?;
             }
         }
         p.canvas.rect(r0, c0, r1, c1, LineKind::Solid, Style::Block);
     }
-    // Edges, segment by segment.
-    let fwd = p.forward();
-    let back = p.backward();
-    for (si, s) in r.segs.iter().enumerate() {
-        let e = &g.edges[s.edge];
-        if e.invisible {
-            continue;
+    Ok(())
+}
+
+/// Phase 3: one piece of an edge between two layers, with the heads at its ends.
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String> {
+    let plan = p.plan;
+    let s: &Seg = &r.segs[si];
+    let e = &g.edges[s.edge];
+    if e.invisible {
+        return Ok(());
+    }
+    let owner = s.edge as u32 + 1;
+    let (a, b) = plan.ports[si];
+    let up_item = &r.items[s.upper];
+    let low_item = &r.items[s.lower];
+    let gap = &plan.gaps[up_item.layer];
+    let from_frame = if s.first {
+        upper_frame(g, r, s.edge).and_then(|c| plan.frame(c))
+    } else {
+        None
+    };
+    let to_frame = if s.last {
+        lower_frame(g, r, s.edge).and_then(|c| plan.frame(c))
+    } else {
+        None
+    };
+    // The line starts right below its box (or on its frame's border) and ends right above
+    // the next one (or on the frame's border).
+    let mstart = match (from_frame, up_item.node) {
+        (Some(f), _) => f.main1,
+        (None, Some(n)) => {
+            let (w, h) = plan.boxes[n];
+            plan.band_start[up_item.layer] + if plan.horizontal { w } else { h }
         }
-        let owner = s.edge as u32 + 1;
-        let (a, b) = plan.ports[si];
-        let up_item = &r.items[s.upper];
-        let low_item = &r.items[s.lower];
-        let gap = &plan.gaps[up_item.layer];
-        let mstart = match up_item.node {
-            Some(n) => {
-                let (w, h) = plan.boxes[n];
-                plan.band_start[up_item.layer] + if plan.horizontal { w } else { h }
-            }
-            None => plan.band_start[up_item.layer],
-        };
-        let mend = gap.end - 1;
-        let mut pts = vec![(mstart, a)];
-        if let Some(t) = plan.tracks[si] {
-            let mt = gap.track0 + t;
-            pts.push((mt, a));
-            pts.push((mt, b));
-        }
-        pts.push((mend, b));
-        p.polyline(&pts, e.line, owner)?;
-        // Connect the first/last cell toward the box or the dummy line it continues.
+        (None, None) => plan.band_start[up_item.layer],
+    };
+    let mend = match to_frame {
+        Some(f) => f.main0,
+        None => gap.end - 1,
+    };
+    let mut pts = vec![(mstart, a)];
+    if let Some(t) = plan.tracks[si] {
+        let mt = gap.track0 + t;
+        pts.push((mt, a));
+        pts.push((mt, b));
+    }
+    pts.push((mend, b));
+    p.polyline(&pts, e.line, owner)?;
+    let (fwd, back) = (p.forward(), p.backward());
+    let glyphs = p.glyphs;
+    // Connect the end cells toward the box or the dummy line they continue.
+    if from_frame.is_none() {
         let (r0, c0) = p.at(mstart, a);
         p.canvas.join(r0, c0, bit(back), e.line, Style::Arrow);
+    }
+    if to_frame.is_none() {
         let (r1, c1) = p.at(mend, b);
         p.canvas.join(r1, c1, bit(fwd), e.line, Style::Arrow);
-        let (uh, lh) = if r.reversed[s.edge] {
-            (e.head, e.tail)
-        } else {
-            (e.tail, e.head)
-        };
-        if s.first {
-            if uh == Head::None {
-                if up_item.node.is_some() {
-                    let (row, col) = p.at(mstart - 1, a);
-                    if p.canvas.is_line(row, col) {
-                        p.canvas.join(row, col, bit(fwd), e.line, Style::Border);
-                    }
-                }
-            } else {
-                let (row, col) = p.at(mstart, a);
-                p.canvas.put(row, col, glyphs.head(uh, back), Style::Arrow);
-            }
-        }
-        if s.last {
-            if lh == Head::None {
-                if low_item.node.is_some() {
-                    let (row, col) = p.at(mend + 1, b);
-                    if p.canvas.is_line(row, col) {
-                        p.canvas.join(row, col, bit(back), e.line, Style::Border);
-                    }
-                }
-            } else {
-                let (row, col) = p.at(mend, b);
-                p.canvas.put(row, col, glyphs.head(lh, fwd), Style::Arrow);
-            }
-        }
-        // Label.
-        if let Some((row_off, c0)) = plan.label_at[si] {
-            let lines = &plan.edge_labels[s.edge];
-            if plan.horizontal {
-                let a0 = p.at(gap.label0, b);
-                let a1 = p.at(gap.label0 + gap.label_len - 1, b);
-                let col = a0.1.min(a1.1) + 1;
-                let n = lines.len();
-                for (k, line) in lines.iter().enumerate() {
-                    let row = (a0.0 + k + 1).checked_sub(n).ok_or("label above the top")?;
-                    p.label(row, col, line, owner)?;
-                }
-            } else if row_off == crate::mermaid::graph::layout::ON_TRACK {
-                let t = plan.tracks[si].ok_or("label on a missing track")?;
-                let (row, col) = p.at(gap.track0 + t, c0);
-                p.label(row, col, &lines.join(" "), owner)?;
-            } else {
-                let w = max_width(lines);
-                for (k, line) in lines.iter().enumerate() {
-                    let (row, col) = p.at(gap.label0 + row_off + k, c0);
-                    let lw = display_width(line);
-                    p.label(row, col + (w - lw) / 2, line, owner)?;
-                }
+    }
+    let (uh, lh) = (upper_head(g, r, s.edge), lower_head(g, r, s.edge));
+    if s.first {
+        // on a frame the head sits in the row after the border
+        let m = mstart + usize::from(from_frame.is_some());
+        if uh != Head::None {
+            let (row, col) = p.at(m, a);
+            p.canvas.put(row, col, glyphs.head(uh, back), Style::Arrow);
+        } else if from_frame.is_none() && up_item.node.is_some() {
+            let (row, col) = p.at(mstart - 1, a);
+            if p.canvas.is_line(row, col) {
+                p.canvas.join(row, col, bit(fwd), e.line, Style::Border);
             }
         }
     }
-    // Frame titles last: on the first stretch of the top border that no edge crosses.
-    for f in &plan.frames {
+    if s.last {
+        let m = mend - usize::from(to_frame.is_some());
+        if lh != Head::None {
+            let (row, col) = p.at(m, b);
+            p.canvas.put(row, col, glyphs.head(lh, fwd), Style::Arrow);
+        } else if to_frame.is_none() && low_item.node.is_some() {
+            let (row, col) = p.at(mend + 1, b);
+            if p.canvas.is_line(row, col) {
+                p.canvas.join(row, col, bit(back), e.line, Style::Border);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
+fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
+    let plan = p.plan;
+    let Some(at) = plan.label_at[si] else {
+        return Ok(());
+    };
+    let s = &r.segs[si];
+    let owner = s.edge as u32 + 1;
+    let lines = &plan.edge_labels[s.edge];
+    let gap = &plan.gaps[r.items[s.upper].layer];
+    let (_, b) = plan.ports[si];
+    let w = max_width(lines);
+    let n = lines.len();
+    let spots: Vec<(usize, usize)> = match at {
+        LabelAt::InGap => {
+            // over the line, else under it, sliding along the gap's label columns
+            let a0 = p.at(gap.label0, b);
+            let a1 = p.at(gap.label0 + gap.label_len - 1, b);
+            let (row, col0) = (a0.0, a0.1.min(a1.1) + 1);
+            let slack = gap.label_len.saturating_sub(w + 1);
+            let mut spots = Vec::new();
+            for shift in 0..=slack {
+                if let Some(above) = (row + 1).checked_sub(n) {
+                    spots.push((above, col0 + shift));
+                }
+                spots.push((row + 1, col0 + shift));
+            }
+            spots
+        }
+        LabelAt::OnTrack { cross } => {
+            let t = plan.tracks[si].ok_or("label on a missing track")?;
+            vec![p.at(gap.track0 + t, cross)]
+        }
+        LabelAt::Rows { row, cross } => {
+            let (row, col) = p.at(gap.label0 + row, cross);
+            vec![(row, col)]
+        }
+    };
+    if let LabelAt::OnTrack { .. } = at {
+        return p.label_at_first(&spots, &[lines.join(" ")], owner);
+    }
+    p.label_at_first(&spots, lines, owner)
+}
+
+/// Phase 5: frame titles on the top border, on a stretch no edge crosses.
+fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
+    for f in &p.plan.frames {
         let title = &g.clusters[f.cluster].title;
         if title.is_empty() {
             continue;
         }
-        let a = p.at(f.main0, f.cross0);
-        let b = p.at(f.main1, f.cross1);
-        let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+        let (r0, c0, _, c1) = p.frame_rect(f);
         let text = format!(" {title} ");
         let w = display_width(&text);
-        let free = |p: &Plane, r0: usize, start: usize| {
+        let first = if p.plan.horizontal {
+            c0 + 2
+        } else {
+            p.cross(f.title_at).max(c0 + 2)
+        };
+        let free = |p: &Plane, start: usize| {
             (start..start + w).all(|c| {
                 p.occ
                     .get(&(r0, c))
                     .is_some_and(|o| o.v == 0 && o.h >= FRAME)
             })
         };
-        // top border first, else the bottom one
-        let (r0, start) = [a.0.min(b.0), a.0.max(b.0)]
-            .into_iter()
-            .find_map(|r0| {
-                (c0 + 2..(c1 + 1).saturating_sub(w))
-                    .find(|&s| free(p, r0, s))
-                    .map(|s| (r0, s))
-            })
+        let start = (first..(c1 + 1).saturating_sub(w))
+            .find(|&s| free(p, s))
             .ok_or("no room for a subgraph title")?;
         for c in start..start + w {
             p.block(r0, c);
         }
         p.canvas.text(r0, start, &text, Style::Block);
     }
-    // Self loops.
-    for &ei in &r.loops {
-        let e = &g.edges[ei];
-        let n = e.from;
-        let (row, col) = box_at[n];
-        let (w, h) = plan.boxes[n];
-        let owner = ei as u32 + 1;
-        let label = plan.edge_labels[ei].join(" ");
-        if plan.horizontal {
-            let r1 = row + h - 1;
-            let (x0, x1) = (col + 1.min(w - 1), col + 3.min(w - 1));
-            p.canvas.join(r1, x1, DOWN, e.line, Style::Border);
-            p.line(
-                (r1 + 1, x1),
-                (r1 + 2, x1),
-                e.line,
-                owner,
-                Style::Arrow,
-                (false, true),
-            )?;
-            p.line(
-                (r1 + 2, x1),
-                (r1 + 2, x0),
-                e.line,
-                owner,
-                Style::Arrow,
-                (true, true),
-            )?;
-            p.line(
-                (r1 + 2, x0),
-                (r1 + 1, x0),
-                e.line,
-                owner,
-                Style::Arrow,
-                (true, false),
-            )?;
-            if e.head == Head::None {
-                p.canvas.join(r1, x0, DOWN, e.line, Style::Border);
-            } else {
-                p.canvas
-                    .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
-            }
-            if !label.is_empty() {
-                p.label(r1 + 2, x1 + 2, &label, owner)?;
-            }
+    Ok(())
+}
+
+/// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
+fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
+    let e = &g.edges[ei];
+    let n = e.from;
+    let (row, col) = p.box_at[n];
+    let (w, h) = p.plan.boxes[n];
+    let owner = ei as u32 + 1;
+    let label = p.plan.edge_labels[ei].join(" ");
+    let glyphs = p.glyphs;
+    if p.plan.horizontal {
+        let r1 = row + h - 1;
+        let (x0, x1) = (col + 1.min(w - 1), col + 3.min(w - 1));
+        p.canvas.join(r1, x1, DOWN, e.line, Style::Border);
+        p.line((r1 + 1, x1), (r1 + 2, x1), e.line, owner, (false, true))?;
+        p.line((r1 + 2, x1), (r1 + 2, x0), e.line, owner, (true, true))?;
+        p.line((r1 + 2, x0), (r1 + 1, x0), e.line, owner, (true, false))?;
+        if e.head == Head::None {
+            p.canvas.join(r1, x0, DOWN, e.line, Style::Border);
         } else {
-            let c1 = col + w - 1;
-            p.canvas.join(row + 1, c1, RIGHT, e.line, Style::Border);
-            p.line(
-                (row + 1, c1 + 1),
-                (row + 1, c1 + 2),
-                e.line,
-                owner,
+            p.canvas
+                .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
+        }
+        if !label.is_empty() {
+            p.label_at_first(&[(r1 + 2, x1 + 2)], &[label], owner)?;
+        }
+    } else {
+        let c1 = col + w - 1;
+        p.canvas.join(row + 1, c1, RIGHT, e.line, Style::Border);
+        p.line(
+            (row + 1, c1 + 1),
+            (row + 1, c1 + 2),
+            e.line,
+            owner,
+            (false, true),
+        )?;
+        p.line(
+            (row + 1, c1 + 2),
+            (row + 2, c1 + 2),
+            e.line,
+            owner,
+            (true, true),
+        )?;
+        p.line(
+            (row + 2, c1 + 2),
+            (row + 2, c1 + 1),
+            e.line,
+            owner,
+            (true, false),
+        )?;
+        if e.head == Head::None {
+            p.canvas.join(row + 2, c1, RIGHT, e.line, Style::Border);
+        } else {
+            p.canvas.put(
+                row + 2,
+                c1 + 1,
+                glyphs.head(e.head, Dir4::Left),
                 Style::Arrow,
-                (false, true),
-            )?;
-            p.line(
-                (row + 1, c1 + 2),
-                (row + 2, c1 + 2),
-                e.line,
-                owner,
-                Style::Arrow,
-                (true, true),
-            )?;
-            p.line(
-                (row + 2, c1 + 2),
-                (row + 2, c1 + 1),
-                e.line,
-                owner,
-                Style::Arrow,
-                (true, false),
-            )?;
-            if e.head == Head::None {
-                p.canvas.join(row + 2, c1, RIGHT, e.line, Style::Border);
-            } else {
-                p.canvas.put(
-                    row + 2,
-                    c1 + 1,
-                    glyphs.head(e.head, Dir4::Left),
-                    Style::Arrow,
-                );
-            }
-            if !label.is_empty() {
-                p.label(row + 1, c1 + 4, &label, owner)?;
-            }
+            );
+        }
+        if !label.is_empty() {
+            p.label_at_first(&[(row + 1, c1 + 4)], &[label], owner)?;
         }
     }
-    let _ = p.g;
     Ok(())
 }

@@ -28,6 +28,16 @@ impl Direction {
     pub fn reversed(self) -> bool {
         matches!(self, Direction::BottomUp | Direction::RightLeft)
     }
+
+    /// The same flow turned a quarter: LR <-> TD, RL <-> BT.
+    pub fn turned(self) -> Direction {
+        match self {
+            Direction::TopDown => Direction::LeftRight,
+            Direction::BottomUp => Direction::RightLeft,
+            Direction::LeftRight => Direction::TopDown,
+            Direction::RightLeft => Direction::BottomUp,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +67,15 @@ pub enum Shape {
     End,
     /// state `<<fork>>` / `<<join>>`
     Bar,
+    /// state `<<choice>>`
+    Choice,
+}
+
+impl Shape {
+    /// Drawn as one mark on the line rather than a box (`[*]`, fork/join bars, choices).
+    pub fn is_point(self) -> bool {
+        matches!(self, Shape::Start | Shape::End | Shape::Bar | Shape::Choice)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +90,7 @@ pub struct Node {
     pub defined: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Edge {
     pub from: usize,
     pub to: usize,
@@ -82,6 +101,25 @@ pub struct Edge {
     /// head at `from`
     pub tail: Head,
     pub invisible: bool,
+    /// the edge leaves the frame of this subgraph (composite state), not the node `from`
+    pub from_frame: Option<usize>,
+    /// the edge ends at the frame of this subgraph (composite state), not at the node `to`
+    pub to_frame: Option<usize>,
+}
+
+/// Which side of its node a note sits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteSide {
+    Left,
+    Right,
+}
+
+/// A note (state and class diagrams): beside its node, or free when `node` is `None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub node: Option<usize>,
+    pub side: NoteSide,
+    pub text: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +135,7 @@ pub struct Graph {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub clusters: Vec<Cluster>,
+    pub notes: Vec<Note>,
 }
 
 impl Graph {
@@ -106,6 +145,7 @@ impl Graph {
             nodes: Vec::new(),
             edges: Vec::new(),
             clusters: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

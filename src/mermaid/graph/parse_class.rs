@@ -1,8 +1,8 @@
 //! classDiagram parser: classes with members, annotations, generics, relationships with
-//! labels and cardinalities, namespaces (as clusters). Notes fall back.
+//! labels and cardinalities, namespaces (as clusters), notes.
 
 use crate::mermaid::glyphs::{Head, LineKind};
-use crate::mermaid::graph::model::{Cluster, Direction, Edge, Graph, Shape};
+use crate::mermaid::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::mermaid::graph::parse_flowchart::strip_comment;
 use crate::mermaid::text::{collapse_spaces, label_lines, sanitize, truncate};
 
@@ -35,6 +35,39 @@ struct Parser {
     stack: Vec<usize>,
 }
 
+/// Mermaid's generics: `Option~Session~` -> `Option<Session>`, `List~List~int~~` ->
+/// `List<List<int>>`. A `~` right after a name and before more type text opens; any other
+/// `~` closes the innermost open one (a stray `~` stays as it is).
+pub fn generics(s: &str) -> String {
+    if !s.contains('~') {
+        return s.to_string();
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut open = 0usize;
+    for (i, &c) in chars.iter().enumerate() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| chars[j]);
+        let next = chars.get(i + 1).copied();
+        let opens =
+            word(prev) && next.is_some_and(|n| !n.is_whitespace() && !matches!(n, '~' | ',' | ')'));
+        if opens {
+            open += 1;
+            out.push('<');
+        } else if open > 0 {
+            open -= 1;
+            out.push('>');
+        } else {
+            out.push('~');
+        }
+    }
+    out
+}
+
 /// `Name~T~` -> `Name<T>`
 fn class_name(raw: &str) -> (String, String) {
     let raw = raw.trim();
@@ -45,14 +78,10 @@ fn class_name(raw: &str) -> (String, String) {
         ),
         None => (raw, None),
     };
-    let (base, generic) = match id.split_once('~') {
-        Some((b, g)) => (b, Some(g.trim_end_matches('~'))),
-        None => (id, None),
-    };
-    let shown = match (label, generic) {
-        (Some(l), _) => l.to_string(),
-        (None, Some(g)) => format!("{base}<{}>", g.replace('~', "")),
-        (None, None) => base.to_string(),
+    let base = id.split_once('~').map_or(id, |(b, _)| b);
+    let shown = match label {
+        Some(l) => l.to_string(),
+        None => generics(id),
     };
     (
         collapse_spaces(&sanitize(base.trim_matches('`'))),
@@ -79,6 +108,30 @@ fn relation(tok: &str) -> Option<(Head, LineKind, Head)> {
 }
 
 impl Parser {
+    /// `note for Class "text"` or a free `note "text"`.
+    fn note(&mut self, rest: &str) -> Result<(), String> {
+        let (node, text) = if let Some(r) = rest.strip_prefix("for ") {
+            let (name, text) = r
+                .trim()
+                .split_once(char::is_whitespace)
+                .ok_or("a note needs its text")?;
+            (Some(self.class(name)?), text)
+        } else {
+            (None, rest)
+        };
+        let text = text.trim();
+        let text = text
+            .strip_prefix('"')
+            .and_then(|t| t.strip_suffix('"'))
+            .ok_or("a note's text must be in quotes")?;
+        self.g.notes.push(Note {
+            node,
+            side: NoteSide::Right,
+            text: label_lines(text),
+        });
+        Ok(())
+    }
+
     fn class(&mut self, raw: &str) -> Result<usize, String> {
         let (id, shown) = class_name(raw);
         if id.is_empty() || id.contains(char::is_whitespace) {
@@ -106,7 +159,7 @@ impl Parser {
     }
 
     fn member(&mut self, n: usize, text: &str) {
-        let text = collapse_spaces(&sanitize(text.trim()));
+        let text = generics(&collapse_spaces(&sanitize(text.trim())));
         if text.is_empty() {
             return;
         }
@@ -139,7 +192,7 @@ impl Parser {
             | "accTitle:" | "accDescr" | "accDescr:" => {
                 return Ok(());
             }
-            "note" => return Err("notes in class diagrams are not drawn".into()),
+            "note" => return self.note(rest),
             "namespace" => {
                 let name = rest.trim_end_matches('{').trim();
                 self.g.clusters.push(Cluster {
@@ -222,6 +275,7 @@ impl Parser {
                 head: right_head,
                 tail: left_head,
                 invisible: false,
+                ..Edge::default()
             });
             return Ok(());
         }

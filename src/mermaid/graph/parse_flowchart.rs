@@ -174,6 +174,7 @@ impl Parser {
                         head: link.head,
                         tail: link.tail,
                         invisible: link.invisible,
+                        ..Edge::default()
                     });
                 }
             }

@@ -1,8 +1,8 @@
 //! stateDiagram / stateDiagram-v2 parser: states, `[*]` start/end, labelled transitions,
-//! composite states (as clusters), choice/fork/join. Notes and concurrency fall back.
+//! composite states (as clusters), choice/fork/join, notes. Concurrency falls back.
 
 use crate::mermaid::glyphs::{Head, LineKind};
-use crate::mermaid::graph::model::{Cluster, Direction, Edge, Graph, Shape};
+use crate::mermaid::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::mermaid::graph::parse_flowchart::strip_comment;
 use crate::mermaid::text::{collapse_spaces, label_lines, sanitize, truncate};
 
@@ -11,14 +11,26 @@ pub fn parse(body: &str) -> Result<Graph, String> {
         g: Graph::new(Direction::TopDown),
         stack: Vec::new(),
         starts: Vec::new(),
+        open_note: None,
     };
     for raw in body.lines() {
         let stmt = strip_comment(raw).trim();
         if stmt.is_empty() {
             continue;
         }
+        if let Some(note) = &mut p.open_note {
+            if stmt == "end note" || stmt == "end" {
+                p.g.notes.extend(p.open_note.take());
+            } else {
+                note.text.extend(label_lines(stmt));
+            }
+            continue;
+        }
         p.statement(stmt)
             .map_err(|e| format!("{e}: `{}`", truncate(&sanitize(stmt), 40, false)))?;
+    }
+    if p.open_note.is_some() {
+        return Err("a note is not closed with `end note`".into());
     }
     if !p.stack.is_empty() {
         return Err("a composite state is not closed with `}`".into());
@@ -34,6 +46,8 @@ struct Parser {
     stack: Vec<usize>,
     /// `(scope, is_end)` -> node, so each composite state has its own start and end
     starts: Vec<((Option<usize>, bool), usize)>,
+    /// a multi-line `note ... end note` being read
+    open_note: Option<Note>,
 }
 
 fn clean(s: &str) -> String {
@@ -85,9 +99,7 @@ impl Parser {
             }
             "classDef" | "class" | "style" | "accTitle" | "accTitle:" | "accDescr"
             | "accDescr:" | "click" => return Ok(()),
-            "note" | "end" if kw == "note" || rest == "note" => {
-                return Err("notes in state diagrams are not drawn".into());
-            }
+            "note" => return self.note(rest),
             "--" => return Err("concurrent regions (`--`) are not drawn".into()),
             "}" => {
                 return self
@@ -119,6 +131,7 @@ impl Parser {
                 head: Head::Arrow,
                 tail: Head::None,
                 invisible: false,
+                ..Edge::default()
             });
             return Ok(());
         }
@@ -135,6 +148,33 @@ impl Parser {
             return Err("not a state statement".into());
         }
         self.endpoint(stmt, false).map(|_| ())
+    }
+
+    /// `note right of X: text`, or `note left of X` opening a multi-line note.
+    fn note(&mut self, rest: &str) -> Result<(), String> {
+        let (place, text) = match rest.split_once(':') {
+            Some((p, t)) => (p.trim(), Some(t.trim())),
+            None => (rest.trim(), None),
+        };
+        let (side, who) = if let Some(w) = place.strip_prefix("right of ") {
+            (NoteSide::Right, w)
+        } else if let Some(w) = place.strip_prefix("left of ") {
+            (NoteSide::Left, w)
+        } else {
+            return Err("a note must be `left of` or `right of` a state".into());
+        };
+        let node = self.endpoint(who, false)?;
+        let note = Note {
+            node: Some(node),
+            side,
+            text: text.map(label_lines).unwrap_or_default(),
+        };
+        if text.is_some() {
+            self.g.notes.push(note);
+        } else {
+            self.open_note = Some(note);
+        }
+        Ok(())
     }
 
     fn state(&mut self, rest: &str) -> Result<(), String> {
@@ -165,7 +205,7 @@ impl Parser {
             node.defined = true;
             match kind {
                 "choice" => {
-                    node.shape = Shape::Rhombus;
+                    node.shape = Shape::Choice;
                     node.label = vec![String::new()];
                 }
                 "fork" | "join" => {

@@ -35,16 +35,57 @@ pub struct Ranked {
     pub loops: Vec<usize>,
 }
 
-/// Depth-first search marking back edges (iterative, so deep graphs cannot overflow the stack).
-fn back_edges(g: &Graph) -> Vec<bool> {
-    let n = g.nodes.len();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in g.edges.iter().enumerate() {
-        if e.from != e.to {
-            out[e.from].push(i);
+/// One layering constraint `from` above `to`: an edge (`Some(index)`), or a soft one that
+/// keeps a subgraph's members below what enters its frame and above what leaves it.
+#[derive(Debug, Clone, Copy)]
+struct Constraint {
+    from: usize,
+    to: usize,
+    edge: Option<usize>,
+}
+
+fn constraints(g: &Graph) -> Vec<Constraint> {
+    let mut out: Vec<Constraint> = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.from != e.to)
+        .map(|(i, e)| Constraint {
+            from: e.from,
+            to: e.to,
+            edge: Some(i),
+        })
+        .collect();
+    let members = |c: usize| {
+        (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+    };
+    for e in &g.edges {
+        if let Some(c) = e.to_frame {
+            out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
+                from: e.from,
+                to: m,
+                edge: None,
+            }));
+        }
+        if let Some(c) = e.from_frame {
+            out.extend(members(c).filter(|&m| m != e.to).map(|m| Constraint {
+                from: m,
+                to: e.to,
+                edge: None,
+            }));
         }
     }
-    let mut reversed = vec![false; g.edges.len()];
+    out
+}
+
+/// Depth-first search marking the constraints that close a cycle (iterative, so deep
+/// graphs cannot overflow the stack). Edges are followed before soft constraints.
+fn back_edges(n: usize, cons: &[Constraint]) -> Vec<bool> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, c) in cons.iter().enumerate() {
+        out[c.from].push(k);
+    }
+    let mut reversed = vec![false; cons.len()];
     let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
     for root in 0..n {
         if state[root] != 0 {
@@ -53,15 +94,15 @@ fn back_edges(g: &Graph) -> Vec<bool> {
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
         state[root] = 1;
         while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-            if let Some(&ei) = out[v].get(*k) {
+            if let Some(&ci) = out[v].get(*k) {
                 *k += 1;
-                let w = g.edges[ei].to;
+                let w = cons[ci].to;
                 match state[w] {
                     0 => {
                         state[w] = 1;
                         stack.push((w, 0));
                     }
-                    1 => reversed[ei] = true,
+                    1 => reversed[ci] = true,
                     _ => {}
                 }
             } else {
@@ -86,24 +127,28 @@ fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize
 
 pub fn rank(g: &Graph) -> Ranked {
     let n = g.nodes.len();
-    let reversed = back_edges(g);
-    // Longest path layering over the acyclic orientation (Kahn's order).
+    let cons = constraints(g);
+    let back = back_edges(n, &cons);
+    let mut reversed = vec![false; g.edges.len()];
+    // Longest path layering over the acyclic orientation (Kahn's order); a soft constraint
+    // that closes a cycle is dropped.
     let mut indeg = vec![0usize; n];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut loops = Vec::new();
-    for (i, e) in g.edges.iter().enumerate() {
-        if e.from == e.to {
-            loops.push(i);
-            continue;
-        }
-        let (u, v) = if reversed[i] {
-            (e.to, e.from)
-        } else {
-            (e.from, e.to)
+    for (c, &rev) in cons.iter().zip(&back) {
+        let (u, v) = match (c.edge, rev) {
+            (Some(i), true) => {
+                reversed[i] = true;
+                (c.to, c.from)
+            }
+            (None, true) => continue,
+            _ => (c.from, c.to),
         };
         out[u].push(v);
         indeg[v] += 1;
     }
+    let loops: Vec<usize> = (0..g.edges.len())
+        .filter(|&i| g.edges[i].from == g.edges[i].to)
+        .collect();
     let mut layer = vec![0usize; n];
     let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
     while let Some(u) = queue.pop_front() {

@@ -1,8 +1,18 @@
 //! Routing inside a gap between two layers: channel tracks for bending edges and label
 //! slots, chosen so that no two edges can be confused.
 
-use crate::mermaid::graph::layout::ON_TRACK;
 use crate::mermaid::text::max_width;
+
+/// Where an edge label goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LabelAt {
+    /// TD: in the gap's label rows, `row` rows down, starting at cross position `cross`
+    Rows { row: usize, cross: i64 },
+    /// TD: on the segment's own horizontal track, starting at `cross`
+    OnTrack { cross: i64 },
+    /// LR: in the gap's label columns, over the segment's lower port
+    InGap,
+}
 
 /// Give every bending segment in a gap its own channel row/column without ambiguity.
 pub fn assign_tracks(
@@ -16,12 +26,7 @@ pub fn assign_tracks(
         .filter(|&s| ports[s].0 != ports[s].1)
         .collect();
     bent.sort_by_key(|&s| (ports[s].0.min(ports[s].1), ports[s].0.max(ports[s].1)));
-    let straight: Vec<usize> = segs
-        .iter()
-        .copied()
-        .filter(|&s| ports[s].0 == ports[s].1)
-        .collect();
-    for &s in &straight {
+    for &s in segs.iter().filter(|&&s| ports[s].0 == ports[s].1) {
         let x = ports[s].0;
         if segs
             .iter()
@@ -65,34 +70,29 @@ pub fn assign_tracks(
 }
 
 /// TD labels: rows under the tracks, each label on or beside its edge's last vertical.
-/// Returns the number of label rows.
-pub fn place_labels_td<'b>(
+/// `labels` pairs a segment with its label. Returns the number of label rows, `None` when a
+/// label has no room beside its edge.
+pub fn place_labels_td(
     segs: &[usize],
+    labels: &[(usize, &Vec<String>)],
     ports: &[(i64, i64)],
     tracks: &[Option<usize>],
-    label_of: &dyn Fn(usize) -> Option<&'b Vec<String>>,
-    label_at: &mut [Option<(usize, i64)>],
-) -> Result<usize, String> {
+    label_at: &mut [Option<LabelAt>],
+) -> Option<usize> {
     // Every segment's lower vertical passes through all label rows.
     let verticals: Vec<(usize, i64)> = segs.iter().map(|&s| (s, ports[s].1)).collect();
     let mut placed: Vec<(usize, usize, i64, i64)> = Vec::new(); // (row0, rows, c0, c1)
     let mut rows_used = 0usize;
-    let mut order: Vec<usize> = segs
-        .iter()
-        .copied()
-        .filter(|&s| label_of(s).is_some())
-        .collect();
-    order.sort_by_key(|&s| ports[s].1);
-    for s in order {
-        let Some(lines) = label_of(s) else { continue };
+    let mut order: Vec<(usize, &Vec<String>)> = labels.to_vec();
+    order.sort_by_key(|&(s, _)| ports[s].1);
+    for (s, lines) in order {
         let w = max_width(lines) as i64;
         let nl = lines.len();
-        let b = ports[s].1;
-        let a = ports[s].0;
+        let (a, b) = ports[s];
         // On its own track when the horizontal run is long enough.
         if nl == 1 && tracks[s].is_some() && (a - b).abs() >= w + 3 {
-            let c0 = a.min(b) + ((a - b).abs() - w + 1) / 2;
-            label_at[s] = Some((ON_TRACK, c0));
+            let cross = a.min(b) + ((a - b).abs() - w + 1) / 2;
+            label_at[s] = Some(LabelAt::OnTrack { cross });
             continue;
         }
         let candidates = [b - w / 2, b + 2, b - 1 - w, b + 3, b - 2 - w];
@@ -109,7 +109,7 @@ pub fn place_labels_td<'b>(
                 });
                 if !hits_line && !hits_label {
                     placed.push((row, nl, c0, c1));
-                    label_at[s] = Some((row, c0));
+                    label_at[s] = Some(LabelAt::Rows { row, cross: c0 });
                     rows_used = rows_used.max(row + nl);
                     done = true;
                     break;
@@ -120,8 +120,8 @@ pub fn place_labels_td<'b>(
             }
         }
         if !done {
-            return Err("no room for an edge label".into());
+            return None;
         }
     }
-    Ok(rows_used)
+    Some(rows_used)
 }

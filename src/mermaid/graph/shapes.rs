@@ -23,13 +23,9 @@ fn side_extra(shape: Shape) -> usize {
     }
 }
 
-fn is_point(shape: Shape) -> bool {
-    matches!(shape, Shape::Start | Shape::End | Shape::Bar)
-}
-
 /// Natural (width, height) of a node box.
 pub fn size(t: &NodeText) -> (usize, usize) {
-    if is_point(t.shape) {
+    if t.shape.is_point() {
         return (1, 1);
     }
     let sections: Vec<&Vec<String>> = t.sections.iter().filter(|s| !s.is_empty()).collect();
@@ -42,28 +38,33 @@ pub fn size(t: &NodeText) -> (usize, usize) {
     (w, h)
 }
 
-/// Draw a node with its top-left corner at (row, col).
-#[allow(clippy::too_many_arguments)]
+/// Draw a node with its top-left corner at `at` = (row, col), `size` = (width, height).
 pub fn draw(
     canvas: &mut Canvas,
     g: Glyphs,
     t: &NodeText,
-    row: usize,
-    col: usize,
-    w: usize,
-    h: usize,
+    at: (usize, usize),
+    size: (usize, usize),
     horizontal: bool,
 ) {
+    let ((row, col), (w, h)) = (at, size);
     let st = Style::Border;
-    if is_point(t.shape) {
-        let (mark, line) = match (t.shape, g.ascii) {
-            (Shape::Start, false) => ('●', true),
-            (Shape::End, false) => ('◉', true),
-            (Shape::Start, true) => ('*', true),
-            (Shape::End, true) => ('@', true),
-            _ => (if g.ascii { '=' } else { '━' }, true),
+    if t.shape.is_point() {
+        let mark = match (t.shape, g.ascii) {
+            (Shape::Start, false) => '●',
+            (Shape::End, false) => '◉',
+            (Shape::Choice, false) => '◆',
+            (Shape::Start, true) => '*',
+            (Shape::End, true) => '@',
+            (Shape::Choice, true) => '?',
+            _ => {
+                if g.ascii {
+                    '='
+                } else {
+                    '━'
+                }
+            }
         };
-        let _ = line;
         if horizontal {
             for r in row..row + h {
                 canvas.put(

@@ -8,15 +8,15 @@ mod parse;
 mod prepare;
 
 use crate::mermaid::style::Line;
-use crate::mermaid::{Form, RenderOptions};
+use crate::mermaid::{Form, RenderOptions, Want};
 
 /// Render a sequence diagram body (the text after the header line).
-pub fn render(body: &str, opts: &RenderOptions, form: Form) -> Result<Vec<Line>, String> {
+pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<(Vec<Line>, Form), String> {
     let diagram = parse::parse(body)?;
-    if form == Form::Best
+    if want != Want::Compact
         && let Some(lines) = layout::render_fitted(&diagram, opts)
     {
-        return Ok(lines);
+        return Ok((lines, Form::Drawing));
     }
-    Ok(compact::render(&diagram, opts))
+    Ok((compact::render(&diagram, opts), Form::Compact))
 }

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::{display_width, sanitize_line};
 use crate::tui::app::App;
@@ -81,6 +81,7 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The keys that work here (from the keymap), or the status message when there is one.
+/// When they do not all fit, the least needed go first; `? help` and `q quit` stay.
 pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
     if let Some(status) = &app.status {
@@ -88,17 +89,25 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(" ! ", theme.warn()),
             Span::raw(sanitize_line(status)),
         ]);
-        frame.render_widget(Paragraph::new(line), area);
+        frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
         return;
     }
-    let mut spans = vec![Span::raw(" ")];
-    let mut used = 1;
-    for (keys, label) in hints(app.context()) {
-        let w = display_width(&keys) + display_width(label) + 3;
-        if used + w > usize::from(area.width) {
-            break;
+    let all = hints(app.context(), &app.hint_filter());
+    let width = usize::from(area.width).saturating_sub(1);
+    let cost =
+        |(keys, label, _): &(String, &str, u8)| display_width(keys) + display_width(label) + 3;
+    let mut keep = vec![false; all.len()];
+    let mut used = 0;
+    for rank in 1..=3 {
+        for (i, hint) in all.iter().enumerate().filter(|(_, h)| h.2 == rank) {
+            if used + cost(hint) <= width {
+                used += cost(hint);
+                keep[i] = true;
+            }
         }
-        used += w;
+    }
+    let mut spans = vec![Span::raw(" ")];
+    for ((keys, label, _), _) in all.into_iter().zip(keep).filter(|(_, k)| *k) {
         spans.push(Span::styled(keys, theme.key()));
         spans.push(Span::raw(format!(" {label}  ")));
     }

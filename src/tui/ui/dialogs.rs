@@ -5,58 +5,100 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::layout::centered;
+use crate::text::display_width;
 use crate::text::sanitize_line;
+use crate::tui::action::Action;
 use crate::tui::app::{App, Confirm};
-use crate::tui::keymap::{Context, bindings, key_label};
+use crate::tui::keymap::{Context, everywhere_rows, help_rows, key_for};
+use crate::tui::layout::centered;
+use crate::tui::markdown;
+use crate::tui::wrap::labelled;
+use ratatui::style::Style;
 
-const SECTIONS: [(Context, &str); 7] = [
-    (Context::Question, "Questions"),
-    (Context::Editing, "Writing an open answer"),
-    (Context::Review, "Review"),
-    (Context::Overview, "Start"),
-    (Context::Grading, "Grading"),
-    (Context::Results, "Results"),
-    (Context::Confirm, "Asked to confirm"),
-];
+/// The help box: the whole screen up to 110 columns wide.
+fn help_box(area: Rect) -> Rect {
+    centered(area, area.width.min(110), area.height)
+}
 
-pub fn help(frame: &mut Frame, area: Rect, app: &App) {
+/// The help's text width and height inside its box.
+pub fn help_text_area(area: Rect) -> (usize, usize) {
+    let inner = Block::default().borders(Borders::ALL).inner(help_box(area));
+    (
+        usize::from(inner.width.saturating_sub(1)).max(10),
+        usize::from(inner.height),
+    )
+}
+
+/// The keys of the screen under the help first, then the others, each key once; rows
+/// wrap under their description.
+pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let theme = app.settings.theme;
+    let here = app.context_under_help();
+    let order = std::iter::once(here).chain(
+        Context::ALL
+            .into_iter()
+            .filter(|c| *c != here && *c != Context::Help),
+    );
+    let mut sections: Vec<(String, Vec<(String, &'static str)>)> = order
+        .map(|c| {
+            let title = if c == here {
+                format!("{} (here)", c.title())
+            } else {
+                c.title().to_string()
+            };
+            (title, help_rows(c))
+        })
+        .collect();
+    sections.push(("Everywhere".into(), everywhere_rows()));
+    sections.push(("While this help is open".into(), help_rows(Context::Help)));
+    let key_width = sections
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| display_width(k)))
+        .max()
+        .unwrap_or(0)
+        .min(width / 3)
+        + 3;
     let mut lines = Vec::new();
-    for (context, title) in SECTIONS {
+    for (title, rows) in sections.into_iter().filter(|(_, rows)| !rows.is_empty()) {
         lines.push(Line::styled(title, theme.title()));
-        for b in bindings().iter().filter(|b| b.contexts.contains(&context)) {
-            let keys = b
-                .keys
-                .iter()
-                .map(|k| key_label(*k))
-                .collect::<Vec<_>>()
-                .join(" ");
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {keys:<22}"), theme.key()),
-                Span::raw(b.help),
-            ]));
+        for (keys, help) in rows {
+            let text = markdown::plain(help, width.saturating_sub(key_width).max(10), Style::new());
+            lines.extend(labelled(
+                Span::styled(format!("  {keys}"), theme.key()),
+                key_width,
+                text,
+            ));
         }
         lines.push(Line::default());
     }
-    let box_area = centered(area, 78, area.height.saturating_sub(2).max(6));
+    lines
+}
+
+pub fn help(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = app.settings.theme;
+    let box_area = help_box(area);
+    let (width, height) = help_text_area(area);
+    let lines = help_lines(app, width);
+    let total = lines.len();
+    let top = usize::from(app.help_scroll);
+    let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    let position = if total > height {
+        format!(
+            " {}–{} of {total} · j/k PgUp/PgDn g/G scroll ",
+            top + 1,
+            (top + height).min(total)
+        )
+    } else {
+        String::new()
+    };
+    let close = key_for(Context::Help, &Action::ToggleHelp);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.key())
-        .title(" Keys — ? or Esc closes ");
-    let inner_height = usize::from(block.inner(box_area).height);
-    let scroll_hint = if lines.len() > inner_height {
-        " (more below: widen or heighten the terminal)"
-    } else {
-        ""
-    };
-    frame.render_widget(Clear, box_area);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block.title_bottom(scroll_hint))
-            .wrap(Wrap { trim: false }),
-        box_area,
-    );
+        .title(format!(" Keys — {close} closes "))
+        .title_bottom(Line::from(position).right_aligned());
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(visible).block(block), box_area);
 }
 
 pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
@@ -67,6 +109,33 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
             "Quit now? Your answers are saved: run the same command again to carry on. Nothing is graded yet.".to_string(),
             "quit",
             "stay",
+        ),
+        Confirm::Submit {
+            unanswered,
+            flagged,
+        } => {
+            let mut open = Vec::new();
+            if *unanswered > 0 {
+                open.push(format!("{unanswered} unanswered"));
+            }
+            if *flagged > 0 {
+                open.push(format!("{flagged} flagged"));
+            }
+            (
+                " Submit now? ",
+                format!(
+                    "Submit with {}? Grading shows the right answers; changing them after that is a new attempt.",
+                    open.join(" and ")
+                ),
+                "submit",
+                "go back",
+            )
+        }
+        Confirm::NewAttempt => (
+            " Start a new attempt? ",
+            "Clear every answer and start again? This attempt's score is kept as an earlier one.".to_string(),
+            "start again",
+            "keep this one",
         ),
         Confirm::ClearAnswer { id, chars } => (
             " Clear the answer? ",
@@ -79,13 +148,14 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
             "keep it",
         ),
     };
-    let box_area = centered(area, 54, 6);
+    let box_area = centered(area, 58, 7);
     let lines = vec![
         Line::from(text),
+        Line::default(),
         Line::from(vec![
-            Span::styled("y", theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::Confirm), theme.key()),
             Span::raw(format!(" {yes}   ")),
-            Span::styled("n", theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::Cancel), theme.key()),
             Span::raw(format!(" {no}")),
         ]),
     ];

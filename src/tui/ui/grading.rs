@@ -5,7 +5,9 @@ use ratatui::widgets::Paragraph;
 
 use super::chrome;
 use crate::text::sanitize_line;
+use crate::tui::action::Action;
 use crate::tui::app::{App, GradeRow};
+use crate::tui::keymap::{Context, key_for};
 use crate::tui::markdown;
 use ratatui::style::Style;
 
@@ -17,14 +19,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let Some(grading) = &app.grading else { return };
     let spin = SPINNER[app.spinner % SPINNER.len()];
     let width = usize::from(main.width.saturating_sub(1)).max(1);
+    let grader = app
+        .settings
+        .grader
+        .as_ref()
+        .map(|g| format!(" · {} · model {}", g.backend, g.model))
+        .unwrap_or_default();
     let title = format!(
-        "Grading open answers · {:.0}s · {}",
+        "Grading open answers · {:.0}s{grader}",
         app.elapsed(grading.started).as_secs_f32(),
-        app.settings.grader_label
     );
     let mut lines = markdown::plain(&title, width, theme.title());
     lines.extend(markdown::plain(
-        "Closed questions are graded already; open answers go to the grader. Esc stops and keeps them pending.",
+        &format!(
+            "Closed questions are graded already; open answers go to the grader. {} stops and keeps them pending.",
+            key_for(Context::Grading, &Action::Cancel)
+        ),
         width,
         Style::new(),
     ));

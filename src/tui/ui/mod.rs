@@ -3,7 +3,6 @@
 mod chrome;
 mod dialogs;
 mod grading;
-pub mod layout;
 mod overview;
 mod question;
 mod results;
@@ -14,7 +13,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::app::{App, Screen};
-use layout::{MIN_HEIGHT, MIN_WIDTH};
+use super::layout::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
@@ -25,7 +24,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 "{}x{} — need {MIN_WIDTH}x{MIN_HEIGHT}",
                 area.width, area.height
             )),
-            Line::from("Answers are saved."),
+            Line::from("Answers are saved. q quits."),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
@@ -72,7 +71,7 @@ pub fn max_scroll(app: &App) -> u16 {
         Screen::Question => {
             let width = super::body::width(app);
             let lines = super::body::build(app, width).lines.len();
-            let height = usize::from(layout::question_areas(area, is_open(app)).body.height);
+            let height = usize::from(super::body::areas_of(app).body.height);
             // A body taller than its area gives up a row to say so.
             let shown = if lines > height {
                 height.saturating_sub(1)
@@ -83,14 +82,33 @@ pub fn max_scroll(app: &App) -> u16 {
         }
         Screen::Results => {
             let (width, height) = results::text_area(area);
-            results::lines(app, width).len().saturating_sub(height)
+            results::build(app, width)
+                .lines
+                .len()
+                .saturating_sub(height)
         }
         _ => 0,
     };
     u16::try_from(rows).unwrap_or(u16::MAX)
 }
 
-fn is_open(app: &App) -> bool {
-    app.question()
-        .is_some_and(|q| matches!(q.kind, crate::quiz::QuestionKind::Open { .. }))
+/// How far the help overlay can scroll.
+pub fn help_max_scroll(app: &App) -> u16 {
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let (width, height) = dialogs::help_text_area(area);
+    let rows = dialogs::help_lines(app, width).len().saturating_sub(height);
+    u16::try_from(rows).unwrap_or(u16::MAX)
+}
+
+/// The first row of each question's block on the results, and the rows on screen.
+pub fn results_rows(app: &App) -> (Vec<usize>, usize) {
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let (width, height) = results::text_area(area);
+    (results::build(app, width).question_rows, height)
+}
+
+/// The width the results draw their diagrams for.
+pub fn results_diagram_width(app: &App) -> usize {
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    results::diagram_width(results::text_area(area).0)
 }

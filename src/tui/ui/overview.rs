@@ -1,85 +1,163 @@
+//! The first screen: which quiz, where it came from, how it is graded, where you are.
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use super::{chrome, source_title};
-use crate::text::sanitize_line;
+use crate::quiz::QuestionKind;
+use crate::text::{plural, sanitize_line};
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::keymap::{Context, key_for};
+use crate::tui::markdown;
+use crate::tui::wrap::labelled;
+
+const LABEL: usize = 11;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let theme = app.settings.theme;
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let inner = main.inner(ratatui::layout::Margin::new(2, 1));
+    let lines = lines(app, usize::from(inner.width).max(20));
+    frame.render_widget(Paragraph::new(lines), inner);
+    chrome::footer(frame, footer, app);
+}
+
+fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let theme = app.settings.theme;
     let quiz = &app.session.quiz;
+    let text_width = width.saturating_sub(LABEL).max(10);
+    let mut out = vec![
+        Line::styled(format!("Quiz on {}", source_title(app)), theme.title()),
+        Line::default(),
+    ];
+    let mut field = |label: &str, text: &str, style: Style| {
+        out.extend(labelled(
+            Span::styled(label.to_string(), style),
+            LABEL,
+            markdown::plain(text, text_width, Style::new()),
+        ));
+    };
+    if let Some(pr) = &app.settings.pr {
+        if let Some(title) = &pr.title {
+            field("Title", title, theme.dim());
+        }
+        if let Some(author) = &pr.author {
+            field("Author", author, theme.dim());
+        }
+        if let Some(takers) = &pr.takers {
+            field("Taken", takers, theme.dim());
+        }
+    }
+    field("From", &app.session.origin.describe(), theme.dim());
     let counts: Vec<String> = quiz
         .count_by_type()
         .iter()
         .map(|(t, n)| format!("{n} {}", sanitize_line(t)))
         .collect();
-    let answered = app.session.answered_count();
-    let mut lines = vec![
-        Line::styled(format!("Quiz on {}", source_title(app)), theme.title()),
-        Line::default(),
-        Line::from(vec![
-            Span::styled("From       ", theme.dim()),
-            Span::raw(sanitize_line(&app.session.origin.describe())),
-        ]),
-        Line::from(vec![
-            Span::styled("Questions  ", theme.dim()),
-            Span::raw(format!("{} ({})", quiz.questions.len(), counts.join(", "))),
-        ]),
-        Line::from(vec![
-            Span::styled("Grading    ", theme.dim()),
-            Span::raw(sanitize_line(&app.settings.grader_label)),
-        ]),
-    ];
-    if app.settings.practice {
-        lines.push(Line::from(vec![
-            Span::styled("Mode       ", theme.dim()),
-            Span::raw("practice: right or wrong shown as you answer"),
-        ]));
+    field(
+        "Questions",
+        &format!("{} ({})", quiz.questions.len(), counts.join(", ")),
+        theme.dim(),
+    );
+    let has_open = quiz
+        .questions
+        .iter()
+        .any(|q| matches!(q.kind, QuestionKind::Open { .. }));
+    match &app.settings.grader {
+        Some(g) if has_open => field(
+            "Grading",
+            &format!("open answers by {} · model {}", g.backend, g.model),
+            theme.dim(),
+        ),
+        None if has_open => field(
+            "Grading",
+            "no grader set up: open answers stay pending until one is (see quizz doctor)",
+            theme.warn(),
+        ),
+        _ => {}
     }
-    if answered > 0 {
-        lines.push(Line::from(vec![
-            Span::styled("Resuming   ", theme.dim()),
-            Span::raw(format!(
+    if app.settings.practice {
+        field(
+            "Mode",
+            "practice: right or wrong shown as you answer",
+            theme.dim(),
+        );
+    }
+    let answered = app.session.answered_count();
+    if let Some(results) = &app.results {
+        let pending = if results.pending.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " · {} pending",
+                plural(results.pending.len(), "open answer", "open answers")
+            )
+        };
+        let posted = match (app.session.attempt().posted_at, &app.settings.posting) {
+            (Some(at), _) => format!("posted {}", crate::text::time_ago(at)),
+            (None, crate::tui::app::Posting::NoPullRequest) => "no pull request to post to".into(),
+            (None, _) => "not posted yet".into(),
+        };
+        field(
+            "Graded",
+            &format!("{}%{pending} · {posted}", results.total_score),
+            theme.right(),
+        );
+    } else if answered > 0 {
+        field(
+            "Resuming",
+            &format!(
                 "{answered} of {} answered, at question {}",
                 quiz.questions.len(),
                 app.current() + 1
-            )),
-        ]));
+            ),
+            theme.dim(),
+        );
+    }
+    let earlier = &app.session.attempt().earlier_scores;
+    if !earlier.is_empty() {
+        let list: Vec<String> = earlier.iter().map(|s| format!("{s}%")).collect();
+        field("Earlier", &list.join(", "), theme.dim());
     }
     if let Some(owner) = app.session.busy() {
-        lines.push(Line::from(vec![
-            Span::styled("Read-only  ", theme.warn()),
-            Span::raw(format!(
-                "this quiz is open in another quizz ({owner}); answers here are not saved. Press "
-            )),
-            Span::styled("T", theme.key()),
-            Span::raw(" to take over (that window then stops saving)."),
-        ]));
+        field(
+            "Read-only",
+            &format!(
+                "this quiz is open in another quizz ({owner}); answers here are not saved. Press {} to take over (that window then stops saving).",
+                key_for(Context::Overview, &Action::TakeOver)
+            ),
+            theme.warn(),
+        );
     }
     for note in &app.session.notes {
-        lines.push(Line::from(vec![
-            Span::styled("Note       ", theme.warn()),
-            Span::raw(sanitize_line(note)),
-        ]));
+        field("Note", note, theme.warn());
     }
-    lines.push(Line::default());
-    lines.push(Line::from(vec![
-        Span::raw("Press "),
-        Span::styled("Enter", theme.key()),
-        Span::raw(if answered > 0 {
-            " to carry on, "
+    out.push(Line::default());
+    let key = |action: Action| key_for(Context::Overview, &action);
+    let prompt = if app.results.is_some() {
+        let grade = if app.results.as_ref().is_some_and(|r| !r.pending.is_empty()) {
+            format!(", {} to grade what is pending", key(Action::GradePending))
         } else {
-            " to start, "
-        }),
-        Span::styled("?", theme.key()),
-        Span::raw(" for every key, "),
-        Span::styled("q", theme.key()),
-        Span::raw(" to quit. Answers are saved as you go."),
-    ]));
-    let inner = main.inner(ratatui::layout::Margin::new(2, 1));
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
-    chrome::footer(frame, footer, app);
+            String::new()
+        };
+        format!(
+            "This attempt is graded. Press {} to see the results{grade}, {} to start a new attempt (answers cleared, scores kept), {} for every key.",
+            key(Action::ShowResults),
+            key(Action::NewAttempt),
+            key(Action::ToggleHelp),
+        )
+    } else {
+        format!(
+            "Press {} to {}, {} for every key, {} to quit. Answers are saved as you go.",
+            key(Action::Start),
+            if answered > 0 { "carry on" } else { "start" },
+            key(Action::ToggleHelp),
+            key(Action::Quit),
+        )
+    };
+    out.extend(markdown::plain(&prompt, width, Style::new()));
+    out
 }

@@ -3,31 +3,39 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::layout::question_areas;
 use super::{chrome, position_title};
 use crate::quiz::QuestionKind;
+use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::keymap::{Context, key_for};
+use crate::tui::layout::question_areas;
 use crate::tui::{body, markdown};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
     let Some(q) = app.question() else { return };
     let open = matches!(q.kind, QuestionKind::Open { .. });
-    let areas = question_areas(area, open);
+    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    let built = body::build(app, width);
+    let areas = question_areas(area, open.then_some(built.lines.len()));
     if let Some(header) = areas.header {
         let mut title = position_title(app);
         if app.session.is_flagged(&q.id) {
             title.push_str(" · ⚑ flagged");
         }
-        if app.session.busy().is_some() {
-            title.push_str(" · read-only (T takes over)");
+        if app.reading {
+            title.push_str(" · graded, read only");
+        } else if app.session.busy().is_some() {
+            title.push_str(&format!(
+                " · read-only ({} takes over)",
+                key_for(Context::Question, &Action::TakeOver)
+            ));
         }
         chrome::header(frame, header, app, &title);
     }
     chrome::strip(frame, areas.strip, app);
 
-    let width = usize::from(areas.body.width.saturating_sub(2)).max(1);
-    let built = body::build(app, width);
     // A body taller than its area gives up its last row to say so.
     let height = usize::from(areas.body.height);
     let overflows = built.lines.len() > height;
@@ -43,7 +51,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(visible), body_area);
     if overflows {
         let more = match (scroll > 0, scroll < max_scroll) {
-            (false, _) => "▼ more below (j/k, PgDn)",
+            (false, _) => "▼ more below (PgDn)",
             (true, true) => "▲▼ more (PgUp/PgDn)",
             (true, false) => "▲ more above (PgUp)",
         };
@@ -58,38 +66,73 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     if let Some(answer_area) = areas.answer {
-        if let Some(editor) = &app.editor {
-            let mut editor = editor.clone();
-            editor.set_block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_style(theme.key())
-                    .title(" Your answer — Esc done · Ctrl-E $EDITOR · Ctrl-Z undo "),
-            );
-            editor.set_cursor_line_style(ratatui::style::Style::new());
-            editor.set_cursor_style(theme.cursor());
-            frame.render_widget(&editor, answer_area);
-        } else {
-            let block = Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border())
-                .title(" Your answer ");
-            let inner = block.inner(answer_area);
-            frame.render_widget(block, answer_area);
-            let text = app.session.answer(&q.id).filter(|a| !a.trim().is_empty());
-            let lines = match text {
-                Some(t) => markdown::plain(
-                    t,
-                    usize::from(inner.width).max(1),
-                    ratatui::style::Style::new(),
-                ),
-                None => vec![Line::styled(
-                    "(no answer yet — press Enter or i to write, e for $EDITOR)",
-                    theme.dim(),
-                )],
-            };
-            frame.render_widget(Paragraph::new(lines), inner);
-        }
+        answer_box(frame, answer_area, app, &q.id);
     }
     chrome::footer(frame, areas.footer, app);
 }
+
+/// The open answer: the editor while it has the focus, else the text with a marker when it
+/// is longer than the box.
+fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
+    let theme = app.settings.theme;
+    let key = |context, action| key_for(context, &action);
+    if let Some(editor) = &app.editor {
+        let title = format!(
+            " Your answer — {} done · {} next · {} $EDITOR · {} undo ",
+            key(Context::Editing, Action::StopEditing),
+            key(Context::Editing, Action::NextQuestion),
+            key(Context::Editing, Action::ExternalEditor),
+            key(Context::Editing, Action::EditorKey(UNDO)),
+        );
+        let mut editor = editor.clone();
+        editor.set_block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_style(theme.key())
+                .title(title),
+        );
+        editor.set_cursor_line_style(ratatui::style::Style::new());
+        editor.set_cursor_style(theme.cursor());
+        frame.render_widget(&editor, area);
+        return;
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border())
+        .title(" Your answer ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let text = app.session.answer(id).filter(|a| !a.trim().is_empty());
+    let mut lines = match text {
+        Some(t) => markdown::plain(
+            t,
+            usize::from(inner.width).max(1),
+            ratatui::style::Style::new(),
+        ),
+        None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
+        None => vec![Line::styled(
+            format!(
+                "(no answer yet — {} or Enter to write, {} for $EDITOR)",
+                key(Context::Question, Action::StartEditing),
+                key(Context::Question, Action::ExternalEditor),
+            ),
+            theme.dim(),
+        )],
+    };
+    let rows = usize::from(inner.height);
+    if lines.len() > rows && rows > 0 {
+        let hidden = lines.len() - (rows - 1);
+        lines.truncate(rows - 1);
+        let how = if app.reading {
+            "the results show it all".to_string()
+        } else {
+            format!("{} opens it", key(Context::Question, Action::StartEditing))
+        };
+        lines.push(
+            Line::styled(format!("▼ {hidden} more lines · {how}"), theme.dim()).right_aligned(),
+        );
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+const UNDO: KeyEvent = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);

@@ -1,3 +1,6 @@
+//! The results: the total, then each question with its text, your answer as written, the
+//! right one, the explanation, the rubric and the grader's feedback.
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -5,11 +8,24 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::chrome;
-use crate::quiz::QuestionKind;
+use crate::quiz::{OPEN_PASS_SCORE, Question, QuestionKind, QuestionResult, Results};
 use crate::text::sanitize_line;
-use crate::tui::app::{App, GradeRow};
+use crate::tui::action::Action;
+use crate::tui::app::{App, GradeRow, Posting};
+use crate::tui::keymap::{Context, key_for};
 use crate::tui::markdown;
-use crate::tui::wrap::wrap_line;
+use crate::tui::theme::Theme;
+use crate::tui::wrap::{labelled, wrap_line};
+
+/// Each question's block starts under its number, its fields under a label.
+const INDENT: usize = 4;
+const LABEL: usize = 13;
+
+pub struct ResultsText {
+    pub lines: Vec<Line<'static>>,
+    /// The first row of each question's block, in quiz order.
+    pub question_rows: Vec<usize>,
+}
 
 /// The text's width and height on the results screen.
 pub fn text_area(area: Rect) -> (usize, usize) {
@@ -22,20 +38,25 @@ pub fn text_area(area: Rect) -> (usize, usize) {
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    let (width, _) = text_area(area);
-    let lines = lines(app, width);
-    let max_scroll = lines.len().saturating_sub(usize::from(main.height));
-    let scroll = usize::from(app.scroll).min(max_scroll);
-    let visible: Vec<Line> = lines
-        .into_iter()
-        .skip(scroll)
-        .take(usize::from(main.height))
-        .collect();
+    let (width, height) = text_area(area);
+    let text = build(app, width);
+    let scroll = usize::from(app.scroll);
+    let mut visible: Vec<Line> = text.lines.into_iter().skip(scroll).take(height).collect();
+    if let Some(&start) = text.question_rows.get(app.results_cursor)
+        && let Some(row) = start.checked_sub(scroll).and_then(|r| visible.get_mut(r))
+    {
+        *row = std::mem::take(row).patch_style(app.settings.theme.cursor());
+    }
     frame.render_widget(
         Paragraph::new(visible),
         main.inner(ratatui::layout::Margin::new(1, 0)),
     );
     chrome::footer(frame, footer, app);
+}
+
+/// The width a diagram on the results is drawn for.
+pub fn diagram_width(width: usize) -> usize {
+    width.saturating_sub(INDENT + LABEL).max(10)
 }
 
 /// A bar of `score` percent in `cells` cells; the number is always printed beside it.
@@ -44,17 +65,32 @@ fn bar(score: u32, cells: usize) -> String {
     format!("{}{}", "█".repeat(filled), "░".repeat(cells - filled))
 }
 
-#[allow(clippy::too_many_lines)] // one block per question, read top to bottom
-pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let theme = app.settings.theme;
-    let Some(results) = &app.results else {
-        return Vec::new();
+pub fn build(app: &App, width: usize) -> ResultsText {
+    let mut text = ResultsText {
+        lines: Vec::new(),
+        question_rows: Vec::new(),
     };
-    let quiz = &app.session.quiz;
+    let Some(results) = &app.results else {
+        return text;
+    };
+    summary(app, results, width, &mut text.lines);
+    for (i, q) in app.session.quiz.questions.iter().enumerate() {
+        text.lines.push(Line::default());
+        text.question_rows.push(text.lines.len());
+        question(app, results, i, q, width, &mut text.lines);
+    }
+    text
+}
+
+fn summary(app: &App, results: &Results, width: usize, out: &mut Vec<Line<'static>>) {
+    let theme = app.settings.theme;
     let correct = results.per_question.iter().filter(|r| r.correct).count();
     let total = Line::from(vec![
         Span::styled(format!("Total {}%", results.total_score), theme.title()),
-        Span::raw(format!(" · {correct} of {} correct", quiz.questions.len())),
+        Span::raw(format!(
+            " · {correct} of {} correct",
+            app.session.quiz.questions.len()
+        )),
         Span::styled(
             if results.pending.is_empty() {
                 String::new()
@@ -64,9 +100,18 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             theme.warn(),
         ),
     ]);
-    let mut out = wrap_line(&total, width);
+    out.extend(wrap_line(&total, width));
+    let earlier = &app.session.attempt().earlier_scores;
+    if !earlier.is_empty() {
+        let list: Vec<String> = earlier.iter().map(|s| format!("{s}%")).collect();
+        out.extend(markdown::plain(
+            &format!("Earlier attempts: {}", list.join(", ")),
+            width,
+            theme.dim(),
+        ));
+    }
     out.extend(markdown::plain(
-        &format!("Next: {}", app.settings.after_grading),
+        &format!("Next: {}", posting(app)),
         width,
         theme.dim(),
     ));
@@ -77,85 +122,196 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
         );
         out.extend(markdown::plain(&later, width, theme.warn()));
     }
-    let bar_cells = if width >= 70 { 20 } else { 10 };
-    for (i, q) in quiz.questions.iter().enumerate() {
-        out.push(Line::default());
-        let id = sanitize_line(&q.id);
-        let head = if let Some(r) = results.result(&q.id) {
-            let (mark, style) = if r.correct {
-                ("✓ right", theme.right())
-            } else {
-                ("✗ wrong", theme.wrong())
-            };
-            Line::from(vec![
-                Span::styled(format!("{:>2}. {mark} ", i + 1), style),
-                Span::raw(format!("{id} · {} ", q.kind.type_name())),
-                Span::styled(bar(r.score, bar_cells), style),
-                Span::raw(format!(" {:>3}%", r.score)),
-            ])
-        } else if results.pending.contains(&q.id) {
-            let failed = app
-                .grading
-                .as_ref()
-                .and_then(|g| g.rows.iter().find(|(rid, _)| rid == &q.id))
-                .and_then(|(_, row)| match row {
-                    GradeRow::Failed { reason } => Some(reason.clone()),
-                    _ => None,
-                });
-            let why = failed.map_or_else(
-                || "not graded yet".to_string(),
-                |r| format!("grading failed: {}", sanitize_line(&r)),
-            );
-            Line::from(vec![
-                Span::styled(format!("{:>2}. … pending ", i + 1), theme.warn()),
-                Span::raw(format!("{id} · open · {why}")),
-            ])
-        } else {
-            Line::from(vec![
-                Span::styled(format!("{:>2}. – skipped ", i + 1), theme.dim()),
-                Span::raw(format!("{id} · not counted")),
-            ])
-        };
-        out.push(head);
-        let indent = "      ";
-        let inner = width.saturating_sub(indent.len()).max(10);
-        let mut field = |label: &str, text: &str, style: Style| {
-            for (n, row) in markdown::plain(&format!("{label}{text}"), inner, style)
-                .into_iter()
-                .enumerate()
-            {
-                let _ = n;
-                let mut spans = vec![Span::raw(indent)];
-                spans.extend(row.spans);
-                out.push(Line::from(spans));
-            }
-        };
-        let answer = app.session.answer(&q.id).filter(|a| !a.trim().is_empty());
-        let shown = |a: &str| match &q.kind {
-            QuestionKind::Mermaid { .. } => format!("Option {a}"),
-            _ => a.to_string(),
-        };
-        field(
-            "Your answer: ",
-            &answer.map_or_else(|| "(none)".to_string(), |a| shown(&sanitize_line(a))),
-            Style::new(),
-        );
-        let result = results.result(&q.id);
-        if result.is_some_and(|r| !r.correct)
-            && let Some(expected) = q.kind.expected_value()
-        {
-            field(
-                "Correct:     ",
-                &shown(&sanitize_line(&expected)),
-                theme.right(),
-            );
+}
+
+/// What happens to these results, in words, with the key that posts them.
+pub fn posting(app: &App) -> String {
+    match &app.settings.posting {
+        Posting::NoPullRequest => "not posted: this quiz has no pull request.".into(),
+        Posting::OnKey { pr } => format!(
+            "press {} to post these results to {} and quit; {} quits without posting.",
+            key_for(Context::Results, &Action::Post),
+            sanitize_line(pr),
+            key_for(Context::Results, &Action::Confirm),
+        ),
+        Posting::OnExit { pr } => {
+            format!("posted to {} when you quit (--post).", sanitize_line(pr))
         }
-        if let Some(r) = result.filter(|r| !r.feedback.trim().is_empty()) {
-            field("Feedback:    ", &sanitize_line(&r.feedback), Style::new());
-        }
-        if let Some(explanation) = &q.explanation {
-            field("Why:         ", &sanitize_line(explanation), theme.dim());
-        }
+        Posting::Off => "not posted (--no-post).".into(),
     }
-    out
+}
+
+fn question(
+    app: &App,
+    results: &Results,
+    i: usize,
+    q: &Question,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let theme = app.settings.theme;
+    let inner = width.saturating_sub(INDENT).max(10);
+    let field_width = inner.saturating_sub(LABEL).max(8);
+    let result = results.result(&q.id);
+    out.extend(wrap_line(&head(app, results, i, q, result, width), width));
+    let indent = |lines: Vec<Line<'static>>| {
+        lines.into_iter().map(|l| {
+            let mut spans = vec![Span::raw(" ".repeat(INDENT))];
+            spans.extend(l.spans);
+            Line::from(spans).style(l.style)
+        })
+    };
+    out.extend(indent(markdown::render(&q.prompt, inner, theme)));
+    let field = |label: &str, lines: Vec<Line<'static>>, style: Style| {
+        indent(labelled(
+            Span::styled(label.to_string(), style),
+            LABEL,
+            lines,
+        ))
+    };
+    let answer = app.session.answer(&q.id).filter(|a| !a.trim().is_empty());
+    let shown = |a: &str| match &q.kind {
+        QuestionKind::Mermaid { .. } => format!("Option {}", sanitize_line(a)),
+        _ => a.to_string(),
+    };
+    // An open answer as written; a picked option as the quiz words it (markdown).
+    let answer_lines = match answer {
+        None => vec![Line::styled("(none)", theme.dim())],
+        Some(a) if matches!(q.kind, QuestionKind::Open { .. }) => {
+            markdown::plain(a, field_width, Style::new())
+        }
+        Some(a) => markdown::render(&shown(a), field_width, theme),
+    };
+    out.extend(field("Your answer", answer_lines, theme.dim()));
+    let wrong = result.is_some_and(|r| !r.correct);
+    if wrong && let Some(picked) = answer {
+        out.extend(diagram(app, i, picked));
+    }
+    if let Some(expected) = q.kind.expected_value().filter(|_| wrong) {
+        out.extend(field(
+            "Correct",
+            markdown::render(&shown(&expected), field_width, theme),
+            theme.right(),
+        ));
+        out.extend(diagram(app, i, &expected));
+    }
+    if let Some(explanation) = q.explanation.as_deref().filter(|e| !e.trim().is_empty()) {
+        out.extend(field(
+            "Why",
+            markdown::render(explanation, field_width, theme),
+            theme.dim(),
+        ));
+    }
+    if let QuestionKind::Open { rubric } = &q.kind
+        && !rubric.trim().is_empty()
+    {
+        out.extend(field(
+            "Rubric",
+            markdown::render(rubric, field_width, theme),
+            theme.dim(),
+        ));
+    }
+    if let Some(r) = result.filter(|r| !r.feedback.trim().is_empty()) {
+        out.extend(field(
+            "Feedback",
+            markdown::render(&r.feedback, field_width, theme),
+            theme.dim(),
+        ));
+    }
+    if let Some(reason) = failure(app, &q.id) {
+        out.extend(field(
+            "Not graded",
+            markdown::plain(&reason, field_width, Style::new()),
+            theme.warn(),
+        ));
+    }
+}
+
+fn head(
+    app: &App,
+    results: &Results,
+    i: usize,
+    q: &Question,
+    result: Option<&QuestionResult>,
+    width: usize,
+) -> Line<'static> {
+    let theme = app.settings.theme;
+    let id = sanitize_line(&q.id);
+    let kind = q.kind.type_name();
+    let bar_cells = if width >= 70 { 20 } else { 10 };
+    let n = format!("{:>2}. ", i + 1);
+    if let Some(r) = result {
+        let (mark, style) = mark(q, r, theme);
+        Line::from(vec![
+            Span::raw(n),
+            Span::styled(mark, style),
+            Span::raw(format!(" · {id} · {kind} ")),
+            Span::styled(bar(r.score, bar_cells), style),
+            Span::raw(format!(" {:>3}%", r.score)),
+        ])
+    } else if results.pending.contains(&q.id) {
+        let why = if failure(app, &q.id).is_some() {
+            "grading failed"
+        } else {
+            "not graded yet"
+        };
+        Line::from(vec![
+            Span::raw(n),
+            Span::styled("… pending", theme.warn()),
+            Span::raw(format!(" · {id} · {kind} · {why}")),
+        ])
+    } else {
+        Line::from(vec![
+            Span::raw(n),
+            Span::styled("– skipped", theme.dim()),
+            Span::raw(format!(" · {id} · {kind} · not counted")),
+        ])
+    }
+}
+
+/// Right, wrong, or for an open answer between the two, partial with its percentage.
+fn mark(q: &Question, r: &QuestionResult, theme: Theme) -> (String, Style) {
+    let open = matches!(q.kind, QuestionKind::Open { .. });
+    if r.correct {
+        ("✓ right".into(), theme.right())
+    } else if open && r.score > 0 && r.score < OPEN_PASS_SCORE {
+        (format!("◐ partial {}%", r.score), theme.warn())
+    } else {
+        ("✗ wrong".into(), theme.wrong())
+    }
+}
+
+/// Why grading this question failed, from this session's grading.
+fn failure(app: &App, id: &str) -> Option<String> {
+    app.grading
+        .as_ref()?
+        .rows
+        .iter()
+        .find(|(rid, _)| rid == id)
+        .and_then(|(_, row)| match row {
+            GradeRow::Failed { reason } => Some(sanitize_line(reason)),
+            _ => None,
+        })
+}
+
+/// A mermaid option drawn under its field, from the diagrams `update` keeps ready.
+fn diagram(app: &App, question: usize, label: &str) -> Vec<Line<'static>> {
+    let Some(cache) = &app.result_diagrams else {
+        return Vec::new();
+    };
+    cache
+        .drawn
+        .iter()
+        .find(|(i, l, _)| *i == question && l == label)
+        .map(|(_, _, lines)| {
+            lines
+                .iter()
+                .map(|l| {
+                    let mut spans = vec![Span::raw(" ".repeat(INDENT + LABEL))];
+                    spans.extend(l.spans.iter().cloned());
+                    Line::from(spans)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -20,7 +20,10 @@ pub struct QuestionAreas {
     pub footer: Rect,
 }
 
-pub fn question_areas(area: Rect, open_question: bool) -> QuestionAreas {
+/// The question screen's parts. `open_prompt_rows`: on an open question, the rows its
+/// prompt needs; the answer box takes the rest (at least 5 rows), so neither sits in a
+/// sea of blank rows.
+pub fn question_areas(area: Rect, open_prompt_rows: Option<usize>) -> QuestionAreas {
     let compact = is_compact(area);
     let [header, strip, main, footer] = Layout::vertical([
         Constraint::Length(u16::from(!compact)),
@@ -29,9 +32,13 @@ pub fn question_areas(area: Rect, open_question: bool) -> QuestionAreas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let (body, answer) = if open_question {
-        let answer_height = (main.height * 2 / 5)
-            .max(5)
+    let (body, answer) = if let Some(prompt) = open_prompt_rows {
+        let prompt = u16::try_from(prompt).unwrap_or(u16::MAX);
+        let floor = 5.min(main.height.saturating_sub(2));
+        let answer_height = main
+            .height
+            .saturating_sub(prompt.max(2))
+            .max(floor)
             .min(main.height.saturating_sub(2));
         let [body, answer] =
             Layout::vertical([Constraint::Min(1), Constraint::Length(answer_height)]).areas(main);

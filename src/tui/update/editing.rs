@@ -1,0 +1,188 @@
+//! The open answer: the built-in editor, pastes, `$EDITOR`, clearing.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui_textarea::{CursorMove, DataCursor, TextArea, WrapMode};
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::{Effect, busy_message, save_batch, saved};
+use crate::quiz::QuestionKind;
+use crate::tui::action::EditedFile;
+use crate::tui::app::{App, Confirm, Screen};
+
+pub fn new_editor(text: &str) -> TextArea<'static> {
+    let mut editor = TextArea::new(text.lines().map(str::to_string).collect());
+    editor.set_wrap_mode(WrapMode::WordOrGlyph);
+    editor.move_cursor(CursorMove::Bottom);
+    editor.move_cursor(CursorMove::End);
+    editor
+}
+
+fn on_open_question(app: &App) -> bool {
+    app.question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
+}
+
+pub fn start_editing(app: &mut App) {
+    if let Some(owner) = app.session.busy() {
+        app.status = Some(busy_message(owner));
+        return;
+    }
+    if app.reading || !on_open_question(app) {
+        return;
+    }
+    if let Some(q) = app.question() {
+        let text = app.session.answer(&q.id).unwrap_or_default().to_string();
+        app.editor = Some(new_editor(&text));
+    }
+}
+
+/// A key inside the answer box; the answer is saved with the batch.
+pub fn key(app: &mut App, key: KeyEvent) {
+    let changed = app.editor.as_mut().is_some_and(|e| editor_input(e, key));
+    if changed {
+        save_editor(app);
+    }
+}
+
+/// Backspace, Delete and the arrows work on whole graphemes (`👍🏽` is one), the rest
+/// as the text area does it.
+fn editor_input(editor: &mut TextArea<'static>, key: KeyEvent) -> bool {
+    if key.modifiers - KeyModifiers::SHIFT != KeyModifiers::NONE {
+        return editor.input(key);
+    }
+    let DataCursor(row, col) = editor.cursor();
+    let Some(line) = editor.lines().get(row) else {
+        return editor.input(key);
+    };
+    let byte = line.char_indices().nth(col).map_or(line.len(), |(b, _)| b);
+    let (before, after) = line.split_at(byte);
+    let chars = |g: Option<&str>| g.map_or(0, |g| g.chars().count());
+    match key.code {
+        KeyCode::Backspace if col > 0 => {
+            let n = chars(before.graphemes(true).next_back());
+            for _ in 0..n {
+                editor.move_cursor(CursorMove::Back);
+            }
+            editor.delete_str(n)
+        }
+        KeyCode::Delete if !after.is_empty() => {
+            editor.delete_str(chars(after.graphemes(true).next()))
+        }
+        KeyCode::Left if col > 0 => {
+            for _ in 0..chars(before.graphemes(true).next_back()) {
+                editor.move_cursor(CursorMove::Back);
+            }
+            false
+        }
+        KeyCode::Right if !after.is_empty() => {
+            for _ in 0..chars(after.graphemes(true).next()) {
+                editor.move_cursor(CursorMove::Forward);
+            }
+            false
+        }
+        _ => editor.input(key),
+    }
+}
+
+/// Pasted text goes into the open answer; terminals send its line breaks as CR.
+pub fn paste(app: &mut App, text: &str) {
+    if app.editor.is_none() && app.screen == Screen::Question {
+        start_editing(app);
+    }
+    let Some(editor) = app.editor.as_mut() else {
+        if app.status.is_none() {
+            app.status = Some("Paste goes into an open answer.".into());
+        }
+        return;
+    };
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    editor.insert_str(crate::text::sanitize(&text));
+    save_editor(app);
+}
+
+/// x, Del, Backspace: a pick goes at once; written text only after a y/N.
+pub fn clear_answer(app: &mut App) {
+    let Some(q) = app.question() else { return };
+    let id = q.id.clone();
+    let chars = app.session.answer(&id).map_or(0, |a| a.chars().count());
+    if chars == 0 {
+        return;
+    }
+    if matches!(q.kind, QuestionKind::Open { .. }) {
+        app.confirm = Some(Confirm::ClearAnswer { id, chars });
+    } else {
+        let r = app.session.set_answer(&id, None);
+        saved(app, r);
+    }
+}
+
+pub fn external_editor(app: &mut App) -> Effect {
+    if app.reading || !on_open_question(app) {
+        return Effect::None;
+    }
+    if let Some(owner) = app.session.busy() {
+        app.status = Some(busy_message(owner));
+        return Effect::None;
+    }
+    let Some(q) = app.question() else {
+        return Effect::None;
+    };
+    let question_id = q.id.clone();
+    let text = app.session.answer(&q.id).unwrap_or_default().to_string();
+    // What the editor sees is saved first: a crash while it runs loses nothing.
+    save_batch(app);
+    match app.session.store().scratch_dir() {
+        Ok(dir) => Effect::ExternalEditor {
+            question_id,
+            text,
+            dir,
+        },
+        Err(e) => {
+            app.status = Some(format!("Cannot open the editor: {e}"));
+            Effect::None
+        }
+    }
+}
+
+/// The editor closed: its text becomes the answer, saved at once; only then is its file
+/// removed (when saving fails, the file stays and the status line names it).
+pub fn editor_done(app: &mut App, edited: &EditedFile) {
+    let text = edited.text.trim_end().to_string();
+    let r = app
+        .session
+        .set_answer(&edited.question_id, Some(text.clone()))
+        .and_then(|()| app.session.flush());
+    match r {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&edited.path);
+            app.status = Some("Answer saved from the editor.".into());
+        }
+        Err(e) => {
+            tracing::error!("saving the edited answer failed: {e}");
+            app.status = Some(format!(
+                "Could not save: {e}. Your text is in {}",
+                edited.path.display()
+            ));
+        }
+    }
+    let on_it = app.question().is_some_and(|q| q.id == edited.question_id);
+    if on_it && app.screen == Screen::Question {
+        app.editor = Some(new_editor(&text));
+    }
+}
+
+/// Every keystroke goes to the session; the batch saves it.
+fn save_editor(app: &mut App) {
+    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+        return;
+    };
+    if let Some(id) = app.question().map(|q| q.id.clone()) {
+        let value = if text.trim().is_empty() {
+            None
+        } else {
+            Some(text)
+        };
+        let r = app.session.set_answer(&id, value);
+        saved(app, r);
+    }
+}

@@ -1,0 +1,260 @@
+//! The one place state changes: `update(&mut App, Action)`.
+//!
+//! Answer changes go to the session, which [`save_batch`] writes once per batch of input;
+//! what needs the terminal or a runtime (an external editor, grading) comes back as an
+//! [`Effect`].
+
+mod editing;
+mod grading;
+mod navigation;
+
+use std::time::Instant;
+
+use super::action::Action;
+use super::app::{App, Confirm, DiagramCache, Screen};
+use super::body;
+use super::keymap::{Context, key_for};
+use crate::quiz::{Outcome, QuestionKind};
+use crate::store::StoreError;
+
+/// Work the event loop does for `update`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    /// Suspend the UI and edit this question's answer in `$VISUAL`/`$EDITOR`, in a file
+    /// in `dir` (quizz's private folder).
+    ExternalEditor {
+        question_id: String,
+        text: String,
+        dir: std::path::PathBuf,
+    },
+    /// Grade the open answers still pending in `previous` (one outcome per question).
+    StartGrading {
+        previous: Vec<Outcome>,
+    },
+    CancelGrading,
+}
+
+/// Applies one action; then keeps the current question's diagrams drawn for its width
+/// and every scroll within what its screen can show.
+pub fn update(app: &mut App, action: Action) -> Effect {
+    let moves_view = matches!(
+        action,
+        Action::ScrollDown
+            | Action::ScrollUp
+            | Action::PageDown
+            | Action::PageUp
+            | Action::CursorDown
+            | Action::CursorUp
+            | Action::FirstQuestion
+            | Action::LastQuestion
+            | Action::WheelDown
+            | Action::WheelUp
+            | Action::ToggleHelp
+            | Action::Resize(..)
+    );
+    let effect = apply(app, action);
+    refresh_diagrams(app);
+    grading::refresh_result_diagrams(app);
+    if moves_view {
+        navigation::clamp_scrolls(app);
+    }
+    effect
+}
+
+/// After a batch of input, before drawing: write what changed, so what is on screen is
+/// on disk.
+pub fn save_batch(app: &mut App) {
+    if app.session.is_dirty() {
+        let r = app.session.flush();
+        saved(app, r);
+    }
+}
+
+/// Draws the diagrams of the current question again when the question or the width changed.
+pub fn refresh_diagrams(app: &mut App) {
+    let Some(QuestionKind::Mermaid { options, .. }) = app.question().map(|q| &q.kind) else {
+        app.diagrams = None;
+        return;
+    };
+    let width = body::width(app);
+    if app
+        .diagrams
+        .as_ref()
+        .is_some_and(|c| c.question == app.current() && c.width == width)
+    {
+        return;
+    }
+    let drawn = body::diagrams(
+        options,
+        width.saturating_sub(body::DIAGRAM_INDENT.len()),
+        app.settings.theme,
+    );
+    app.diagrams = Some(DiagramCache {
+        question: app.current(),
+        width,
+        options: drawn,
+    });
+}
+
+fn apply(app: &mut App, action: Action) -> Effect {
+    // A status line lasts until the next thing the user does.
+    if !matches!(
+        action,
+        Action::Tick
+            | Action::Resize(..)
+            | Action::GradeStarted(_)
+            | Action::GradeFinished(..)
+            | Action::GradingDone(_)
+            | Action::ExternalEditorDone(_)
+    ) {
+        app.status = None;
+    }
+    if app.help && navigation::scroll_help(app, &action) {
+        return Effect::None;
+    }
+    match action {
+        Action::ForceQuit => app.exit = true,
+        Action::Quit => {
+            if app.results.is_some() || app.session.answered_count() == 0 {
+                app.exit = true;
+            } else {
+                app.confirm = Some(Confirm::Quit);
+            }
+        }
+        Action::Confirm => return confirm(app),
+        Action::Cancel => {
+            if app.confirm.take().is_none() && app.screen == Screen::Grading {
+                grading::stop(app);
+                return Effect::CancelGrading;
+            }
+        }
+        Action::Start => return grading::start_or_show(app),
+        Action::Back => {
+            if app.reading {
+                app.reading = false;
+                app.screen = Screen::Results;
+            } else {
+                navigation::go(app, app.current());
+            }
+        }
+        Action::NextQuestion => navigation::next(app),
+        Action::PrevQuestion => navigation::go(app, app.current().saturating_sub(1)),
+        Action::FirstQuestion => navigation::first(app),
+        Action::LastQuestion => navigation::last(app),
+        Action::CursorDown => navigation::move_cursor(app, 1),
+        Action::CursorUp => navigation::move_cursor(app, -1),
+        Action::Choose => navigation::choose(app),
+        Action::Pick(n) => navigation::pick(app, n),
+        Action::PickTrue => navigation::pick_bool(app, true),
+        Action::PickFalse => navigation::pick_bool(app, false),
+        Action::ClearAnswer => editing::clear_answer(app),
+        Action::ToggleFlag => {
+            if let Some(id) = app.question().map(|q| q.id.clone()) {
+                let flagged = !app.session.is_flagged(&id);
+                let r = app.session.set_flag(&id, flagged);
+                saved(app, r);
+            }
+        }
+        Action::StartEditing => editing::start_editing(app),
+        Action::StopEditing => app.editor = None,
+        Action::StopEditingThen(key) => {
+            app.editor = None;
+            if let Some(next) = super::keymap::dispatch(app.context(), &key) {
+                return apply(app, next);
+            }
+        }
+        Action::EditorKey(key) => editing::key(app, key),
+        Action::Paste(text) => editing::paste(app, &text),
+        Action::ExternalEditor => return editing::external_editor(app),
+        Action::ExternalEditorDone(result) => match result {
+            Ok(edited) => editing::editor_done(app, &edited),
+            Err(why) => app.status = Some(why),
+        },
+        Action::TakeOver => take_over(app),
+        Action::OpenReview => navigation::open_review(app),
+        Action::Submit => return grading::submit(app, false),
+        Action::ShowResults => grading::show_results(app),
+        Action::GradePending => return grading::grade_pending(app),
+        Action::NewAttempt => grading::new_attempt(app),
+        Action::Post => {
+            if app.screen == Screen::Results
+                && matches!(app.settings.posting, super::app::Posting::OnKey { .. })
+            {
+                app.post = true;
+                app.exit = true;
+            }
+        }
+        Action::ToggleHelp => {
+            app.help = !app.help;
+            app.help_scroll = 0;
+        }
+        Action::ScrollDown | Action::WheelDown => navigation::scroll(app, 1),
+        Action::ScrollUp | Action::WheelUp => navigation::scroll(app, -1),
+        Action::PageDown => navigation::page(app, 1),
+        Action::PageUp => navigation::page(app, -1),
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Tick => {
+            app.clock = Instant::now();
+            app.spinner = app.spinner.wrapping_add(1);
+        }
+        Action::GradeStarted(id) => grading::started(app, &id),
+        Action::GradeFinished(id, result) => grading::finished(app, &id, result),
+        Action::GradingDone(outcomes) => grading::done(app, outcomes),
+    }
+    Effect::None
+}
+
+fn confirm(app: &mut App) -> Effect {
+    match app.confirm.take() {
+        Some(Confirm::Quit) => app.exit = true,
+        Some(Confirm::ClearAnswer { id, .. }) => {
+            let r = app.session.set_answer(&id, None);
+            saved(app, r);
+            app.status = Some("Answer cleared.".into());
+        }
+        Some(Confirm::Submit { .. }) => return grading::submit(app, true),
+        Some(Confirm::NewAttempt) => grading::start_new_attempt(app),
+        None if app.screen == Screen::Results || app.reading => app.exit = true,
+        None => {}
+    }
+    Effect::None
+}
+
+fn saved(app: &mut App, result: Result<(), StoreError>) {
+    match result {
+        Ok(()) => {}
+        Err(StoreError::Busy { owner }) => {
+            app.editor = None;
+            app.status = Some(busy_message(&owner));
+        }
+        Err(e) => {
+            tracing::error!("saving the attempt failed: {e}");
+            app.status = Some(format!("Could not save: {e}"));
+        }
+    }
+}
+
+fn busy_message(owner: &crate::store::Owner) -> String {
+    format!(
+        "This quiz is open in another quizz ({owner}): read-only here. Press {} to take over.",
+        key_for(Context::Question, &Action::TakeOver)
+    )
+}
+
+fn take_over(app: &mut App) {
+    if app.session.busy().is_none() {
+        app.status = Some("This window saves the answers already.".into());
+        return;
+    }
+    match app.session.take_over() {
+        Ok(()) => {
+            app.reload_cursors();
+            app.status = Some("Taken over: this window saves the answers now.".into());
+            if app.screen == Screen::Question {
+                navigation::go(app, app.current());
+            }
+        }
+        Err(e) => app.status = Some(format!("Cannot take over: {e}")),
+    }
+}

@@ -1,0 +1,283 @@
+//! Moving around: questions, option cursors, lists, scrolling. The limits of every
+//! scroll live here; drawing only reads them.
+
+use super::{editing, saved};
+use crate::quiz::QuestionKind;
+use crate::tui::action::Action;
+use crate::tui::app::{App, Screen};
+use crate::tui::body;
+use crate::tui::ui;
+
+pub fn go(app: &mut App, index: usize) {
+    let index = index.min(app.question_count().saturating_sub(1));
+    app.editor = None;
+    app.screen = Screen::Question;
+    if index != app.current() {
+        app.scroll = 0;
+    }
+    app.session.set_current(index);
+    // An open question is a text field: typing on it writes the answer.
+    if app.session.busy().is_none() {
+        editing::start_editing(app);
+    }
+}
+
+/// The next question; after the last one, the review (where submitting is).
+pub fn next(app: &mut App) {
+    if app.current() + 1 >= app.question_count() && !app.reading {
+        open_review(app);
+        app.status =
+            Some("That was the last question: review your answers, then Enter submits.".into());
+    } else {
+        go(app, app.current() + 1);
+    }
+}
+
+pub fn open_review(app: &mut App) {
+    app.editor = None;
+    app.screen = Screen::Review;
+    app.review_cursor = app.current();
+}
+
+pub fn first(app: &mut App) {
+    match app.screen {
+        Screen::Review => app.review_cursor = 0,
+        Screen::Results => {
+            app.results_cursor = 0;
+            app.scroll = 0;
+        }
+        _ => go(app, 0),
+    }
+}
+
+pub fn last(app: &mut App) {
+    let last = app.question_count().saturating_sub(1);
+    match app.screen {
+        Screen::Review => app.review_cursor = last,
+        Screen::Results => {
+            app.results_cursor = last;
+            app.scroll = u16::MAX;
+        }
+        _ => go(app, last),
+    }
+}
+
+pub fn move_cursor(app: &mut App, delta: isize) {
+    let last = app.question_count().saturating_sub(1);
+    match app.screen {
+        Screen::Review => {
+            app.review_cursor = app.review_cursor.saturating_add_signed(delta).min(last);
+            return;
+        }
+        Screen::Results => {
+            app.results_cursor = app.results_cursor.saturating_add_signed(delta).min(last);
+            scroll_to_result(app);
+            return;
+        }
+        _ => {}
+    }
+    let i = app.current();
+    let count = app.question().map_or(0, |q| q.choices().len());
+    if count == 0 || app.reading {
+        // Nothing to choose here: the arrows scroll.
+        scroll(app, delta);
+        return;
+    }
+    if let Some(c) = app.cursors.get_mut(i) {
+        *c = c.saturating_add_signed(delta).min(count - 1);
+    }
+    scroll_to_cursor(app);
+}
+
+pub fn scroll(app: &mut App, delta: isize) {
+    app.scroll = app.scroll.saturating_add_signed(clamp_i16(delta));
+    clamp_scrolls(app);
+}
+
+pub fn page(app: &mut App, direction: isize) {
+    let rows = page_rows(app);
+    match app.screen {
+        Screen::Review => {
+            let last = app.question_count().saturating_sub(1);
+            let step = direction.saturating_mul(isize::from(rows.max(1)));
+            app.review_cursor = app.review_cursor.saturating_add_signed(step).min(last);
+        }
+        _ => {
+            scroll(app, direction.saturating_mul(isize::from(rows)));
+            cursor_to_view(app);
+        }
+    }
+}
+
+fn page_rows(app: &App) -> i16 {
+    i16::try_from(app.size.1.saturating_sub(6).max(1)).unwrap_or(i16::MAX)
+}
+
+fn clamp_i16(n: isize) -> i16 {
+    i16::try_from(n).unwrap_or(if n < 0 { i16::MIN } else { i16::MAX })
+}
+
+/// Keeps every scroll within what its screen can show (after a resize too).
+pub fn clamp_scrolls(app: &mut App) {
+    app.scroll = app.scroll.min(ui::max_scroll(app));
+    app.help_scroll = app.help_scroll.min(ui::help_max_scroll(app));
+}
+
+/// Scroll keys while the help is open move the help; returns whether it took the action.
+pub fn scroll_help(app: &mut App, action: &Action) -> bool {
+    let page = page_rows(app);
+    let by = match action {
+        Action::ScrollDown | Action::WheelDown => 1,
+        Action::ScrollUp | Action::WheelUp => -1,
+        Action::PageDown => page,
+        Action::PageUp => -page,
+        Action::FirstQuestion => i16::MIN,
+        Action::LastQuestion => i16::MAX,
+        _ => return false,
+    };
+    app.help_scroll = app
+        .help_scroll
+        .saturating_add_signed(by)
+        .min(ui::help_max_scroll(app));
+    true
+}
+
+/// Keeps the option under the cursor on screen (tall diagrams scroll into view).
+fn scroll_to_cursor(app: &mut App) {
+    let width = body::width(app);
+    let viewport = body::viewport_rows(app);
+    let built = body::build(app, width);
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    if let Some(&(start, end)) = built.option_rows.get(cursor) {
+        let (start, end) = (clamp_u16(start), clamp_u16(end));
+        if start < app.scroll {
+            app.scroll = start;
+        } else if end > app.scroll.saturating_add(viewport) {
+            app.scroll = end.saturating_sub(viewport).min(start);
+        }
+    }
+}
+
+/// Keeps the question under the results cursor on screen.
+fn scroll_to_result(app: &mut App) {
+    let (starts, height) = ui::results_rows(app);
+    let Some(&start) = starts.get(app.results_cursor) else {
+        return;
+    };
+    let end = starts
+        .get(app.results_cursor + 1)
+        .copied()
+        .unwrap_or(start + 1);
+    let (start, end, height) = (clamp_u16(start), clamp_u16(end), clamp_u16(height));
+    if start < app.scroll {
+        app.scroll = start;
+    } else if end > app.scroll.saturating_add(height) {
+        app.scroll = end.saturating_sub(height).min(start);
+    }
+    clamp_scrolls(app);
+}
+
+/// After paging, the option under the cursor is one the taker can see: Enter never
+/// chooses an option that is off screen. On the results, the cursor moves to the first
+/// question in view.
+fn cursor_to_view(app: &mut App) {
+    match app.screen {
+        Screen::Results => {
+            let (starts, height) = ui::results_rows(app);
+            let top = usize::from(app.scroll);
+            if let Some(n) = starts.iter().rposition(|&s| s <= top + height / 3) {
+                app.results_cursor = n;
+            }
+            return;
+        }
+        Screen::Question if !app.reading => {}
+        _ => return,
+    }
+    let width = body::width(app);
+    let viewport = usize::from(body::viewport_rows(app));
+    let top = usize::from(app.scroll);
+    let bottom = top + viewport;
+    let built = body::build(app, width);
+    let i = app.current();
+    let Some(&cursor) = app.cursors.get(i) else {
+        return;
+    };
+    let visible = |&(start, end): &(usize, usize)| start < bottom && end > top;
+    if built.option_rows.get(cursor).is_some_and(visible) {
+        return;
+    }
+    let first_whole = built
+        .option_rows
+        .iter()
+        .position(|&(start, end)| start >= top && end <= bottom);
+    if let Some(n) = first_whole.or_else(|| built.option_rows.iter().position(visible))
+        && let Some(c) = app.cursors.get_mut(i)
+    {
+        *c = n;
+    }
+}
+
+fn clamp_u16(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+pub fn choose(app: &mut App) {
+    match app.screen {
+        Screen::Review => {
+            let i = app.review_cursor;
+            go(app, i);
+        }
+        Screen::Results => {
+            // Read only: the answers were graded; changing them is a new attempt.
+            let i = app.results_cursor;
+            app.reading = true;
+            app.screen = Screen::Question;
+            app.scroll = 0;
+            app.session.set_current(i);
+        }
+        _ => {
+            let Some(q) = app.question() else { return };
+            if matches!(q.kind, QuestionKind::Open { .. }) {
+                editing::start_editing(app);
+            } else {
+                let n = app.cursors.get(app.current()).copied().unwrap_or(0);
+                pick(app, n);
+            }
+        }
+    }
+}
+
+pub fn pick(app: &mut App, n: usize) {
+    if app.reading {
+        return;
+    }
+    let i = app.current();
+    let Some(q) = app.question() else { return };
+    let choices = q.choices();
+    let Some((key, text)) = choices.get(n) else {
+        if !choices.is_empty() {
+            app.status = Some(format!("There is no option {}.", n + 1));
+        }
+        return;
+    };
+    let value = match &q.kind {
+        QuestionKind::Mcq { .. } => (*text).to_string(),
+        _ => key.clone(),
+    };
+    let id = q.id.clone();
+    if let Some(c) = app.cursors.get_mut(i) {
+        *c = n;
+    }
+    let r = app.session.set_answer(&id, Some(value));
+    saved(app, r);
+    scroll_to_cursor(app);
+}
+
+pub fn pick_bool(app: &mut App, value: bool) {
+    if app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::TrueFalse { .. }))
+    {
+        pick(app, usize::from(!value));
+    }
+}
