@@ -1,5 +1,7 @@
-//! Rendering speed: the seed quiz's 5-participant sequence diagram, and the whole corpus
-//! (every sequence and flowchart input) at width 80.
+//! Rendering speed: the seed quiz's 5-participant sequence diagram, the whole corpus
+//! (every sequence and flowchart input) at width 80, and the realistic set (96 diagrams a
+//! quiz bot writes, `tests/fixtures/realistic-mermaid`) at width 75: its median and its
+//! slowest diagram (targets: 100 µs and 500 µs).
 #![allow(
     clippy::expect_used,
     clippy::unwrap_used,
@@ -12,6 +14,76 @@ mod common;
 use criterion::{Criterion, criterion_group, criterion_main};
 use quizz::mermaid::{RenderOptions, render};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Every option of every question of the realistic set, named `q1:A`.
+fn realistic_set() -> Vec<(String, String)> {
+    let file = "realistic-mermaid/quiz.json";
+    let text = std::fs::read_to_string(common::fixtures_dir().join(file)).expect("realistic set");
+    let quiz: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    quiz["questions"]
+        .as_array()
+        .expect("questions")
+        .iter()
+        .flat_map(|q| {
+            let id = q["id"].as_str().expect("id").to_string();
+            common::quiz_options(file, &id)
+                .into_iter()
+                .map(move |(k, s)| (format!("{id}:{k}"), s))
+        })
+        .collect()
+}
+
+/// Median time of one render (a quick estimate, to pick what criterion measures).
+fn quick_median(source: &str, opts: &RenderOptions) -> Duration {
+    let mut times: Vec<Duration> = (0..25)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(render(black_box(source), opts));
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn realistic(c: &mut Criterion) {
+    let opts = RenderOptions {
+        width: 75,
+        ascii: false,
+    };
+    let set = realistic_set();
+    let mut per: Vec<(Duration, usize)> = set
+        .iter()
+        .enumerate()
+        .map(|(i, (_, s))| (quick_median(s, &opts), i))
+        .collect();
+    per.sort();
+    let (median, slowest) = (per[per.len() / 2], per[per.len() - 1]);
+    println!(
+        "realistic set at 75 columns: {} diagrams, median {:?} ({}), slowest {:?} ({})",
+        set.len(),
+        median.0,
+        set[median.1].0,
+        slowest.0,
+        set[slowest.1].0
+    );
+    let median_src = set[median.1].1.clone();
+    c.bench_function("realistic_median_diagram_w75", |b| {
+        b.iter(|| render(black_box(&median_src), black_box(&opts)));
+    });
+    let slowest_src = set[slowest.1].1.clone();
+    c.bench_function("realistic_slowest_diagram_w75", |b| {
+        b.iter(|| render(black_box(&slowest_src), black_box(&opts)));
+    });
+    c.bench_function("realistic_set_96_w75", |b| {
+        b.iter(|| {
+            for (_, s) in &set {
+                black_box(render(black_box(s), &opts));
+            }
+        });
+    });
+}
 
 fn benches(c: &mut Criterion) {
     let opts = RenderOptions {
@@ -49,5 +121,5 @@ fn benches(c: &mut Criterion) {
     });
 }
 
-criterion_group!(mermaid, benches);
+criterion_group!(mermaid, benches, realistic);
 criterion_main!(mermaid);

@@ -10,7 +10,7 @@ use quizz::session::Session;
 use quizz::source::{DEMO_QUIZ, LoadedQuiz};
 use quizz::store::{Origin, Store};
 use quizz::tui::theme::Theme;
-use quizz::tui::{Action, App, Settings, draw, update};
+use quizz::tui::{Action, App, Posting, Settings, draw, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -24,13 +24,13 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
     let settings = Settings {
         practice: false,
         theme: Theme { no_color: false },
-        grader_label: "none".into(),
-        grader_available: false,
-        after_grading: String::new(),
+        mouse: false,
+        grader: None,
+        posting: Posting::NoPullRequest,
         grade_later: "quizz grade --demo".into(),
-        can_post: false,
+        pr: None,
     };
-    let mut app = App::new(session, settings, size);
+    let mut app = App::new(session, settings, size, None);
     update(&mut app, Action::Start);
     update(&mut app, Action::LastQuestion);
     app

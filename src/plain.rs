@@ -13,7 +13,7 @@ use crate::session::Session;
 use crate::text::{plural, sanitize, sanitize_line, wrap, wrap_with};
 
 /// How a plain take asks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PlainOptions {
     /// Right or wrong, and the explanation, right after each closed answer.
     pub practice: bool,
@@ -21,6 +21,8 @@ pub struct PlainOptions {
     pub width: usize,
     /// Input is a terminal: end of input with questions unanswered asks before grading.
     pub can_ask: bool,
+    /// Lines about the pull request: `octo/app#7 · Fix the parser · by alice`, who took it.
+    pub pull_request: Vec<String>,
 }
 
 impl Default for PlainOptions {
@@ -29,6 +31,7 @@ impl Default for PlainOptions {
             practice: false,
             width: 80,
             can_ask: false,
+            pull_request: Vec::new(),
         }
     }
 }
@@ -64,6 +67,15 @@ pub fn ask_all(
         counts.join(", ")
     );
     print_wrapped(out, &title, width, "", "")?;
+    for line in &opts.pull_request {
+        print_wrapped(
+            out,
+            &sanitize(line),
+            width,
+            "Pull request: ",
+            "              ",
+        )?;
+    }
     for note in &session.notes {
         print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
     }
@@ -251,15 +263,24 @@ pub fn say_saved_on_interrupt() {
         return;
     };
     // Registered here, before any question is asked; awaited on its own thread.
-    let signal = {
+    #[cfg(unix)]
+    let interrupted = {
         let _entered = runtime.enter();
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        else {
+            return;
+        };
+        async move {
+            signal.recv().await;
+        }
     };
-    let Ok(mut signal) = signal else {
-        return;
+    #[cfg(not(unix))]
+    let interrupted = async {
+        let _ = tokio::signal::ctrl_c().await;
     };
     std::thread::spawn(move || {
-        runtime.block_on(signal.recv());
+        runtime.block_on(interrupted);
         eprintln!(
             "\nInterrupted: every answer you gave is saved. Run the same command to carry on."
         );

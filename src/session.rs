@@ -121,7 +121,7 @@ impl Session {
     pub fn set_current(&mut self, index: usize) {
         if self.attempt.current != index {
             self.attempt.current = index;
-            self.dirty = self.busy.is_none();
+            self.dirty |= self.busy.is_none();
         }
     }
 
@@ -178,7 +178,16 @@ impl Session {
         Ok(())
     }
 
-    fn writable(&self) -> Result<(), StoreError> {
+    /// A change may be made: this window owns the attempt. Checked before each change (a
+    /// small read of the lock file), so a window that was taken over refuses the change
+    /// instead of showing it and dropping it later.
+    fn writable(&mut self) -> Result<(), StoreError> {
+        if self.busy.is_none()
+            && !self.lock.is_mine()
+            && let Some(owner) = self.lock.owner()
+        {
+            self.busy = Some(owner);
+        }
         match &self.busy {
             Some(owner) => Err(StoreError::Busy {
                 owner: owner.clone(),

@@ -70,8 +70,15 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Labels of a state diagram: state names, transition labels, descriptions, notes.
+/// Labels of a state diagram: state names, transition labels, descriptions, notes. A
+/// `<<choice>>` pseudo-state has no label (Mermaid draws a diamond).
 fn state_labels(src: &str) -> Vec<String> {
+    let pseudo: Vec<&str> = src
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("state "))
+        .filter(|l| l.contains("<<"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     let mut out = Vec::new();
     for line in src.lines().skip(1) {
         let t = line.trim();
@@ -85,15 +92,15 @@ fn state_labels(src: &str) -> Vec<String> {
             continue;
         }
         if let Some(rest) = t.strip_prefix("state ") {
-            let name = rest.trim_end_matches('{').trim();
-            let name = name.split("<<").next().unwrap_or(name).trim();
-            out.push(name.to_string());
+            if !rest.contains("<<") {
+                out.push(rest.trim_end_matches('{').trim().to_string());
+            }
             continue;
         }
         let (head, label) = t.split_once(':').map_or((t, ""), |(a, b)| (a, b));
         for part in head.split("-->") {
             let p = part.trim();
-            if p != "[*]" {
+            if p != "[*]" && !pseudo.contains(&p) {
                 out.push(p.to_string());
             }
         }
@@ -123,12 +130,24 @@ fn class_labels(src: &str) -> Vec<String> {
         }
         if let Some((head, label)) = t.split_once(" : ") {
             out.push(label.trim().to_string());
-            out.extend(head.split_whitespace().map(str::to_string));
+            out.extend(relation_ends(head));
+            continue;
+        }
+        if t.contains("--") || t.contains("..") {
+            out.extend(relation_ends(t));
             continue;
         }
         out.push(t.to_string());
     }
     out
+}
+
+/// The class names and cardinalities of a relation (`A "1" *-- "*" B`), not its token.
+fn relation_ends(head: &str) -> Vec<String> {
+    head.split_whitespace()
+        .filter(|w| !w.contains("--") && !w.contains(".."))
+        .map(str::to_string)
+        .collect()
 }
 
 fn labels(src: &str) -> Vec<String> {

@@ -170,7 +170,7 @@ fn a_second_window_does_not_clobber_the_first() {
     t.keys_in("q", &["Enter", "1"]);
     t.wait_saved("q1 from window A", |s| s["answers"].get("q1").is_some());
     t.keys_in("b", &["Enter", "n", "t"]);
-    t.wait_in("b", "read-only here. Press T to take over.");
+    t.wait_in("b", "Read-only: open in another quizz (pid");
     std::thread::sleep(std::time::Duration::from_millis(300));
     let saved = t.saved_demo_attempt();
     assert!(saved["answers"].get("q2").is_none(), "{saved:#}");

@@ -34,6 +34,7 @@ use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
         early: at a terminal quizz asks before grading with questions unanswered, otherwise it \
         says how many stay unanswered and grades the answers given. Every answer is saved as it \
         is given: Ctrl-C stops at once and loses none.")]
+#[allow(clippy::struct_excessive_bools)] // one flag each, as clap reads them
 pub struct TakeArgs {
     #[command(flatten)]
     source: SourceArgs,
@@ -91,8 +92,13 @@ pub fn run(args: &TakeArgs) -> Result<()> {
 }
 
 /// The command that grades this quiz's pending open answers later.
-fn grade_later(args: &TakeArgs) -> String {
-    format!("quizz grade {}", args.source.command_args())
+/// A PR's quiz is graded again by taking it again (`g` on the overview grades what is
+/// pending); a local one by `quizz grade`.
+fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>) -> String {
+    match pr_take {
+        Some(take) => format!("quizz take {} (then g)", take.pr),
+        None => format!("quizz grade {}", args.source.command_args()),
+    }
 }
 
 fn run_tui(
@@ -130,18 +136,37 @@ fn run_tui(
             model: selection.model.clone(),
         }),
         posting,
-        grade_later: grade_later(args),
-        pr: pr_take.map(|_| PullRequestInfo::default()),
+        grade_later: grade_later(args, pr_take),
+        pr: pr_take.map(|t| PullRequestInfo {
+            title: t
+                .pull
+                .as_ref()
+                .map(|p| p.title.clone())
+                .filter(|t| !t.trim().is_empty()),
+            author: t
+                .pull
+                .as_ref()
+                .map(|p| format!("@{}", p.author))
+                .filter(|a| a.len() > 1),
+            takers: t.takers_line(),
+        }),
     };
     let finished = crate::tui::run(session, settings, selection.grader)?;
     let mut out = std::io::stdout();
     let Some(results) = &finished.results else {
-        writeln!(
-            out,
-            "Answers saved ({} of {}). Run the same command to carry on.",
-            finished.session.answered_count(),
-            finished.session.quiz.questions.len()
-        )?;
+        if let Some(owner) = finished.session.busy() {
+            writeln!(
+                out,
+                "This window was read-only: the answers are saved by the other quizz ({owner})."
+            )?;
+        } else {
+            writeln!(
+                out,
+                "Answers saved ({} of {}). Run the same command to carry on.",
+                finished.session.answered_count(),
+                finished.session.quiz.questions.len()
+            )?;
+        }
         return Ok(());
     };
     let mut session = finished.session;
@@ -164,7 +189,7 @@ fn run_tui(
             } else {
                 "them"
             },
-            grade_later(args)
+            grade_later(args, pr_take)
         )?;
     }
     if let Some(take) = pr_take {
@@ -212,6 +237,13 @@ fn run_plain(
         practice: args.practice,
         width: crate::text::output_width(to_terminal),
         can_ask,
+        pull_request: pr_take
+            .map(|t| {
+                std::iter::once(t.header_line())
+                    .chain(t.takers_line())
+                    .collect()
+            })
+            .unwrap_or_default(),
     };
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
@@ -229,7 +261,7 @@ fn run_plain(
         &session.quiz,
         &session.answers(),
         &mut prompts,
-        &grade_later(args),
+        &grade_later(args, pr_take),
     )?;
     session.set_results(&results)?;
     session.flush()?;

@@ -259,7 +259,15 @@ struct Opened {
 }
 
 fn open_pr(opts: &PrOptions, store: Store, cwd: &Path) -> Result<Opened, PrError> {
-    let target = resolve_target(opts.pr.as_deref(), opts.repo.as_deref(), cwd)?;
+    let mut target = resolve_target(opts.pr.as_deref(), opts.repo.as_deref(), cwd)?;
+    // A branch's PR is looked up in its repository: under its new name when it moved.
+    let mut moved_note = None;
+    if let Target::Branch { base, .. } = &mut target
+        && let Some(new) = moved::known_move(&store, &base.pr(1))
+    {
+        moved_note = Some(moved::moved_note(base, &new.repo_ref()));
+        *base = new.repo_ref();
+    }
     let conn = Connection::open(target.host(), store)?;
     let (pr, how) = conn.block_on(resolve::finish(&conn.client, target))?;
     let synced = conn
@@ -279,7 +287,7 @@ fn open_pr(opts: &PrOptions, store: Store, cwd: &Path) -> Result<Opened, PrError
     if how != "as given" {
         notes.push(format!("pull request {pr}: {how}"));
     }
-    notes.extend(synced.note);
+    notes.extend(synced.note.or(moved_note));
     if let Freshness::Offline(e) = &synced.freshness {
         notes.push(format!(
             "offline ({e}): using the copy cached {}",
@@ -656,5 +664,25 @@ impl PrTake {
             results,
             reason,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_line_names_the_pr_its_title_and_author() {
+        let pr = RepoRef::new("github.com", "octo", "app").unwrap().pr(7);
+        assert_eq!(header_line(&pr, None), "octo/app#7");
+        let pull = PullInfo {
+            title: "Fix the parser\u{1b}[31m".into(),
+            author: "alice".into(),
+            ..PullInfo::default()
+        };
+        assert_eq!(
+            header_line(&pr, Some(&pull)),
+            "octo/app#7 · Fix the parser · by alice"
+        );
     }
 }

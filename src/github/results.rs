@@ -146,33 +146,32 @@ impl TakersSummary {
 
 /// Seconds since the Unix epoch of a GitHub timestamp (`2026-01-02T03:04:05Z`).
 pub fn parse_timestamp(text: &str) -> Option<u64> {
-    let t = text.trim();
-    let (date, time) = t.split_once('T')?;
+    let (date, time) = text.trim().split_once('T')?;
     let time = time.strip_suffix('Z').unwrap_or(time);
-    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut ymd = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (year, month, day) = (ymd.next()??, ymd.next()??, ymd.next()??);
     let mut hms = time
         .split(['+', '.'])
         .next()?
         .split(':')
         .map(|p| p.parse::<i64>().ok());
-    let (h, min, s) = (
+    let (hours, minutes, seconds) = (
         hms.next()??,
         hms.next()??,
         hms.next().flatten().unwrap_or(0),
     );
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
     // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let yoe = year - era * 400;
+    let mp = (month + 9) % 12;
     let doy = (153 * mp + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
-    u64::try_from(days * 86_400 + h * 3600 + min * 60 + s).ok()
+    u64::try_from(days * 86_400 + hours * 3600 + minutes * 60 + seconds).ok()
 }
 
 #[cfg(test)]

@@ -49,6 +49,14 @@ impl Canvas {
         }
     }
 
+    /// A canvas with room for about `rows` x `cols` cells (it still grows past them).
+    pub fn with_capacity(glyphs: Glyphs, rows: usize, cols: usize) -> Self {
+        Canvas {
+            rows: (0..rows).map(|_| Vec::with_capacity(cols)).collect(),
+            glyphs,
+        }
+    }
+
     /// True when the cell holds a line segment (box borders included).
     pub fn is_line(&self, row: usize, col: usize) -> bool {
         matches!(

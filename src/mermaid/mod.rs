@@ -17,13 +17,10 @@
     clippy::cast_sign_loss
 )]
 // Layout code names coordinates (a, b, r, c, x, y ...) the way the geometry reads.
-#![allow(
-    clippy::many_single_char_names,
-    clippy::similar_names,
-    clippy::too_many_lines
-)]
+#![allow(clippy::many_single_char_names, clippy::similar_names)]
 
 mod canvas;
+pub mod compare;
 mod fallback;
 mod glyphs;
 mod graph;
@@ -90,6 +87,16 @@ pub struct Rendered {
     pub fallback: Option<String>,
     pub kind: DiagramKind,
     pub form: Form,
+    /// drawn turned a quarter to fit (an LR graph top-down, a TD one left to right)
+    turned: bool,
+}
+
+/// What a diagram's renderer returns: its lines, their form, and whether a graph was
+/// turned a quarter to fit.
+pub(crate) struct Output {
+    pub lines: Vec<Line>,
+    pub form: Form,
+    pub turned: bool,
 }
 
 /// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
@@ -105,23 +112,36 @@ pub fn render_compact(source: &str, opts: &RenderOptions) -> Rendered {
 
 /// Render the options of one question in one form: all drawn when every option can be
 /// drawn, else all in the compact form (source stays source), so they compare row by row.
+/// When one option had to be turned a quarter to fit, its siblings are turned too if they
+/// can be, so all four read in the same direction.
 pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
-    let best: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
-    if best.iter().all(|r| r.form != Form::Compact) || best.iter().all(|r| r.form != Form::Drawing)
-    {
-        return best;
-    }
-    sources
-        .iter()
-        .zip(best)
-        .map(|(s, r)| {
-            if r.form == Form::Drawing {
-                render_compact(s, opts)
-            } else {
-                r
+    let mut out: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
+    let drawn = |r: &Rendered| r.form == Form::Drawing;
+    if out.iter().any(|r| drawn(r) && r.turned) {
+        let turned: Vec<Option<Rendered>> = sources
+            .iter()
+            .zip(&out)
+            .map(|(s, r)| {
+                (drawn(r) && !r.turned && r.kind != DiagramKind::Sequence)
+                    .then(|| render_form(s, opts, Want::Turned))
+            })
+            .collect();
+        if turned.iter().flatten().all(drawn) {
+            for (r, t) in out.iter_mut().zip(turned) {
+                if let Some(t) = t {
+                    *r = t;
+                }
             }
-        })
-        .collect()
+        }
+    }
+    if out.iter().any(drawn) && out.iter().any(|r| r.form == Form::Compact) {
+        for (s, r) in sources.iter().zip(out.iter_mut()) {
+            if drawn(r) {
+                *r = render_compact(s, opts);
+            }
+        }
+    }
+    out
 }
 
 /// Which form the layouts may use.
@@ -144,17 +164,19 @@ fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
     };
     let (kind, result) = render_inner(source, &opts, want);
     let mut rendered = match result {
-        Ok((lines, form)) => Rendered {
-            lines,
+        Ok(out) => Rendered {
+            lines: out.lines,
             fallback: None,
             kind,
-            form,
+            form: out.form,
+            turned: out.turned,
         },
         Err(reason) => Rendered {
             lines: fallback::frame(source, &reason, width, opts.ascii),
             fallback: Some(reason),
             kind,
             form: Form::Source,
+            turned: false,
         },
     };
     enforce_width(&mut rendered.lines, width, opts.ascii);
@@ -175,7 +197,7 @@ fn render_inner(
     source: &str,
     opts: &RenderOptions,
     want: Want,
-) -> (DiagramKind, Result<(Vec<Line>, Form), String>) {
+) -> (DiagramKind, Result<Output, String>) {
     if source.len() > MAX_SOURCE_BYTES {
         return (
             DiagramKind::Unknown,
@@ -225,11 +247,11 @@ fn render_inner(
         }
         DiagramKind::Unknown => Err("not a Mermaid diagram (no known header)".into()),
     };
-    let result = result.map(|(mut lines, form)| {
+    let result = result.map(|mut out| {
         if let Some(title) = body.title {
-            lines.insert(0, Line::styled(title, Style::Label));
+            out.lines.insert(0, Line::styled(title, Style::Label));
         }
-        (lines, form)
+        out
     });
     (kind, result)
 }

@@ -149,18 +149,20 @@ pub fn collapse_spaces(s: &str) -> String {
         .join(" ")
 }
 
-/// Cut a label into pieces that may be put on separate lines: break after spaces and after
-/// `,` `(` `.` `/` `;` `:` — never inside an identifier.
+/// Cut a label into pieces that may be put on separate lines: break after spaces, and
+/// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
+/// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
 fn pieces(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev: Option<char> = None;
+    let mut before_prev: Option<char> = None;
     for (i, c) in s.char_indices() {
         let breakable = match prev {
             Some(' ') => c != ' ',
-            Some('.') => c.is_alphabetic() || c == '_',
-            Some(',' | '(' | '/' | ';' | ':') => {
-                c != ' ' && !matches!(c, ',' | ')' | '.' | ':' | ';')
+            Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
+            Some('(') => {
+                before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
             }
             _ => false,
         };
@@ -168,6 +170,7 @@ fn pieces(s: &str) -> Vec<&str> {
             out.push(&s[start..i]);
             start = i;
         }
+        before_prev = prev;
         prev = Some(c);
     }
     if start < s.len() {
@@ -176,31 +179,123 @@ fn pieces(s: &str) -> Vec<&str> {
     out
 }
 
-/// Wrap one line to `max` columns at code-friendly points. A piece wider than `max`
-/// stays whole on its own line (the caller measures the result).
+/// The pieces of a line with their widths (with and without trailing spaces).
+struct Measured<'a> {
+    pieces: Vec<&'a str>,
+    full: Vec<usize>,
+    trimmed: Vec<usize>,
+}
+
+impl<'a> Measured<'a> {
+    fn new(s: &'a str) -> Self {
+        let pieces = pieces(s);
+        let full = pieces.iter().map(|p| display_width(p)).collect();
+        let trimmed = pieces.iter().map(|p| display_width(p.trim_end())).collect();
+        Measured {
+            pieces,
+            full,
+            trimmed,
+        }
+    }
+
+    fn widest(&self) -> usize {
+        self.trimmed.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Greedy wrap at `max` columns: where each line starts (piece indices).
+    fn breaks(&self, max: usize) -> Vec<usize> {
+        let mut starts = vec![0];
+        let mut cur = 0; // width of the current line with its trailing spaces
+        for i in 0..self.pieces.len() {
+            if i == *starts.last().unwrap_or(&0) || cur + self.trimmed[i] <= max {
+                cur += self.full[i];
+            } else {
+                starts.push(i);
+                cur = self.full[i];
+            }
+        }
+        starts
+    }
+
+    /// How many lines a greedy wrap at `max` makes.
+    fn count(&self, max: usize) -> usize {
+        let mut lines = 1;
+        let mut cur = 0;
+        let mut first = true;
+        for i in 0..self.pieces.len() {
+            if first || cur + self.trimmed[i] <= max {
+                cur += self.full[i];
+            } else {
+                lines += 1;
+                cur = self.full[i];
+            }
+            first = false;
+        }
+        lines
+    }
+
+    fn lines(&self, max: usize) -> Vec<String> {
+        let starts = self.breaks(max);
+        let mut out: Vec<String> = starts
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| {
+                let b = starts.get(k + 1).copied().unwrap_or(self.pieces.len());
+                self.pieces[a..b].concat().trim_end().to_string()
+            })
+            .collect();
+        out.retain(|l| !l.trim().is_empty());
+        if out.is_empty() {
+            out.push(String::new());
+        }
+        out
+    }
+
+    /// The narrowest width in `lo..=hi` whose greedy wrap takes at most `lines` lines.
+    fn narrowest(&self, lines: usize, lo: usize, hi: usize) -> usize {
+        let (mut lo, mut hi) = (lo.min(hi), hi);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.count(mid) <= lines {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+}
+
+/// Wrap one line to `max` columns at code-friendly points, as evenly as the line count
+/// allows (no one-word orphan on the last line). A piece wider than `max` stays whole on
+/// its own line (the caller measures the result).
 pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    let mut lines: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut cur_full = 0; // width of `cur` with them
-    for piece in pieces(s) {
-        let pw = display_width(piece);
-        let p_trim = display_width(piece.trim_end());
-        if cur.is_empty() || cur_full + p_trim <= max {
-            cur.push_str(piece);
-            cur_full += pw;
-        } else {
-            lines.push(cur.trim_end().to_string());
-            cur = piece.to_string();
-            cur_full = pw;
-        }
+    let m = Measured::new(s);
+    let n = m.count(max);
+    if n < 2 {
+        return m.lines(max);
     }
-    if !cur.trim().is_empty() || lines.is_empty() {
-        lines.push(cur.trim_end().to_string());
+    // The narrowest width that keeps the same number of lines balances them.
+    m.lines(m.narrowest(n, m.widest(), max))
+}
+
+/// How many lines `wrap(s, max)` makes (without building them).
+pub fn wrap_count(s: &str, max: usize) -> usize {
+    if display_width(s) <= max {
+        1
+    } else {
+        Measured::new(s).count(max)
     }
-    lines
+}
+
+/// Wrap one line into at most `lines` lines, as narrow as possible.
+pub fn wrap_into(s: &str, lines: usize) -> Vec<String> {
+    let m = Measured::new(s);
+    let full = display_width(s);
+    m.lines(m.narrowest(lines, m.widest(), full.max(m.widest())))
 }
 
 /// Like [`wrap`], but a piece that still does not fit is split between graphemes: the
@@ -303,6 +398,30 @@ mod tests {
         assert_eq!(
             wrap("averyveryverylongidentifier", 5),
             vec!["averyveryverylongidentifier"]
+        );
+    }
+
+    #[test]
+    fn wraps_evenly_and_keeps_names_whole() {
+        assert_eq!(
+            wrap("print error, exit 2", 17),
+            vec!["print error,", "exit 2"]
+        );
+        assert_eq!(
+            wrap("GET comments (If-None-Match)", 20),
+            vec!["GET comments", "(If-None-Match)"]
+        );
+        assert_eq!(
+            wrap("load_config(app.toml)", 14),
+            vec!["load_config(", "app.toml)"]
+        );
+        assert_eq!(
+            wrap_into("GitHub REST API", 3),
+            vec!["GitHub", "REST", "API"]
+        );
+        assert_eq!(
+            wrap_into("resolve_repository", 3),
+            vec!["resolve_repository"]
         );
     }
 

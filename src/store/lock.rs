@@ -156,11 +156,23 @@ impl AttemptLock {
         mine
     }
 
-    /// Makes this process the owner, even while another one runs.
+    /// Makes this process the owner, even while another one runs. The file is opened
+    /// afresh: the window it was taken from may have removed it when it closed.
     pub fn take_over(&mut self) -> Result<(), StoreError> {
-        self.write_owner()?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&self.path)
+            .map_err(|source| StoreError::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+        self.file = Some(file);
+        self.holds_os_lock = false;
         let _ = self.try_os_lock();
-        Ok(())
+        self.write_owner()
     }
 
     fn write_owner(&mut self) -> Result<(), StoreError> {
@@ -221,6 +233,24 @@ mod tests {
         assert!(second.is_mine());
         assert!(!first.is_mine(), "the first learns it lost the attempt");
         assert_eq!(second.owner(), Some(second.me.clone()));
+    }
+
+    #[test]
+    fn taking_over_after_the_owner_closed_claims_the_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        let attempt = dir.path().join("a.json");
+        let first = AttemptLock::open(&attempt).unwrap();
+        let Locked::Busy(mut second, _) = AttemptLock::open(&attempt).unwrap() else {
+            panic!("busy while the first is open");
+        };
+        drop(first);
+        second.take_over().unwrap();
+        assert!(second.is_mine());
+        assert!(second.holds_os_lock, "the OS lock is ours now");
+        assert!(
+            matches!(AttemptLock::open(&attempt).unwrap(), Locked::Busy(..)),
+            "a third window sees the second as the owner"
+        );
     }
 
     #[test]

@@ -56,6 +56,10 @@ pub enum Action {
     GradePending,
     /// The overview of a graded attempt: clear the answers and start again.
     NewAttempt,
+    /// Diagram questions: mark where the options differ.
+    ToggleDifferences,
+    /// Diagram questions: drawn, or the compact list.
+    ToggleDiagramList,
     /// A mouse wheel notch over the view.
     WheelDown,
     WheelUp,

@@ -95,7 +95,8 @@ pub struct ResultDiagrams {
 pub struct DiagramCache {
     pub question: usize,
     pub width: usize,
-    pub options: Vec<Vec<ratatui::text::Line<'static>>>,
+    pub view: super::diagrams::View,
+    pub options: Vec<super::diagrams::Drawn>,
 }
 
 /// Options the taker chose on the command line, and facts about the environment.
@@ -123,6 +124,7 @@ pub struct PullRequestInfo {
     pub takers: Option<String>,
 }
 
+#[allow(clippy::struct_excessive_bools)] // independent flags of the UI, each read alone
 pub struct App {
     pub session: Session,
     pub settings: Settings,
@@ -160,6 +162,8 @@ pub struct App {
     pub post: bool,
     /// Grades open answers; `None`: they stay pending.
     pub grader: Option<Arc<dyn Grader>>,
+    /// How diagram options are shown (drawn or listed, differences marked).
+    pub diagram_view: super::diagrams::View,
     /// The results' diagrams, drawn for the results' width (see [`DiagramCache`]).
     pub result_diagrams: Option<ResultDiagrams>,
 }
@@ -202,6 +206,7 @@ impl App {
             post: false,
             grader,
             result_diagrams: None,
+            diagram_view: super::diagrams::View::default(),
             diagrams: None,
         }
     }
@@ -252,15 +257,23 @@ impl App {
     /// What holds here, as the keymap tells bindings apart: the current question's kind,
     /// and whether the attempt is graded.
     pub fn hint_filter(&self) -> Vec<Only> {
-        let kind = match self.question().map(|q| &q.kind) {
-            Some(QuestionKind::Mcq { .. } | QuestionKind::Mermaid { .. }) => Only::Options,
-            Some(QuestionKind::TrueFalse { .. }) => Only::TrueFalse,
-            Some(QuestionKind::Open { .. }) => Only::Open,
-            _ => Only::Always,
+        let mut here = match self.question().map(|q| &q.kind) {
+            Some(QuestionKind::Mcq { .. }) => vec![Only::Options],
+            Some(QuestionKind::Mermaid { .. }) => vec![Only::Options, Only::Diagrams],
+            Some(QuestionKind::TrueFalse { .. }) => vec![Only::TrueFalse],
+            Some(QuestionKind::Open { .. }) => vec![Only::Open],
+            _ => vec![],
         };
-        let mut here = vec![kind];
-        if self.results.is_some() {
-            here.push(Only::Graded);
+        here.push(if self.results.is_some() {
+            Only::Graded
+        } else {
+            Only::Fresh
+        });
+        if matches!(self.settings.posting, Posting::OnKey { .. }) {
+            here.push(Only::Postable);
+        }
+        if self.session.busy().is_some() {
+            here.push(Only::Busy);
         }
         here
     }

@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::app::App;
+use super::diagrams::Drawn;
 use super::layout::question_areas;
 use super::markdown;
 use super::theme::Theme;
@@ -84,23 +85,23 @@ pub fn build(app: &App, width: usize) -> Body {
         }
         QuestionKind::Mermaid { options, .. } => {
             // Drawn by `update` for this width; drawn here only when that has not happened.
-            let drawn: Cow<'_, [Vec<Line<'static>>]> = match &app.diagrams {
-                Some(cache) if cache.question == app.current() && cache.width == width => Cow::Borrowed(&cache.options),
-                _ => Cow::Owned(diagrams(options, width.saturating_sub(DIAGRAM_INDENT.len()), theme)),
+            let view = app.diagram_view;
+            let drawn: Cow<'_, [Drawn]> = match &app.diagrams {
+                Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => {
+                    Cow::Borrowed(&cache.options)
+                }
+                _ => Cow::Owned(super::diagrams::options(options, diagram_width(width), theme, view)),
             };
-            for (i, (option, diagram)) in options.iter().zip(drawn.iter()).enumerate() {
-                let chosen = saved == Some(option.label.as_str());
-                let start = body.lines.len();
-                let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
-                body.lines.push(Line::styled(title, row_style(theme, chosen, i == cursor)));
-                body.lines.extend(diagram.iter().map(|l| {
-                    let mut spans = Vec::with_capacity(l.spans.len() + 1);
-                    spans.push(Span::raw(DIAGRAM_INDENT));
-                    spans.extend(l.spans.iter().cloned());
-                    Line::from(spans)
-                }));
-                body.option_rows.push((start, body.lines.len()));
-            }
+            let titles: Vec<Line<'static>> = options
+                .iter()
+                .enumerate()
+                .map(|(i, option)| {
+                    let chosen = saved == Some(option.label.as_str());
+                    let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
+                    Line::styled(title, row_style(theme, chosen, i == cursor))
+                })
+                .collect();
+            push_diagrams(&mut body, &titles, &drawn, width, theme);
         }
         QuestionKind::Open { .. } => {}
         QuestionKind::Unsupported { type_name } => body.lines.push(Line::styled(
@@ -148,37 +149,102 @@ fn push_option(
     body.option_rows.push((start, body.lines.len()));
 }
 
-/// The question's diagrams, drawn to fit `width`, in one form for all options: when one
-/// option needs the compact list, all are listed, so the options compare row by row.
+/// The width one option's diagram gets: the body's, less the indent under its marker.
+pub fn diagram_width(width: usize) -> usize {
+    width.saturating_sub(DIAGRAM_INDENT.len())
+}
+
+/// Side by side needs room for two drawings and a gap.
+const SIDE_BY_SIDE_FROM: usize = 160;
+const GAP: usize = 3;
+
+/// The options under their titles: two to a row on wide terminals when both fit, else one
+/// under the other. A row holding a difference gets a `▌` in the margin.
+fn push_diagrams(
+    body: &mut Body,
+    titles: &[Line<'static>],
+    drawn: &[Drawn],
+    width: usize,
+    theme: Theme,
+) {
+    let half = diagram_width(width).saturating_sub(GAP) / 2;
+    let pairs = width >= SIDE_BY_SIDE_FROM && drawn.iter().all(|d| d.width <= half);
+    let margin = |marked: bool| {
+        if marked {
+            Span::styled("  ▌ ", super::diagrams::highlight(theme))
+        } else {
+            Span::raw(DIAGRAM_INDENT)
+        }
+    };
+    if !pairs {
+        for (title, option) in titles.iter().zip(drawn) {
+            let start = body.lines.len();
+            body.lines.push(title.clone());
+            for (line, marked) in option.lines.iter().zip(&option.marked) {
+                let mut spans = vec![margin(*marked)];
+                spans.extend(line.spans.iter().cloned());
+                body.lines.push(Line::from(spans));
+            }
+            body.option_rows.push((start, body.lines.len()));
+        }
+        return;
+    }
+    for (titles, options) in titles.chunks(2).zip(drawn.chunks(2)) {
+        let start = body.lines.len();
+        let column = DIAGRAM_INDENT.len() + half + GAP;
+        let mut head = titles[0].clone();
+        let used = display_width(&head.to_string());
+        head.spans
+            .push(Span::raw(" ".repeat(column.saturating_sub(used))));
+        if let Some(right) = titles.get(1) {
+            head.spans.extend(
+                right
+                    .spans
+                    .iter()
+                    .cloned()
+                    .map(|s| s.patch_style(right.style)),
+            );
+        }
+        body.lines.push(head);
+        let rows = options.iter().map(|o| o.lines.len()).max().unwrap_or(0);
+        for row in 0..rows {
+            let mut spans = Vec::new();
+            let mut used = 0;
+            for (n, option) in options.iter().enumerate() {
+                if n == 1 {
+                    spans.push(Span::raw(" ".repeat(column.saturating_sub(used))));
+                }
+                let marked = option.marked.get(row).copied().unwrap_or(false);
+                spans.push(margin(marked));
+                if let Some(line) = option.lines.get(row) {
+                    used = DIAGRAM_INDENT.len() + line.width();
+                    spans.extend(line.spans.iter().cloned());
+                } else {
+                    used = DIAGRAM_INDENT.len();
+                }
+            }
+            body.lines.push(Line::from(spans));
+        }
+        let end = body.lines.len();
+        for _ in options {
+            body.option_rows.push((start, end));
+        }
+    }
+}
+
+/// The question's diagrams, drawn to fit `width`, in one form and with the same
+/// conventions for all options (`mermaid::render_options`): when one option needs the
+/// compact list, all are listed, so the options compare row by row.
 pub fn diagrams(options: &[MermaidOption], width: usize, theme: Theme) -> Vec<Vec<Line<'static>>> {
     let opts = RenderOptions {
         width,
         ascii: false,
     };
-    let best: Vec<Rendered> = options
+    let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
+    mermaid::render_options(&sources, &opts)
         .iter()
-        .map(|o| mermaid::render(&o.source, &opts))
-        .collect();
-    let compact: Vec<Rendered> = options
-        .iter()
-        .map(|o| mermaid::render_compact(&o.source, &opts))
-        .collect();
-    let drawn = best
-        .iter()
-        .zip(&compact)
-        .filter(|(b, c)| b.fallback.is_none() && b != c)
-        .count();
-    let listed = best
-        .iter()
-        .zip(&compact)
-        .filter(|(b, c)| b.fallback.is_none() && b == c)
-        .count();
-    let chosen = if drawn > 0 && listed > 0 {
-        compact
-    } else {
-        best
-    };
-    chosen.iter().map(|r| to_lines(r, theme)).collect()
+        .map(|r| to_lines(r, theme))
+        .collect()
 }
 
 fn to_lines(rendered: &Rendered, theme: Theme) -> Vec<Line<'static>> {

@@ -58,6 +58,14 @@ pub enum Only {
     Open,
     /// An attempt that was graded already.
     Graded,
+    /// Diagram questions.
+    Diagrams,
+    /// An attempt not graded yet.
+    Fresh,
+    /// Results that `P` posts to a pull request.
+    Postable,
+    /// Another window owns the attempt.
+    Busy,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +97,7 @@ pub struct Binding {
 
 use Context as C;
 use Key::{Char, Code, Ctrl, Digits};
-use Only::{Always, Graded, Open, Options, TrueFalse};
+use Only::{Always, Busy, Diagrams, Fresh, Graded, Open, Options, Postable, TrueFalse};
 
 const EVERYWHERE: &[Context] = &C::ALL;
 const SCREENS: &[Context] = &[C::Overview, C::Question, C::Review, C::Results, C::Reading];
@@ -134,10 +142,10 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Editing], &[Ctrl('e')], Action::ExternalEditor, ("$EDITOR", MAIN), Always, "write the answer in $VISUAL / $EDITOR"),
     bind(&[C::Editing], &[Ctrl('z')], Action::EditorKey(CTRL_U), ("undo", MORE), Always, "undo (Ctrl-R redo)"),
     bind(&[C::Editing], &[Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
-    bind(&[C::Overview], &[Code(KeyCode::Enter), Char(' '), Char('n'), Code(KeyCode::Right)], Action::Start, ("start", MAIN), Always, "start, or carry on where you were"),
+    bind(&[C::Overview], &[Code(KeyCode::Enter), Char(' '), Char('n'), Code(KeyCode::Right)], Action::Start, ("start", MAIN), Fresh, "start, or carry on where you were"),
     bind(&[C::Overview], &[Char('r')], Action::ShowResults, ("results", MAIN), Graded, "see the results of the graded attempt"),
     bind(&[C::Overview], &[Char('g')], Action::GradePending, ("grade", MORE), Graded, "grade the open answers still pending"),
-    bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MORE), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
+    bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MAIN), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
     bind(&[C::Question], &[Digits], Action::Pick(0), ("pick", MAIN), Options, "pick option 1–9"),
     bind(&[C::Question], &[Char('t')], Action::PickTrue, ("true", MAIN), TrueFalse, "answer true"),
     bind(&[C::Question], &[Char('f')], Action::PickFalse, ("false", MAIN), TrueFalse, "answer false"),
@@ -154,6 +162,8 @@ static BINDINGS: &[Binding] = &[
     bind(LISTS, &[Code(KeyCode::PageDown), Ctrl('d')], Action::PageDown, ("", HIDE), Always, "a page down"),
     bind(LISTS, &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
     bind(&[C::Reading], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), Always, "back to the results"),
+    bind(QUESTIONS, &[Char('d')], Action::ToggleDifferences, ("differences", MORE), Diagrams, "mark where the diagrams differ from each other (not which is right)"),
+    bind(QUESTIONS, &[Char('v')], Action::ToggleDiagramList, ("drawn/list", MORE), Diagrams, "show the diagrams drawn, or as lists of edges and messages"),
     bind(&[C::Question], &[Char('m')], Action::ToggleFlag, ("flag", MORE), Always, "flag the question to come back to"),
     bind(&[C::Overview, C::Question], &[Char('s')], Action::OpenReview, ("review", MAIN), Always, "review all answers, then submit"),
     bind(&[C::Review], &[Code(KeyCode::Enter)], Action::Submit, ("submit", MUST), Always, "submit and grade (asks first when some are unanswered or flagged)"),
@@ -161,8 +171,9 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Review], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MAIN), Always, "back to the questions"),
     bind(&[C::Grading], &[Code(KeyCode::Esc), Char('c')], Action::Cancel, ("stop", MUST), Always, "stop grading (answers are kept; open ones stay pending)"),
     bind(&[C::Results], &[Code(KeyCode::Enter)], Action::Choose, ("", HIDE), Always, "open the question under the cursor (Esc comes back)"),
-    bind(&[C::Results], &[Char('P')], Action::Post, ("post", MAIN), Always, "post the results to the pull request, then quit"),
-    bind(&[C::Overview, C::Question, C::Review], &[Char('T')], Action::TakeOver, ("", HIDE), Always, "take over a quiz open in another quizz window"),
+    bind(&[C::Results], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("overview", MORE), Always, "back to the overview (a new attempt starts there)"),
+    bind(&[C::Results], &[Char('P')], Action::Post, ("post", MAIN), Postable, "post the results to the pull request, then quit"),
+    bind(&[C::Overview, C::Question, C::Review], &[Char('T')], Action::TakeOver, ("take over", MUST), Busy, "take over a quiz open in another quizz window"),
     bind(SCREENS, &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
     bind(&[C::Results, C::Reading], &[Char('q')], Action::Confirm, ("quit", MUST), Always, "quit"),
     bind(&[C::Overview, C::Question, C::Review], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit (asks first while answers are not graded; they are saved)"),

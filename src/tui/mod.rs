@@ -6,6 +6,7 @@
 mod action;
 pub mod app;
 mod body;
+mod diagrams;
 mod keymap;
 mod layout;
 mod markdown;
@@ -233,11 +234,13 @@ fn start_grading(
 }
 
 /// SIGTERM and SIGHUP end the UI cleanly (the terminal is restored, answers are saved).
+#[cfg(unix)]
 struct Signals {
     term: Option<tokio::signal::unix::Signal>,
     hup: Option<tokio::signal::unix::Signal>,
 }
 
+#[cfg(unix)]
 impl Signals {
     fn new() -> Self {
         use tokio::signal::unix::{SignalKind, signal};
@@ -260,6 +263,21 @@ impl Signals {
             () = one(self.term.as_mut()) => {},
             () = one(self.hup.as_mut()) => {},
         }
+    }
+}
+
+/// Elsewhere Ctrl-C arrives as a key in raw mode; a closed console ends the process.
+#[cfg(not(unix))]
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    fn new() -> Self {
+        Self
+    }
+
+    async fn recv(&mut self) {
+        std::future::pending::<()>().await;
     }
 }
 

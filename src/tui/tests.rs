@@ -792,13 +792,7 @@ fn a_second_window_reads_only_until_it_takes_over() {
         [Action::Start, Action::NextQuestion, Action::PickTrue],
     );
     assert_eq!(second.session.answer("q2"), None, "read-only");
-    assert!(
-        second
-            .status
-            .as_deref()
-            .unwrap()
-            .contains("Press T to take over")
-    );
+    assert!(second.status.as_deref().unwrap().contains("T takes over"));
     run(&mut second, [Action::TakeOver]);
     assert!(
         second.session.answer("q1").is_some(),
@@ -817,4 +811,111 @@ fn a_second_window_reads_only_until_it_takes_over() {
     let on_disk = saved_on_disk(&second);
     assert_eq!(on_disk.answers["q2"], "true");
     assert!(on_disk.answers.contains_key("q1"));
+}
+
+#[test]
+fn the_mouse_wheel_scrolls_and_keys_are_inert_below_the_minimum_size() {
+    use ratatui::crossterm::event::{Event, MouseEvent, MouseEventKind};
+    let wheel = |kind| {
+        Event::Mouse(MouseEvent {
+            kind,
+            column: 1,
+            row: 1,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    assert_eq!(
+        super::to_action(app, wheel(MouseEventKind::ScrollDown)),
+        Some(Action::WheelDown)
+    );
+    assert_eq!(
+        super::to_action(app, wheel(MouseEventKind::ScrollUp)),
+        Some(Action::WheelUp)
+    );
+    run(
+        app,
+        [
+            Action::Start,
+            Action::LastQuestion,
+            Action::WheelDown,
+            Action::WheelDown,
+        ],
+    );
+    assert_eq!(app.scroll, 2, "two notches, two rows");
+    let key = |c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    run(app, [Action::Resize(20, 6)]);
+    assert_eq!(super::to_action(app, key('1')), None);
+    assert_eq!(super::to_action(app, key('q')), Some(Action::ForceQuit));
+}
+
+#[test]
+fn a_pull_request_quiz_names_its_title_author_and_takers() {
+    let mut s = settings(false);
+    s.pr = Some(super::app::PullRequestInfo {
+        title: Some("Fix the parser \u{1b}[31mnow".into()),
+        author: Some("@alice".into()),
+        takers: Some("3 people took this quiz · best 90%".into()),
+    });
+    s.posting = Posting::OnKey {
+        pr: "octo/app#7".into(),
+    };
+    let f = fixture_with(s, (100, 30));
+    let shown = screen(&f.app, 100, 30);
+    assert!(shown.contains("Title      Fix the parser now"), "{shown}");
+    assert!(shown.contains("Author     @alice"), "{shown}");
+    assert!(
+        shown.contains("Taken      3 people took this quiz · best 90%"),
+        "{shown}"
+    );
+    assert!(!shown.contains('\u{1b}'), "control sequences are stripped");
+}
+
+#[test]
+fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::Pick(1),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    let score = app.results.as_ref().unwrap().total_score;
+    // Esc goes to the overview; s (review) shows the results again, not the questions.
+    run(app, [Action::Back]);
+    assert_eq!(app.screen, Screen::Overview);
+    run(app, [Action::OpenReview]);
+    assert_eq!(app.screen, Screen::Results);
+    // Opened from the results, a question reads only: picks, flags and clears are refused.
+    run(
+        app,
+        [
+            Action::Choose,
+            Action::Pick(0),
+            Action::ToggleFlag,
+            Action::ClearAnswer,
+        ],
+    );
+    assert!(app.reading);
+    assert!(app.status.as_deref().unwrap().contains("graded"));
+    run(
+        app,
+        [
+            Action::NextQuestion,
+            Action::PickTrue,
+            Action::Paste("x".into()),
+        ],
+    );
+    assert_eq!(app.session.answer("q2"), None);
+    assert!(app.editor.is_none());
+    assert_eq!(app.results.as_ref().unwrap().total_score, score);
+    // Back on the results, the cursor is on the question just read.
+    run(app, [Action::Back]);
+    assert_eq!((app.screen, app.results_cursor), (Screen::Results, 1));
 }

@@ -63,6 +63,29 @@ fn split_keep_spaces(text: &str) -> Vec<&str> {
     parts
 }
 
+/// `lines` behind a label: the first row starts with `label` (padded to `width`), the
+/// others with as many spaces, so wrapped text keeps its indent.
+pub fn labelled(
+    label: Span<'static>,
+    width: usize,
+    lines: Vec<Line<'static>>,
+) -> Vec<Line<'static>> {
+    let pad = width.saturating_sub(crate::text::display_width(&label.content));
+    let mut first = Some(label);
+    lines
+        .into_iter()
+        .map(|line| {
+            let lead = match first.take() {
+                Some(label) => vec![label, Span::raw(" ".repeat(pad))],
+                None => vec![Span::raw(" ".repeat(width))],
+            };
+            let mut spans = lead;
+            spans.extend(line.spans);
+            Line::from(spans).style(line.style)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,27 +111,4 @@ mod tests {
             assert!(row.width() <= 6, "{row:?}");
         }
     }
-}
-
-/// `lines` behind a label: the first row starts with `label` (padded to `width`), the
-/// others with as many spaces, so wrapped text keeps its indent.
-pub fn labelled(
-    label: Span<'static>,
-    width: usize,
-    lines: Vec<Line<'static>>,
-) -> Vec<Line<'static>> {
-    let pad = width.saturating_sub(crate::text::display_width(&label.content));
-    let mut first = Some(label);
-    lines
-        .into_iter()
-        .map(|line| {
-            let lead = match first.take() {
-                Some(label) => vec![label, Span::raw(" ".repeat(pad))],
-                None => vec![Span::raw(" ".repeat(width))],
-            };
-            let mut spans = lead;
-            spans.extend(line.spans);
-            Line::from(spans).style(line.style)
-        })
-        .collect()
 }

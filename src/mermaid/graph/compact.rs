@@ -1,14 +1,33 @@
 //! The compact list that always fits: one edge per row (`[Req] ──▶ [Auth] : label`),
-//! shapes shown with Mermaid-like brackets, subgraph members listed.
+//! shapes shown with Mermaid-like brackets, labels inline (wrapped under their row when
+//! long), subgraph members listed, notes, and the same legend as the drawing.
 
 use crate::mermaid::glyphs::{Dir4, Glyphs, Head};
-use crate::mermaid::graph::model::{Edge, Graph, Shape};
+use crate::mermaid::graph::legend;
+use crate::mermaid::graph::model::{Edge, Graph, NoteSide, Shape};
 use crate::mermaid::style::{Line, Style};
 use crate::mermaid::text::{display_width, wrap_hard};
 
-/// A node as text: its label in shape brackets, with the id when labels repeat.
+/// Continuation rows are indented this much.
+const INDENT: usize = 4;
+
+/// The subgraph a node's id names (an edge to a whole subgraph or composite state).
+fn names_cluster(g: &Graph, n: usize) -> Option<usize> {
+    let node = &g.nodes[n];
+    if node.defined || !node.sections.is_empty() {
+        return None;
+    }
+    g.clusters.iter().position(|c| c.id == node.id)
+}
+
+/// A node as text: its label in shape brackets, with the id when labels repeat. A
+/// subgraph is named by its title (as in its `subgraph` row); an inner `[*]` by its
+/// composite state.
 pub fn node_text(g: &Graph, n: usize, with_id: bool) -> String {
     let node = &g.nodes[n];
+    if let Some(c) = names_cluster(g, n) {
+        return g.clusters[c].title.clone();
+    }
     let label = node.label.join(" ");
     let (open, close) = match node.shape {
         Shape::Rect => ("[", "]"),
@@ -25,7 +44,12 @@ pub fn node_text(g: &Graph, n: usize, with_id: bool) -> String {
         Shape::Trapezoid => ("[/", "\\]"),
         Shape::TrapezoidAlt => ("[\\", "/]"),
         Shape::Asymmetric => (">", "]"),
-        Shape::Start | Shape::End => return "[*]".into(),
+        Shape::Start | Shape::End => {
+            return match node.cluster {
+                Some(c) => format!("[*] of {}", g.clusters[c].title),
+                None => "[*]".into(),
+            };
+        }
         Shape::Bar => return format!("{}<<fork/join>>", node.id),
         Shape::Choice => return format!("{}<<choice>>", node.id),
     };
@@ -58,34 +82,37 @@ pub fn edge_token(g: Glyphs, e: &Edge) -> String {
     format!("{tail}{shaft}{head}")
 }
 
-/// Wrap `tail` after `line`, continuation rows indented under it (or by 4 when narrow).
-fn push_wrapped(out: &mut Vec<Line>, mut line: Line, tail: &str, style: Style, width: usize) {
-    let used = line.width();
-    let avail = width.saturating_sub(used);
-    if tail.is_empty() {
-        out.push(line);
-        return;
-    }
-    let (indent, pieces) = if avail >= 12 {
-        (used, wrap_hard(tail, avail))
-    } else {
-        out.push(std::mem::take(&mut line));
-        (
-            4.min(width),
-            wrap_hard(tail, width.saturating_sub(4).max(1)),
-        )
-    };
-    let mut first = true;
-    for p in pieces {
-        if first && indent == used {
-            line.push(p, style);
+/// Lay out `parts` one after the other on rows of `width`, a part that does not fit on
+/// the current row starting the next one (indented), a part wider than a row wrapped.
+fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usize) {
+    let indent = INDENT.min(width / 4);
+    let mut line = first;
+    let mut fresh = line.width() == 0;
+    for (text, style) in parts {
+        let w = display_width(text);
+        if !fresh && line.width() + w > width {
             out.push(std::mem::take(&mut line));
-        } else {
-            let mut l = Line::styled(" ".repeat(indent), Style::Plain);
-            l.push(p, style);
-            out.push(l);
+            line = Line::styled(" ".repeat(indent), Style::Plain);
         }
-        first = false;
+        if line.width() + w <= width {
+            line.push(text.clone(), *style);
+            fresh = false;
+            continue;
+        }
+        let avail = width.saturating_sub(line.width()).max(1);
+        let pieces = wrap_hard(text.trim_start(), avail);
+        let n = pieces.len();
+        for (k, piece) in pieces.into_iter().enumerate() {
+            line.push(piece, *style);
+            if k + 1 < n {
+                out.push(std::mem::take(&mut line));
+                line = Line::styled(" ".repeat(indent), Style::Plain);
+            }
+        }
+        fresh = false;
+    }
+    if line.width() > 0 {
+        out.push(line);
     }
 }
 
@@ -94,75 +121,51 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
     labels.sort();
     let dup = labels.windows(2).any(|w| w[0] == w[1]);
-    let full: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
-    // Long node texts: refer to nodes by id and list `id = text` first.
-    let long = full.iter().any(|t| display_width(t) > width / 3);
-    let text: Vec<String> = if long {
-        g.nodes.iter().map(|n| n.id.clone()).collect()
-    } else {
-        full.clone()
-    };
+    let text: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
-    if long {
-        for (i, n) in g.nodes.iter().enumerate() {
-            let plain = n.shape == Shape::Rect && n.label.join(" ") == n.id;
-            if !plain && !matches!(n.shape, Shape::Start | Shape::End) {
-                let line = Line::styled(format!("{} = ", n.id), Style::Border);
-                push_wrapped(&mut out, line, &node_text(g, i, false), Style::Plain, width);
-            }
-        }
-    }
     for (c, cl) in g.clusters.iter().enumerate() {
         let depth = g.cluster_depth(c).saturating_sub(1);
-        let members: Vec<&str> = g
+        let mut members: Vec<String> = g
             .nodes
             .iter()
             .enumerate()
             .filter(|(_, n)| n.cluster == Some(c))
-            .map(|(i, _)| text[i].as_str())
+            .map(|(i, _)| text[i].clone())
             .collect();
-        let subs: Vec<&str> = g
-            .clusters
-            .iter()
-            .filter(|x| x.parent == Some(c))
-            .map(|x| x.title.as_str())
-            .collect();
-        let mut all = members.clone();
-        all.extend(subs);
+        members.extend(
+            g.clusters
+                .iter()
+                .filter(|x| x.parent == Some(c))
+                .map(|x| x.title.clone()),
+        );
         let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
         line.push(format!("subgraph {}: ", cl.title), Style::Block);
-        push_wrapped(&mut out, line, &all.join(", "), Style::Plain, width);
+        flow(&mut out, line, &[(members.join(", "), Style::Plain)], width);
     }
     let mut mentioned = vec![false; g.nodes.len()];
-    for e in &g.edges {
-        if e.invisible {
-            continue;
-        }
+    for e in g.edges.iter().filter(|e| !e.invisible) {
         mentioned[e.from] = true;
         mentioned[e.to] = true;
-        let mut line = Line::styled(text[e.from].clone(), Style::Border);
-        line.push(" ", Style::Plain);
-        line.push(edge_token(glyphs, e), Style::Arrow);
-        line.push(" ", Style::Plain);
-        let target = text[e.to].clone();
+        let mut parts = vec![
+            (text[e.from].clone(), Style::Border),
+            (format!(" {} ", edge_token(glyphs, e)), Style::Arrow),
+            (text[e.to].clone(), Style::Border),
+        ];
         let label = e.label.join(" ");
-        if line.width() + display_width(&target) > width {
-            // target does not fit on the row: continue on the next one
-            out.push(line);
-            line = Line::styled("    ", Style::Plain);
+        if !label.is_empty() {
+            parts.push((" : ".into(), Style::Dim));
+            parts.push((label, Style::Label));
         }
-        line.push(target, Style::Border);
-        if label.is_empty() {
-            out.push(line);
-        } else {
-            line.push(" : ", Style::Dim);
-            push_wrapped(&mut out, line, &label, Style::Label, width);
-        }
+        flow(&mut out, Line::default(), &parts, width);
     }
     for (i, m) in mentioned.iter().enumerate() {
-        let in_cluster = g.nodes[i].cluster.is_some();
-        if !m && !in_cluster {
-            push_wrapped(&mut out, Line::default(), &text[i], Style::Border, width);
+        if !m && g.nodes[i].cluster.is_none() && names_cluster(g, i).is_none() {
+            flow(
+                &mut out,
+                Line::default(),
+                &[(text[i].clone(), Style::Border)],
+                width,
+            );
         }
     }
     // Sections (class members, state descriptions) are listed under the node.
@@ -170,8 +173,22 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
         let members: Vec<String> = n.sections.iter().flatten().cloned().collect();
         if !members.is_empty() {
             let line = Line::styled(format!("{}: ", text[i]), Style::Border);
-            push_wrapped(&mut out, line, &members.join("; "), Style::Plain, width);
+            flow(&mut out, line, &[(members.join("; "), Style::Plain)], width);
         }
     }
+    for note in &g.notes {
+        let place = match (note.node, note.side) {
+            (Some(n), NoteSide::Left) => format!("note left of {}: ", text[n]),
+            (Some(n), NoteSide::Right) => format!("note right of {}: ", text[n]),
+            (None, _) => "note: ".to_string(),
+        };
+        flow(
+            &mut out,
+            Line::styled(place, Style::Note),
+            &[(note.text.join(" "), Style::Note)],
+            width,
+        );
+    }
+    out.extend(legend::rows(&legend::entries(g, ascii), width));
     out
 }

@@ -5,8 +5,6 @@
 //! [`draw`] runs in phases: boxes and notes, frames, edges segment by segment (with their
 //! heads), edge labels, frame titles, self-loops, free notes.
 
-use std::collections::HashMap;
-
 use crate::mermaid::canvas::Canvas;
 use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::mermaid::graph::layout::{
@@ -23,22 +21,58 @@ const BLOCK: u32 = u32::MAX;
 /// Frame owners start here (one owner per subgraph, so frames never overlap each other).
 const FRAME: u32 = u32::MAX / 2;
 
-#[derive(Default, Clone, Copy)]
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
 struct Occ {
     h: u32,
     v: u32,
     corner: bool,
 }
 
+/// Who holds each cell: a grid that grows on write (most drawings are small).
+#[derive(Default)]
+struct Occupancy {
+    rows: Vec<Vec<Occ>>,
+}
+
+impl Occupancy {
+    fn with_capacity(rows: usize, cols: usize) -> Self {
+        Occupancy {
+            rows: (0..rows).map(|_| Vec::with_capacity(cols)).collect(),
+        }
+    }
+
+    fn get(&self, &(row, col): &(usize, usize)) -> Option<&Occ> {
+        self.rows
+            .get(row)
+            .and_then(|r| r.get(col))
+            .filter(|o| **o != Occ::default())
+    }
+
+    fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
+        if self.rows.len() <= row {
+            self.rows.resize_with(row + 1, Vec::new);
+        }
+        let r = &mut self.rows[row];
+        if r.len() <= col {
+            r.resize(col + 1, Occ::default());
+        }
+        &mut r[col]
+    }
+}
+
 struct Plane<'a> {
     plan: &'a Plan,
     canvas: Canvas,
     glyphs: Glyphs,
-    occ: HashMap<(usize, usize), Occ>,
+    occ: Occupancy,
     off: i64,
     reversed: bool,
     /// canvas (row, col) of each node's box
     box_at: Vec<(usize, usize)>,
+    /// canvas corner points of each segment's line
+    paths: Vec<Vec<(usize, usize)>>,
+    /// labels shown as footnotes under the drawing, in marker order
+    footnotes: Vec<String>,
 }
 
 impl Plane<'_> {
@@ -80,14 +114,11 @@ impl Plane<'_> {
     }
 
     fn block(&mut self, row: usize, col: usize) {
-        self.occ.insert(
-            (row, col),
-            Occ {
-                h: BLOCK,
-                v: BLOCK,
-                corner: true,
-            },
-        );
+        *self.occ.entry((row, col)) = Occ {
+            h: BLOCK,
+            v: BLOCK,
+            corner: true,
+        };
     }
 
     fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
@@ -107,7 +138,7 @@ impl Plane<'_> {
         owner: u32,
         corner: bool,
     ) -> Result<(), String> {
-        let o = self.occ.entry((row, col)).or_default();
+        let o = self.occ.entry((row, col));
         let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
         if mine == BLOCK || other == BLOCK {
             return Err("an edge runs through a box or label".into());
@@ -244,8 +275,29 @@ fn bit(d: Dir4) -> u8 {
     }
 }
 
+/// A finished drawing, turned into lines only when chosen.
+pub struct Drawing {
+    canvas: Canvas,
+    footnotes: Vec<String>,
+    /// cells where two edges cross
+    pub crossings: usize,
+}
+
+impl Drawing {
+    pub fn into_lines(self, plan: &Plan, ascii: bool) -> Vec<Line> {
+        let mut lines = self.canvas.into_lines();
+        for (k, text) in self.footnotes.iter().enumerate() {
+            let mut line = Line::styled(format!("{} ", marker_glyph(k)), Style::Arrow);
+            line.push(text.clone(), Style::Label);
+            lines.push(line);
+        }
+        free_notes(&mut lines, plan, Glyphs::new(ascii));
+        lines
+    }
+}
+
 /// Draw the plan; `Err` on any overlap.
-pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Vec<Line>, String> {
+pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Drawing, String> {
     let glyphs = Glyphs::new(ascii);
     // Leftmost cross coordinate of anything drawn (labels may hang left of their edge).
     let mut min_cross = plan.cross.iter().copied().min().unwrap_or(0);
@@ -259,14 +311,21 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Vec<Line>
             }
         }
     }
+    let (rows, cols) = if plan.horizontal {
+        (plan.width, plan.main_total)
+    } else {
+        (plan.main_total, plan.width)
+    };
     let mut p = Plane {
         plan,
-        canvas: Canvas::new(glyphs),
+        canvas: Canvas::with_capacity(glyphs, rows, cols + 1),
         glyphs,
-        occ: HashMap::new(),
+        occ: Occupancy::with_capacity(rows, cols + 1),
         off: -min_cross,
         reversed: plan.dir.reversed(),
         box_at: vec![(0, 0); g.nodes.len()],
+        paths: vec![Vec::new(); r.segs.len()],
+        footnotes: Vec::new(),
     };
     boxes(&mut p, r);
     for note in plan.notes.iter().filter(|n| n.node.is_some()) {
@@ -283,9 +342,65 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Vec<Line>
     for &ei in &r.loops {
         self_loop(&mut p, g, ei)?;
     }
-    let mut lines = p.canvas.into_lines();
-    free_notes(&mut lines, plan, glyphs);
-    Ok(lines)
+    let crossings = p
+        .occ
+        .rows
+        .iter()
+        .flatten()
+        .filter(|o| o.h != 0 && o.v != 0 && o.h < FRAME && o.v < FRAME && o.h != o.v)
+        .count();
+    Ok(Drawing {
+        canvas: p.canvas,
+        footnotes: p.footnotes,
+        crossings,
+    })
+}
+
+/// The k-th footnote marker: 1-9, then a-z.
+fn marker_glyph(k: usize) -> char {
+    const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyz";
+    MARKS.get(k).map_or('*', |&c| char::from(c))
+}
+
+/// A label with no room beside its edge: a marker on the edge's own line (on a straight
+/// cell no other line touches), and the label as a footnote under the drawing.
+fn footnote(
+    p: &mut Plane,
+    path: &[(usize, usize)],
+    owner: u32,
+    text: String,
+) -> Result<(), String> {
+    let mut cells = Vec::new();
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a.0 == b.0 {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            cells.extend((c0 + 1..c1).map(|c| (a.0, c)));
+        } else {
+            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
+            cells.extend((r0 + 1..r1).map(|r| (r, a.1)));
+        }
+    }
+    // keep clear of the ends (heads, joins to boxes); the middle reads best
+    let n = cells.len();
+    let mid = n / 2;
+    let free = |p: &Plane, cell: &(usize, usize)| {
+        p.occ.get(cell).is_some_and(|o| {
+            let mine = |x: u32| x == owner;
+            (mine(o.h) && o.v == 0 || mine(o.v) && o.h == 0) && !o.corner
+        })
+    };
+    let cell = (0..n)
+        .filter(|&i| i > 0 && i + 1 < n || n <= 2)
+        .filter(|&i| free(p, &cells[i]))
+        .min_by_key(|&i| i.abs_diff(mid))
+        .map(|i| cells[i])
+        .ok_or("an edge label has no room")?;
+    let mark = marker_glyph(p.footnotes.len());
+    p.canvas.put(cell.0, cell.1, mark, Style::Label);
+    p.block(cell.0, cell.1);
+    p.footnotes.push(text);
+    Ok(())
 }
 
 /// Phase 1: node boxes.
@@ -390,7 +505,9 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
         top += note.size.1;
     }
     if top > 0 {
-        lines.push(Line::default());
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
         lines.extend(canvas.into_lines());
     }
 }
@@ -462,6 +579,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String
     }
     pts.push((mend, b));
     p.polyline(&pts, e.line, owner)?;
+    p.paths[si] = pts.iter().map(|&(m, c)| p.at(m, c)).collect();
     let (fwd, back) = (p.forward(), p.backward());
     let glyphs = p.glyphs;
     // Connect the end cells toward the box or the dummy line they continue.
@@ -539,11 +657,17 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
             let (row, col) = p.at(gap.label0 + row, cross);
             vec![(row, col)]
         }
+        LabelAt::Marker => Vec::new(),
     };
-    if let LabelAt::OnTrack { .. } = at {
-        return p.label_at_first(&spots, &[lines.join(" ")], owner);
+    let placed = match at {
+        LabelAt::OnTrack { .. } => p.label_at_first(&spots, &[lines.join(" ")], owner),
+        _ => p.label_at_first(&spots, lines, owner),
+    };
+    if placed.is_err() {
+        let path = p.paths[si].clone();
+        footnote(p, &path, owner, lines.join(" "))?;
     }
-    p.label_at_first(&spots, lines, owner)
+    Ok(())
 }
 
 /// Phase 5: frame titles on the top border, on a stretch no edge crosses.

@@ -30,7 +30,6 @@ pub struct Params {
 /// Slots of one gap between layer k and k+1, as absolute main coordinates.
 #[derive(Debug, Clone, Default)]
 pub struct Gap {
-    pub start: usize,
     pub end: usize,
     pub track0: usize,
     pub label0: usize,
@@ -132,19 +131,19 @@ pub fn plan(g: &Graph, r: &Ranked, dir: Direction, p: Params) -> Result<Plan, St
     let mut b = Builder::new(g, r, dir, p);
     b.sizes()?;
     b.frame_layers();
-    // A label with no room beside its edge: spread the layers wider and route again. A
-    // frame title with no room between the edges that cross its border: widen the frame.
+    // A label with no room beside its edge: spread the layers wider and route again, at
+    // last make it a footnote. A frame title with no room between the edges that cross its
+    // border: widen the frame.
     let mut spread = 0;
     for _ in 0..6 {
         b.place_cross(spread)?;
         b.assign_ports();
-        match b.route_gaps() {
+        match b.route_gaps(spread >= 16) {
             Ok(()) => {}
-            Err(Routing::Label) if spread < 16 && !b.horizontal => {
+            Err(Routing::Label) => {
                 spread += 8;
                 continue;
             }
-            Err(Routing::Label) => return Err("no room for an edge label".into()),
             Err(Routing::Edges(e)) => return Err(e),
         }
         b.main_positions();
@@ -500,8 +499,9 @@ impl<'a> Builder<'a> {
         !self.edge_labels[s.edge].is_empty() && !self.g.edges[s.edge].invisible && at_source
     }
 
-    /// Phase 4: channel tracks and label slots, gap by gap.
-    fn route_gaps(&mut self) -> Result<(), Routing> {
+    /// Phase 4: channel tracks and label slots, gap by gap (a label with no room becomes a
+    /// footnote when `markers`).
+    fn route_gaps(&mut self, markers: bool) -> Result<(), Routing> {
         self.tracks.fill(None);
         self.label_at.fill(None);
         for k in 0..self.gap_segs.len() {
@@ -528,9 +528,15 @@ impl<'a> Builder<'a> {
                     .iter()
                     .map(|&si| (si, &self.edge_labels[self.r.segs[si].edge]))
                     .collect();
-                self.gap_label_len[k] =
-                    place_labels_td(segs, &labels, &self.ports, &self.tracks, &mut self.label_at)
-                        .ok_or(Routing::Label)?;
+                self.gap_label_len[k] = place_labels_td(
+                    segs,
+                    &labels,
+                    &self.ports,
+                    &self.tracks,
+                    &mut self.label_at,
+                    markers,
+                )
+                .ok_or(Routing::Label)?;
             }
         }
         Ok(())
@@ -696,7 +702,6 @@ impl<'a> Builder<'a> {
                 row += 1;
             }
             self.gaps[l] = Gap {
-                start,
                 end: main,
                 track0,
                 label0,
@@ -803,13 +808,10 @@ impl<'a> Builder<'a> {
             hi = hi.max(f.cross1);
         }
         for (si, at) in self.label_at.iter().enumerate() {
-            let w = max_width(&self.edge_labels[self.r.segs[si].edge]) as i64;
-            match at {
-                Some(LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross }) => {
-                    lo = lo.min(*cross);
-                    hi = hi.max(cross + w - 1);
-                }
-                _ => {}
+            if let Some(LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross }) = at {
+                let w = max_width(&self.edge_labels[self.r.segs[si].edge]) as i64;
+                lo = lo.min(*cross);
+                hi = hi.max(cross + w - 1);
             }
         }
         if lo > hi {

@@ -93,11 +93,16 @@ pub fn drawn(graph: &Graph, opts: &RenderOptions) -> Vec<Line> {
     rows(&entries(graph, opts.ascii), opts.width)
 }
 
-/// Lay entries out as `a  b  c` rows no wider than `width`.
+/// Lay entries out as `a  b  c` rows no wider than `width` (an entry wider than a row is
+/// wrapped).
 pub fn rows(items: &[String], width: usize) -> Vec<Line> {
+    let items: Vec<String> = items
+        .iter()
+        .flat_map(|i| crate::mermaid::text::wrap_hard(i, width.max(1)))
+        .collect();
     let mut rows = Vec::new();
     let mut cur = String::new();
-    for item in items {
+    for item in &items {
         if !cur.is_empty() && display_width(&cur) + 2 + display_width(item) > width {
             rows.push(Line::styled(std::mem::take(&mut cur), Style::Dim));
         }

@@ -18,7 +18,7 @@ mod shapes;
 use std::borrow::Cow;
 
 use crate::mermaid::style::{Line, Style};
-use crate::mermaid::{Form, RenderOptions, Want};
+use crate::mermaid::{Form, Output, RenderOptions, Want};
 use model::Graph;
 
 pub fn render_flowchart(
@@ -26,25 +26,17 @@ pub fn render_flowchart(
     body: &str,
     opts: &RenderOptions,
     want: Want,
-) -> Result<(Vec<Line>, Form), String> {
+) -> Result<Output, String> {
     let g = parse_flowchart::parse(header, body)?;
     Ok(render_graph(&g, opts, want))
 }
 
-pub fn render_state(
-    body: &str,
-    opts: &RenderOptions,
-    want: Want,
-) -> Result<(Vec<Line>, Form), String> {
+pub fn render_state(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
     let g = parse_state::parse(body)?;
     Ok(render_graph(&g, opts, want))
 }
 
-pub fn render_class(
-    body: &str,
-    opts: &RenderOptions,
-    want: Want,
-) -> Result<(Vec<Line>, Form), String> {
+pub fn render_class(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
     let g = parse_class::parse(body)?;
     Ok(render_graph(&g, opts, want))
 }
@@ -59,17 +51,25 @@ fn has_empty_cluster(g: &Graph) -> bool {
 }
 
 /// The drawing, or the compact list when no stage fits.
-pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> (Vec<Line>, Form) {
+pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
     if want != Want::Compact
-        && let Some(lines) = draw_fitted(g, opts, want)
+        && let Some((lines, turned)) = draw_fitted(g, opts, want)
     {
-        return (lines, Form::Drawing);
+        return Output {
+            lines,
+            form: Form::Drawing,
+            turned,
+        };
     }
     let mut lines = compact::render(g, opts.width, opts.ascii);
     if lines.is_empty() {
         lines.push(Line::styled("(empty diagram)", Style::Dim));
     }
-    (lines, Form::Compact)
+    Output {
+        lines,
+        form: Form::Compact,
+        turned: false,
+    }
 }
 
 /// Layout knobs in the order they are tried: natural spacing, tight spacing, then labels
@@ -105,8 +105,9 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     out
 }
 
-/// Try every stage in the graph's direction, then turned; the first drawing that fits.
-fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<Vec<Line>> {
+/// Try every stage in the graph's direction, then turned; the first drawing that fits, and
+/// whether it is turned.
+fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>, bool)> {
     if g.nodes.len() > 600 || has_empty_cluster(g) {
         return None;
     }
@@ -132,21 +133,6 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<Vec<Line>>
             return None;
         }
     }
-    if std::env::var_os("MM_DEBUG").is_some() {
-        for e in &g.edges {
-            eprintln!(
-                "edge {}->{} ff {:?} tf {:?}",
-                g.nodes[e.from].id, g.nodes[e.to].id, e.from_frame, e.to_frame
-            );
-        }
-        for (i, it) in ranked.items.iter().enumerate() {
-            eprintln!(
-                "item {i} {:?} layer {}",
-                it.node.map(|n| &g.nodes[n].id),
-                it.layer
-            );
-        }
-    }
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
     let own = g.direction;
@@ -155,34 +141,37 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<Vec<Line>>
         _ if big => vec![own],
         _ => vec![own, own.turned()],
     };
+    // Back edges up the far side, when that crosses fewer edges.
+    let far = rank::far_side(&ranked);
     for dir in turn {
+        // A stage too wide with ports close together is too wide with them spread too.
+        let mut too_wide: Option<(usize, usize)> = None;
         for &p in &params {
-            // Each stage either draws without any overlap or reports why it cannot.
-            let plan = match layout::plan(&g, &ranked, dir, p) {
-                Ok(plan) => plan,
-                Err(e) => {
-                    if std::env::var_os("MM_DEBUG").is_some() {
-                        eprintln!("{dir:?} {p:?}: plan: {e}");
-                    }
-                    continue;
-                }
-            };
-            if plan.width > opts.width {
-                if std::env::var_os("MM_DEBUG").is_some() {
-                    eprintln!("{dir:?} {p:?}: width {}", plan.width);
-                }
+            if too_wide == Some((p.sep, p.wrap)) {
                 continue;
             }
-            let mut lines = match draw::draw(&g, &ranked, &plan, opts.ascii) {
-                Ok(l) => l,
-                Err(e) => {
-                    if std::env::var_os("MM_DEBUG").is_some() {
-                        eprintln!("{dir:?} {p:?}: draw: {e}");
-                    }
-                    continue;
+            let mut best: Option<(usize, Vec<Line>)> = None;
+            for r in std::iter::once(&ranked).chain(far.as_ref()) {
+                if best.as_ref().is_some_and(|b| b.0 == 0) {
+                    break;
                 }
-            };
-            if lines.iter().all(|l| l.width() <= opts.width) {
+                let (plan, drawing) = match draw_stage(&g, r, dir, p, opts) {
+                    Ok(drawn) => drawn,
+                    Err(Stage::TooWide) => {
+                        too_wide = Some((p.sep, p.wrap));
+                        continue;
+                    }
+                    Err(Stage::Overlap) => continue,
+                };
+                if best.as_ref().is_none_or(|b| drawing.crossings < b.0) {
+                    let crossings = drawing.crossings;
+                    let lines = drawing.into_lines(&plan, opts.ascii);
+                    if lines.iter().all(|l| l.width() <= opts.width) {
+                        best = Some((crossings, lines));
+                    }
+                }
+            }
+            if let Some((_, mut lines)) = best {
                 if dir != own {
                     let note = if dir.horizontal() {
                         "drawn left to right to fit"
@@ -192,9 +181,33 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<Vec<Line>>
                     lines.insert(0, Line::styled(note, Style::Dim));
                 }
                 lines.extend(legend::drawn(&g, opts));
-                return Some(lines);
+                return Some((lines, dir != own));
             }
         }
     }
     None
+}
+
+/// Why a stage drew nothing.
+enum Stage {
+    TooWide,
+    /// something would overlap (or could not be placed)
+    Overlap,
+}
+
+/// One stage: plan, check the width, draw.
+fn draw_stage(
+    g: &Graph,
+    r: &rank::Ranked,
+    dir: model::Direction,
+    p: layout::Params,
+    opts: &RenderOptions,
+) -> Result<(layout::Plan, draw::Drawing), Stage> {
+    // Each stage either draws without any overlap or reports why it cannot.
+    let plan = layout::plan(g, r, dir, p).map_err(|_| Stage::Overlap)?;
+    if plan.width > opts.width {
+        return Err(Stage::TooWide);
+    }
+    let drawing = draw::draw(g, r, &plan, opts.ascii).map_err(|_| Stage::Overlap)?;
+    Ok((plan, drawing))
 }

@@ -23,7 +23,7 @@ pub fn parse(body: &str) -> Result<Graph, String> {
     if p.open_class.is_some() || !p.stack.is_empty() {
         return Err("a class or namespace is not closed with `}`".into());
     }
-    if p.g.nodes.is_empty() {
+    if p.g.nodes.is_empty() && p.g.notes.is_empty() {
         return Err("class diagram has no classes".into());
     }
     Ok(p.g)
@@ -235,48 +235,7 @@ impl Parser {
             Some((h, l)) => (h, Some(l.trim())),
             None => (stmt, None),
         };
-        let words = tokens(head);
-        if let Some(pos) = words
-            .iter()
-            .position(|w| relation(w).is_some() && (w.contains("--") || w.contains("..")))
-        {
-            let (left_head, line, right_head) = relation(&words[pos]).ok_or("bad relation")?;
-            let before: Vec<&String> = words[..pos].iter().collect();
-            let after: Vec<&String> = words[pos + 1..].iter().collect();
-            let (a, card_a) = split_card(&before, true).ok_or("bad relation")?;
-            let (b, card_b) = split_card(&after, false).ok_or("bad relation")?;
-            let from = self.class(&a)?;
-            let to = self.class(&b)?;
-            let mut text = label
-                .map(|l| collapse_spaces(&sanitize(l)))
-                .unwrap_or_default();
-            if card_a.is_some() || card_b.is_some() {
-                let card = format!(
-                    "{} → {}",
-                    card_a.unwrap_or_default(),
-                    card_b.unwrap_or_default()
-                );
-                text = if text.is_empty() {
-                    card
-                } else {
-                    format!("{text} ({card})")
-                };
-            }
-            let label = if text.is_empty() {
-                Vec::new()
-            } else {
-                label_lines(&text)
-            };
-            self.g.edges.push(Edge {
-                from,
-                to,
-                label,
-                line,
-                head: right_head,
-                tail: left_head,
-                invisible: false,
-                ..Edge::default()
-            });
+        if self.relationship(head, label)? {
             return Ok(());
         }
         if let Some(l) = label {
@@ -290,6 +249,54 @@ impl Parser {
             return Ok(());
         }
         Err("not a class statement".into())
+    }
+
+    /// `A ["1"] TOKEN ["*"] B` with its label: `false` when `head` holds no relation.
+    fn relationship(&mut self, head: &str, label: Option<&str>) -> Result<bool, String> {
+        let words = tokens(head);
+        let Some(pos) = words
+            .iter()
+            .position(|w| relation(w).is_some() && (w.contains("--") || w.contains("..")))
+        else {
+            return Ok(false);
+        };
+        let (left_head, line, right_head) = relation(&words[pos]).ok_or("bad relation")?;
+        let before: Vec<&String> = words[..pos].iter().collect();
+        let after: Vec<&String> = words[pos + 1..].iter().collect();
+        let (a, card_a) = split_card(&before, true).ok_or("bad relation")?;
+        let (b, card_b) = split_card(&after, false).ok_or("bad relation")?;
+        let from = self.class(&a)?;
+        let to = self.class(&b)?;
+        let mut text = label
+            .map(|l| collapse_spaces(&sanitize(l)))
+            .unwrap_or_default();
+        if card_a.is_some() || card_b.is_some() {
+            let card = format!(
+                "{} → {}",
+                card_a.unwrap_or_default(),
+                card_b.unwrap_or_default()
+            );
+            text = if text.is_empty() {
+                card
+            } else {
+                format!("{text} ({card})")
+            };
+        }
+        let label = if text.is_empty() {
+            Vec::new()
+        } else {
+            label_lines(&text)
+        };
+        self.g.edges.push(Edge {
+            from,
+            to,
+            label,
+            line,
+            head: right_head,
+            tail: left_head,
+            ..Edge::default()
+        });
+        Ok(true)
     }
 }
 

@@ -318,8 +318,7 @@ fn parse_shape(cur: &mut Cursor) -> Result<Option<(Shape, String)>, String> {
     } else {
         (String::new(), 0)
     };
-    for &(o, close, shape) in SHAPES.iter().filter(|(o, _, _)| *o == open) {
-        let _ = o;
+    for &(_, close, shape) in SHAPES.iter().filter(|(o, _, _)| *o == open) {
         let found = if after > 0 {
             let tail = &inner[after..];
             let t = tail.trim_start();

@@ -310,3 +310,24 @@ fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec
     keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     keyed.into_iter().flat_map(|k| k.2).collect()
 }
+
+/// The same layering with the dummies of back edges (outside any subgraph) moved to the
+/// right end of their layers, so back edges run up the far side of the drawing instead of
+/// crossing the edges that leave a node downwards. `None` when there is nothing to move.
+pub fn far_side(r: &Ranked) -> Option<Ranked> {
+    let mut back_dummy = vec![false; r.items.len()];
+    for s in &r.segs {
+        if r.reversed[s.edge] && r.items[s.lower].node.is_none() {
+            back_dummy[s.lower] = r.items[s.lower].cluster.is_none();
+        }
+    }
+    if !back_dummy.contains(&true) {
+        return None;
+    }
+    let mut out = r.clone();
+    for layer in &mut out.layers {
+        let (back, front): (Vec<usize>, Vec<usize>) = layer.iter().partition(|&&i| back_dummy[i]);
+        *layer = front.into_iter().chain(back).collect();
+    }
+    Some(out)
+}

@@ -12,6 +12,8 @@ pub enum LabelAt {
     OnTrack { cross: i64 },
     /// LR: in the gap's label columns, over the segment's lower port
     InGap,
+    /// no room beside the edge: a footnote marker on the edge, the label under the drawing
+    Marker,
 }
 
 /// Give every bending segment in a gap its own channel row/column without ambiguity.
@@ -71,13 +73,14 @@ pub fn assign_tracks(
 
 /// TD labels: rows under the tracks, each label on or beside its edge's last vertical.
 /// `labels` pairs a segment with its label. Returns the number of label rows, `None` when a
-/// label has no room beside its edge.
+/// label has no room beside its edge (unless `markers`: then that label becomes a footnote).
 pub fn place_labels_td(
     segs: &[usize],
     labels: &[(usize, &Vec<String>)],
     ports: &[(i64, i64)],
     tracks: &[Option<usize>],
     label_at: &mut [Option<LabelAt>],
+    markers: bool,
 ) -> Option<usize> {
     // Every segment's lower vertical passes through all label rows.
     let verticals: Vec<(usize, i64)> = segs.iter().map(|&s| (s, ports[s].1)).collect();
@@ -120,7 +123,10 @@ pub fn place_labels_td(
             }
         }
         if !done {
-            return None;
+            if !markers {
+                return None;
+            }
+            label_at[s] = Some(LabelAt::Marker);
         }
     }
     Some(rows_used)

@@ -1,7 +1,7 @@
 //! Node boxes: each shape keeps a distinct look (corners and sides), in Unicode and ASCII.
 
 use crate::mermaid::canvas::Canvas;
-use crate::mermaid::glyphs::{Glyphs, LineKind};
+use crate::mermaid::glyphs::{DOWN, Glyphs, LineKind, UP};
 use crate::mermaid::graph::model::Shape;
 use crate::mermaid::style::Style;
 use crate::mermaid::text::{display_width, max_width};
@@ -47,124 +47,12 @@ pub fn draw(
     size: (usize, usize),
     horizontal: bool,
 ) {
-    let ((row, col), (w, h)) = (at, size);
-    let st = Style::Border;
     if t.shape.is_point() {
-        let mark = match (t.shape, g.ascii) {
-            (Shape::Start, false) => '●',
-            (Shape::End, false) => '◉',
-            (Shape::Choice, false) => '◆',
-            (Shape::Start, true) => '*',
-            (Shape::End, true) => '@',
-            (Shape::Choice, true) => '?',
-            _ => {
-                if g.ascii {
-                    '='
-                } else {
-                    '━'
-                }
-            }
-        };
-        if horizontal {
-            for r in row..row + h {
-                canvas.put(
-                    r,
-                    col,
-                    if t.shape == Shape::Bar {
-                        mark
-                    } else {
-                        g.vshaft(LineKind::Solid)
-                    },
-                    st,
-                );
-            }
-            canvas.put(row + h / 2, col, mark, Style::Participant);
-        } else {
-            for c in col..col + w {
-                canvas.put(
-                    row,
-                    c,
-                    if t.shape == Shape::Bar {
-                        mark
-                    } else {
-                        g.hshaft(LineKind::Solid)
-                    },
-                    st,
-                );
-            }
-            canvas.put(row, col + w / 2, mark, Style::Participant);
-        }
+        draw_point(canvas, g, t.shape, at, size, horizontal);
         return;
     }
-    let (c0, c1, r0, r1) = (col, col + w - 1, row, row + h - 1);
-    canvas.rect(r0, c0, r1, c1, LineKind::Solid, st);
-    let round = matches!(
-        t.shape,
-        Shape::Round | Shape::Stadium | Shape::Circle | Shape::DoubleCircle | Shape::Cylinder
-    );
-    if round {
-        for (r, c) in [(r0, c0), (r0, c1), (r1, c0), (r1, c1)] {
-            canvas.round(r, c);
-        }
-    }
-    let ascii = g.ascii;
-    // Diagonal corners for rhombus and hexagon.
-    if matches!(t.shape, Shape::Rhombus | Shape::Hexagon) {
-        let (a, b) = if ascii { ('/', '\\') } else { ('╱', '╲') };
-        canvas.put(r0, c0, a, st);
-        canvas.put(r0, c1, b, st);
-        canvas.put(r1, c0, b, st);
-        canvas.put(r1, c1, a, st);
-    }
-    // Sides on the text rows.
-    let (left, right): (&str, &str) = match t.shape {
-        Shape::Stadium => ("(", ")"),
-        Shape::Circle => ("((", "))"),
-        Shape::DoubleCircle => ("(((", ")))"),
-        Shape::Rhombus => ("<", ">"),
-        Shape::LeanRight => ("/", "/"),
-        Shape::LeanLeft => ("\\", "\\"),
-        Shape::Trapezoid => ("/", "\\"),
-        Shape::TrapezoidAlt => ("\\", "/"),
-        Shape::Asymmetric => (">", if ascii { "|" } else { "│" }),
-        Shape::Subroutine => (
-            if ascii { "||" } else { "││" },
-            if ascii { "||" } else { "││" },
-        ),
-        _ => ("", ""),
-    };
-    let body_top = if t.shape == Shape::Cylinder {
-        r0 + 2
-    } else {
-        r0 + 1
-    };
-    if t.shape == Shape::Cylinder {
-        canvas.hline(r0 + 1, c0, c1, LineKind::Solid, st);
-    }
-    if !left.is_empty() {
-        for r in body_top..r1 {
-            canvas.text(r, c0, left, st);
-            canvas.text(r, c1 + 1 - display_width(right), right, st);
-        }
-    }
-    if t.shape == Shape::Subroutine {
-        canvas.join(
-            r0,
-            c0 + 1,
-            crate::mermaid::glyphs::DOWN,
-            LineKind::Solid,
-            st,
-        );
-        canvas.join(
-            r0,
-            c1 - 1,
-            crate::mermaid::glyphs::DOWN,
-            LineKind::Solid,
-            st,
-        );
-        canvas.join(r1, c0 + 1, crate::mermaid::glyphs::UP, LineKind::Solid, st);
-        canvas.join(r1, c1 - 1, crate::mermaid::glyphs::UP, LineKind::Solid, st);
-    }
+    let body_top = outline(canvas, g, t.shape, at, size);
+    let ((_, c0), (w, _)) = (at, size);
     let inner = w - 2;
     let mut r = body_top;
     for line in &t.label {
@@ -178,11 +66,122 @@ pub fn draw(
         r += 1;
     }
     for section in t.sections.iter().filter(|s| !s.is_empty()) {
-        canvas.hline(r, c0, c1, LineKind::Solid, st);
+        canvas.hline(r, c0, c0 + w - 1, LineKind::Solid, Style::Border);
         r += 1;
         for line in section {
             canvas.text(r, c0 + 2, line, Style::Plain);
             r += 1;
         }
+    }
+}
+
+/// `[*]`, a choice, a fork/join bar: one mark on a line as long as the ports need.
+fn draw_point(
+    canvas: &mut Canvas,
+    g: Glyphs,
+    shape: Shape,
+    (row, col): (usize, usize),
+    (w, h): (usize, usize),
+    horizontal: bool,
+) {
+    let mark = match (shape, g.ascii) {
+        (Shape::Start, false) => '●',
+        (Shape::End, false) => '◉',
+        (Shape::Choice, false) => '◆',
+        (Shape::Start, true) => '*',
+        (Shape::End, true) => '@',
+        (Shape::Choice, true) => '?',
+        (_, true) => '=',
+        (_, false) => '━',
+    };
+    let (fill, cells) = if horizontal {
+        (g.vshaft(LineKind::Solid), h)
+    } else {
+        (g.hshaft(LineKind::Solid), w)
+    };
+    let fill = if shape == Shape::Bar { mark } else { fill };
+    for k in 0..cells {
+        let (r, c) = if horizontal {
+            (row + k, col)
+        } else {
+            (row, col + k)
+        };
+        canvas.put(r, c, fill, Style::Border);
+    }
+    let (r, c) = if horizontal {
+        (row + h / 2, col)
+    } else {
+        (row, col + w / 2)
+    };
+    canvas.put(r, c, mark, Style::Participant);
+}
+
+/// A box's border in its shape's look; returns the first row of its text.
+fn outline(
+    canvas: &mut Canvas,
+    g: Glyphs,
+    shape: Shape,
+    (row, col): (usize, usize),
+    (w, h): (usize, usize),
+) -> usize {
+    let st = Style::Border;
+    let (c0, c1, r0, r1) = (col, col + w - 1, row, row + h - 1);
+    canvas.rect(r0, c0, r1, c1, LineKind::Solid, st);
+    let round = matches!(
+        shape,
+        Shape::Round | Shape::Stadium | Shape::Circle | Shape::DoubleCircle | Shape::Cylinder
+    );
+    if round {
+        for (r, c) in [(r0, c0), (r0, c1), (r1, c0), (r1, c1)] {
+            canvas.round(r, c);
+        }
+    }
+    let ascii = g.ascii;
+    // Diagonal corners for rhombus and hexagon.
+    if matches!(shape, Shape::Rhombus | Shape::Hexagon) {
+        let (a, b) = if ascii { ('/', '\\') } else { ('╱', '╲') };
+        canvas.put(r0, c0, a, st);
+        canvas.put(r0, c1, b, st);
+        canvas.put(r1, c0, b, st);
+        canvas.put(r1, c1, a, st);
+    }
+    let body_top = if shape == Shape::Cylinder {
+        canvas.hline(r0 + 1, c0, c1, LineKind::Solid, st);
+        r0 + 2
+    } else {
+        r0 + 1
+    };
+    // Sides on the text rows.
+    let (left, right) = sides(shape, ascii);
+    if !left.is_empty() {
+        for r in body_top..r1 {
+            canvas.text(r, c0, left, st);
+            canvas.text(r, c1 + 1 - display_width(right), right, st);
+        }
+    }
+    if shape == Shape::Subroutine {
+        for c in [c0 + 1, c1 - 1] {
+            canvas.join(r0, c, DOWN, LineKind::Solid, st);
+            canvas.join(r1, c, UP, LineKind::Solid, st);
+        }
+    }
+    body_top
+}
+
+/// The left and right sides a shape draws on its text rows.
+fn sides(shape: Shape, ascii: bool) -> (&'static str, &'static str) {
+    match shape {
+        Shape::Stadium => ("(", ")"),
+        Shape::Circle => ("((", "))"),
+        Shape::DoubleCircle => ("(((", ")))"),
+        Shape::Rhombus => ("<", ">"),
+        Shape::LeanRight => ("/", "/"),
+        Shape::LeanLeft => ("\\", "\\"),
+        Shape::Trapezoid => ("/", "\\"),
+        Shape::TrapezoidAlt => ("\\", "/"),
+        Shape::Asymmetric => (">", if ascii { "|" } else { "│" }),
+        Shape::Subroutine if ascii => ("||", "||"),
+        Shape::Subroutine => ("││", "││"),
+        _ => ("", ""),
     }
 }

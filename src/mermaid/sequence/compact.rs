@@ -89,15 +89,44 @@ fn push_wrapped(
     }
 }
 
-/// Render the compact form.
-pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
+/// The arrow kinds of a diagram, in order of first use.
+fn kinds(d: &Diagram) -> Vec<Arrow> {
+    let mut kinds: Vec<Arrow> = Vec::new();
+    for e in &d.events {
+        if let Event::Message { arrow, .. } = e
+            && !kinds.contains(arrow)
+        {
+            kinds.push(*arrow);
+        }
+    }
+    kinds
+}
+
+/// The legend naming the arrow kinds when a diagram mixes them (always in ASCII, whose
+/// arrows are less telling). Empty when there is one kind.
+pub fn legend(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
     let g = Glyphs::new(opts.ascii);
-    let width = opts.width;
-    let mut out = Vec::new();
-    // Ids too long for a row get a short stand-in (`P3`), explained in the legend.
+    let kinds = kinds(d);
+    if kinds.len() < 2 && (!opts.ascii || kinds.is_empty()) {
+        return Vec::new();
+    }
+    let items: Vec<String> = kinds
+        .iter()
+        .flat_map(|a| {
+            wrap_hard(
+                &format!("{} {}", arrow_token(g, *a), describe(*a)),
+                opts.width,
+            )
+        })
+        .collect();
+    legend_rows(&items, opts.width, Style::Dim)
+}
+
+/// Participant ids as the rows show them: ids too long for a row get a short stand-in
+/// (`P3`), explained with the aliases.
+fn short_ids(d: &Diagram, width: usize) -> Vec<String> {
     let long = |id: &str| display_width(id) > (width / 4).max(6);
-    let id_strings: Vec<String> = d
-        .participants
+    d.participants
         .iter()
         .enumerate()
         .map(|(i, p)| {
@@ -107,45 +136,58 @@ pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
                 p.id.clone()
             }
         })
-        .collect();
-    let ids: Vec<&str> = id_strings.iter().map(String::as_str).collect();
-    let col = ids
-        .iter()
-        .map(|i| display_width(i) + 1)
-        .max()
-        .unwrap_or(1)
-        .min((width / 4).max(4));
-    // Legend of aliases first: the reader needs it before the rows.
+        .collect()
+}
+
+/// Aliases (`IT = _invoke_tool`) and boxes, before the rows: the reader needs them first.
+fn header(d: &Diagram, ids: &[&str], width: usize) -> Vec<Line> {
     let aliases: Vec<String> = d
         .participants
         .iter()
-        .zip(&ids)
+        .zip(ids)
         .filter(|(p, id)| p.label.join(" ") != **id)
         .map(|(p, id)| format!("{id} = {}", p.label.join(" ")))
         .collect();
-    let mut legend = Vec::new();
-    for a in &aliases {
-        push_wrapped(
-            &mut legend,
-            Line::default(),
-            std::slice::from_ref(a),
-            Style::Participant,
-            width,
-        );
-    }
+    let mut out = Vec::new();
     if aliases.iter().all(|a| display_width(a) < width / 2) {
-        legend = legend_rows(&aliases, width, Style::Participant);
+        out = legend_rows(&aliases, width, Style::Participant);
+    } else {
+        for a in &aliases {
+            push_wrapped(
+                &mut out,
+                Line::default(),
+                std::slice::from_ref(a),
+                Style::Participant,
+                width,
+            );
+        }
     }
-    out.extend(legend);
     for grp in &d.groups {
         let members: Vec<&str> = ids[grp.first..=grp.last.min(ids.len() - 1)].to_vec();
         let text = format!("box {}: {}", grp.label, members.join(", "));
         push_wrapped(&mut out, Line::default(), &[text], Style::Block, width);
     }
-    let mut depth = 0usize;
-    let mut kinds: Vec<Arrow> = Vec::new();
-    for e in &d.events {
-        let indent = "  ".repeat(depth.min(8));
+    out
+}
+
+/// The rows' shared layout: ids, their column width, the indent of open blocks.
+struct Rows<'a> {
+    ids: &'a [&'a str],
+    col: usize,
+    width: usize,
+    glyphs: Glyphs,
+    depth: usize,
+}
+
+/// The indent of rows inside `depth` open blocks.
+fn indent(depth: usize) -> Line {
+    Line::styled("  ".repeat(depth.min(8)), Style::Plain)
+}
+
+impl Rows<'_> {
+    /// One event's rows.
+    fn event(&mut self, out: &mut Vec<Line>, e: &Event) {
+        let (ids, width) = (self.ids, self.width);
         match e {
             Event::Message {
                 from,
@@ -156,28 +198,17 @@ pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
                 deactivate,
                 number,
             } => {
-                if !kinds.contains(arrow) {
-                    kinds.push(*arrow);
-                }
-                let mut to_name = ids[*to].to_string();
-                if *activate {
-                    to_name.insert(0, '+');
-                } else if *deactivate {
-                    to_name.insert(0, '-');
-                }
-                let mut line = Line::styled(indent.clone(), Style::Plain);
-                line.push(pad_right(ids[*from], col), Style::Participant);
-                line.push(arrow_token(g, *arrow), Style::Arrow);
+                // `+X` / `-X`: the message activates its target / deactivates its sender
+                let to_name = format!("{}{}", if *activate { "+" } else { "" }, ids[*to]);
+                let from_name = format!("{}{}", if *deactivate { "-" } else { "" }, ids[*from]);
+                let mut line = indent(self.depth);
+                line.push(pad_right(&from_name, self.col), Style::Participant);
+                line.push(arrow_token(self.glyphs, *arrow), Style::Arrow);
                 line.push(" ", Style::Plain);
-                line.push(pad_right(&to_name, col), Style::Participant);
+                line.push(pad_right(&to_name, self.col), Style::Participant);
                 line.push(" ", Style::Plain);
-                push_wrapped(
-                    &mut out,
-                    line,
-                    &message_text(label, *number),
-                    Style::Label,
-                    width,
-                );
+                let text = message_text(label, *number);
+                push_wrapped(out, line, &text, Style::Label, width);
             }
             Event::Note {
                 pos,
@@ -191,33 +222,28 @@ pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
                     NotePos::Over if first == last => format!("note over {}: ", ids[*first]),
                     NotePos::Over => format!("note over {},{}: ", ids[*first], ids[*last]),
                 };
-                let mut line = Line::styled(indent, Style::Plain);
+                let mut line = indent(self.depth);
                 line.push(place, Style::Note);
-                push_wrapped(&mut out, line, text, Style::Note, width);
+                push_wrapped(out, line, text, Style::Note, width);
             }
             Event::BlockStart { kind, label } => {
-                push_wrapped(
-                    &mut out,
-                    Line::styled(indent, Style::Plain),
-                    &[block_text(kind.keyword(), label)],
-                    Style::Block,
-                    width,
-                );
-                depth += 1;
+                let text = [block_text(kind.keyword(), label)];
+                push_wrapped(out, indent(self.depth), &text, Style::Block, width);
+                self.depth += 1;
             }
             Event::BlockDivider { keyword, label } => {
-                let indent = "  ".repeat(depth.saturating_sub(1).min(8));
+                let line = indent(self.depth.saturating_sub(1));
                 push_wrapped(
-                    &mut out,
-                    Line::styled(indent, Style::Plain),
+                    out,
+                    line,
                     &[block_text(keyword, label)],
                     Style::Block,
                     width,
                 );
             }
             Event::BlockEnd => {
-                depth = depth.saturating_sub(1);
-                let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
+                self.depth = self.depth.saturating_sub(1);
+                let mut line = indent(self.depth);
                 line.push("end", Style::Block);
                 out.push(line);
             }
@@ -228,22 +254,48 @@ pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
                     Event::Create(_) => "create",
                     _ => "destroy",
                 };
-                push_wrapped(
-                    &mut out,
-                    Line::styled(indent, Style::Plain),
-                    &[format!("{word} {}", ids[*p])],
-                    Style::Dim,
-                    width,
-                );
+                let text = [format!("{word} {}", ids[*p])];
+                push_wrapped(out, indent(self.depth), &text, Style::Dim, width);
             }
         }
     }
-    let legend: Vec<String> = kinds
+}
+
+/// Render the compact form.
+pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
+    let width = opts.width;
+    let id_strings = short_ids(d, width);
+    let ids: Vec<&str> = id_strings.iter().map(String::as_str).collect();
+    let marks = d.events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Message { activate: true, .. }
+                | Event::Message {
+                    deactivate: true,
+                    ..
+                }
+        )
+    });
+    let col = ids
         .iter()
-        .map(|a| format!("{} {}", arrow_token(g, *a), describe(*a)))
-        .collect();
-    if kinds.len() > 1 || opts.ascii {
-        out.extend(legend_rows(&legend, width, Style::Dim));
+        .map(|i| display_width(i) + 1 + usize::from(marks))
+        .max()
+        .unwrap_or(1)
+        .min((width / 4).max(4));
+    let mut out = header(d, &ids, width);
+    let mut rows = Rows {
+        ids: &ids,
+        col,
+        width,
+        glyphs: Glyphs::new(opts.ascii),
+        depth: 0,
+    };
+    for e in &d.events {
+        rows.event(&mut out, e);
+    }
+    out.extend(legend(d, opts));
+    if marks {
+        out.push(Line::styled("+X activates X  -X deactivates X", Style::Dim));
     }
     out
 }

@@ -2,35 +2,53 @@
 
 use crate::mermaid::RenderOptions;
 use crate::mermaid::canvas::Canvas;
-use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
+use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::mermaid::sequence::columns::{Columns, columns};
+use crate::mermaid::sequence::compact;
 use crate::mermaid::sequence::model::{Diagram, Event, NotePos};
 use crate::mermaid::sequence::prepare::{
-    Item, Prepared, block_text, message_text, prepare, widest_label,
+    Item, Names, Prepared, block_text, message_text, prepare, widest_label,
 };
 use crate::mermaid::style::{Line, Style};
-use crate::mermaid::text::{display_width, max_width, wrap};
+use crate::mermaid::text::{display_width, max_width, wrap_count};
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
 const MIN_WRAP: usize = 12;
 
-/// Try the lifeline drawing at decreasing label widths; `None` when nothing fits.
+/// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
+/// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
 pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
-    let full = prepare(d, usize::MAX);
+    let whole = prepare(d, usize::MAX, Names::Whole);
     for pad in [2, 0] {
-        let cols = columns(&full, pad);
+        let cols = columns(&whole, pad);
         if cols.width <= opts.width
-            && let Some(lines) = draw(&full, &cols, opts)
+            && let Some(lines) = draw(&whole, &cols, d, opts)
         {
             return Some(lines);
         }
     }
-    // Wrap labels. Wider limits need more columns but fewer rows, so the usable limits form
-    // a range: from the narrowest that keeps every label within two extra rows (`growth_ok`)
-    // up to the widest that fits the width. Find the low end cheaply first; if even that
-    // does not fit, go straight to the compact form.
-    let widest = widest_label(&full);
-    let (mut lo, mut hi) = (MIN_WRAP, widest.saturating_sub(1));
+    // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
+    let mut candidates: Vec<(Prepared, Columns)> = Vec::new();
+    let narrow = prepare(d, usize::MAX, Names::Narrow);
+    let cols = columns(&narrow, 0);
+    if cols.width <= opts.width {
+        candidates.push((narrow, cols));
+    }
+    if let Some(lo) = narrowest_wrap(d, &whole) {
+        for names in [Names::Whole, Names::Narrow] {
+            candidates.extend(widest_wrap(d, lo, widest_label(&whole), names, opts.width));
+        }
+    }
+    candidates.sort_by_key(|(p, _)| height(p));
+    candidates
+        .iter()
+        .find_map(|(p, cols)| draw(p, cols, d, opts))
+}
+
+/// The narrowest label wrap that keeps every label within a few extra rows
+/// (`growth_ok`), if any.
+fn narrowest_wrap(d: &Diagram, whole: &Prepared) -> Option<usize> {
+    let (lo, hi) = (MIN_WRAP, widest_label(whole).saturating_sub(1));
     if lo > hi {
         return None;
     }
@@ -43,55 +61,68 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
             a = mid + 1;
         }
     }
-    if !growth_ok(d, a) {
-        return None;
-    }
-    lo = a;
-    let first = prepare(d, lo);
+    growth_ok(d, a).then_some(a)
+}
+
+/// Wider label wraps need more columns but fewer rows: the widest wrap from `lo` up that
+/// fits `width`, if even `lo` fits.
+fn widest_wrap(
+    d: &Diagram,
+    lo: usize,
+    widest: usize,
+    names: Names,
+    width: usize,
+) -> Option<(Prepared, Columns)> {
+    let first = prepare(d, lo, names);
     let first_cols = columns(&first, 0);
-    if first_cols.width > opts.width {
+    if first_cols.width > width {
         return None;
     }
     let mut best = (first, first_cols);
-    lo += 1;
+    let (mut lo, mut hi) = (lo + 1, widest.saturating_sub(1));
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
-        let prep = prepare(d, mid);
+        let prep = prepare(d, mid, names);
         let cols = columns(&prep, 0);
-        if cols.width <= opts.width {
+        if cols.width <= width {
             best = (prep, cols);
             lo = mid + 1;
         } else {
             hi = mid - 1;
         }
     }
-    draw(&best.0, &best.1, opts)
+    Some(best)
 }
 
-/// Wrapping at `max` adds at most two rows to any label (one to a participant name);
-/// beyond that the compact form reads better.
-fn growth_ok(d: &Diagram, max: usize) -> bool {
-    let grows = |lines: &[String], extra: usize| {
-        lines
+/// Rows the drawing of `p` takes (near enough to compare stages).
+fn height(p: &Prepared) -> usize {
+    let header = p.names.iter().map(Vec::len).max().unwrap_or(1) + 2;
+    header
+        + p.items
             .iter()
-            .map(|l| {
-                if display_width(l) <= max {
-                    1
-                } else {
-                    wrap(l, max).len()
-                }
+            .map(|i| match i {
+                Item::Message { lines, .. } => lines.len() + 1,
+                Item::Note { lines, .. } => lines.len() + 2,
+                Item::Open { lines } | Item::Divider { lines } => lines.len().max(1),
+                Item::Close => 1,
+                _ => 0,
             })
             .sum::<usize>()
-            <= lines.len() + extra
+}
+
+/// Wrapping at `max` adds at most three rows to any label; beyond that the compact form
+/// reads better.
+fn growth_ok(d: &Diagram, max: usize) -> bool {
+    let grows = |lines: &[String], extra: usize| {
+        lines.iter().map(|l| wrap_count(l, max)).sum::<usize>() <= lines.len() + extra
     };
-    d.participants.iter().all(|p| grows(&p.label, 1))
-        && d.events.iter().all(|e| match e {
-            Event::Message { label, number, .. } => grows(&message_text(label, *number), 2),
-            Event::Note { text, .. } => grows(text, 2),
-            Event::BlockStart { kind, label } => grows(&[block_text(kind.keyword(), label)], 2),
-            Event::BlockDivider { keyword, label } => grows(&[block_text(keyword, label)], 2),
-            _ => true,
-        })
+    d.events.iter().all(|e| match e {
+        Event::Message { label, number, .. } => grows(&message_text(label, *number), 3),
+        Event::Note { text, .. } => grows(text, 3),
+        Event::BlockStart { kind, label } => grows(&[block_text(kind.keyword(), label)], 2),
+        Event::BlockDivider { keyword, label } => grows(&[block_text(keyword, label)], 2),
+        _ => true,
+    })
 }
 
 struct Drawer<'a> {
@@ -103,12 +134,15 @@ struct Drawer<'a> {
     alive: Vec<bool>,
     active: Vec<usize>,
     pending_destroy: Vec<bool>,
-    frames: Vec<usize>,
+    /// open frames: (first row, index into `Columns::frames`)
+    frames: Vec<(usize, usize)>,
+    /// frames opened so far
+    opened: usize,
     collision: bool,
 }
 
 /// Draw the prepared diagram; `None` if anything would overlap or overflow.
-fn draw(p: &Prepared, c: &Columns, opts: &RenderOptions) -> Option<Vec<Line>> {
+fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
     let n = p.names.len();
     let mut dr = Drawer {
         p,
@@ -120,6 +154,7 @@ fn draw(p: &Prepared, c: &Columns, opts: &RenderOptions) -> Option<Vec<Line>> {
         active: vec![0; n],
         pending_destroy: vec![false; n],
         frames: Vec::new(),
+        opened: 0,
         collision: false,
     };
     dr.header();
@@ -137,6 +172,11 @@ fn draw(p: &Prepared, c: &Columns, opts: &RenderOptions) -> Option<Vec<Line>> {
     let mut lines = dr.canvas.into_lines();
     if let Some(title) = &p.title {
         lines.insert(0, Line::styled(title.clone(), Style::Label));
+    }
+    // Kinds that differ by one glyph (▶/▷, ─/┄) are named under the drawing.
+    lines.extend(compact::legend(d, opts));
+    if lines.iter().any(|l| l.width() > opts.width) {
+        return None;
     }
     Some(lines)
 }
@@ -169,6 +209,17 @@ impl Drawer<'_> {
             self.collision = true;
         }
         self.canvas.text(row, col, text, style);
+    }
+
+    /// Write a message label that may cover the lifelines it passes over (a message that
+    /// skips a participant), noting any other overlap.
+    fn label_over(&mut self, row: usize, col: usize, text: &str) {
+        let w = display_width(text);
+        let free = (col..col + w).all(|c| self.c.x.contains(&c) || self.canvas.is_empty(row, c));
+        if !free {
+            self.collision = true;
+        }
+        self.canvas.text(row, col, text, Style::Label);
     }
 
     fn header(&mut self) {
@@ -277,19 +328,21 @@ impl Drawer<'_> {
                 lines,
             } => self.note(*pos, *first, *last, lines),
             Item::Open { lines } => {
-                let depth = self.frames.len() + 1;
-                let r = self.frame_rule(depth, lines, LineKind::Solid);
-                self.frames.push(r);
+                let k = self.opened;
+                self.opened += 1;
+                let r = self.frame_rule(k, lines, LineKind::Solid);
+                self.frames.push((r, k));
             }
             Item::Divider { lines } => {
-                let depth = self.frames.len().max(1);
-                self.frame_rule(depth, lines, LineKind::Dotted);
+                if let Some(&(_, k)) = self.frames.last() {
+                    self.frame_rule(k, lines, LineKind::Dotted);
+                }
             }
             Item::Close => {
-                let depth = self.frames.len();
-                if let Some(start) = self.frames.pop() {
+                if let Some((start, k)) = self.frames.pop() {
                     let r = self.rows(1);
-                    let (l, rr) = (Columns::frame_left(depth), self.c.frame_right(depth));
+                    let (depth, rr) = self.c.frames[k];
+                    let l = Columns::frame_left(depth);
                     self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
                     self.canvas
                         .vline(l, start, r, LineKind::Solid, Style::Block);
@@ -309,10 +362,11 @@ impl Drawer<'_> {
         }
     }
 
-    /// A frame's top rule or divider, with its text starting in the first gap.
-    fn frame_rule(&mut self, depth: usize, lines: &[String], kind: LineKind) -> usize {
+    /// Frame `k`'s top rule or a divider, with its text starting in the first gap.
+    fn frame_rule(&mut self, k: usize, lines: &[String], kind: LineKind) -> usize {
         let r = self.rows(lines.len().max(1));
-        let (l, rr) = (Columns::frame_left(depth), self.c.frame_right(depth));
+        let (depth, rr) = self.c.frames[k];
+        let l = Columns::frame_left(depth);
         self.canvas.hline(r, l, rr, kind, Style::Block);
         let col = self.c.x.first().map_or(l + 2, |x| x + 1);
         for (k, line) in lines.iter().enumerate() {
@@ -320,7 +374,11 @@ impl Drawer<'_> {
                 // Overwrites the rule itself: check only against other text.
                 self.canvas.text(r, col, &format!(" {line} "), Style::Block);
             } else {
-                self.label(r + k, col + 1, line, Style::Block);
+                let w = display_width(line);
+                let free = (col + 1..col + 1 + w)
+                    .all(|c| self.c.x.contains(&c) || self.canvas.is_empty(r + k, c));
+                self.collision |= !free;
+                self.canvas.text(r + k, col + 1, line, Style::Block);
             }
         }
         r
@@ -347,11 +405,33 @@ impl Drawer<'_> {
         deactivate: bool,
     ) {
         let (xs, xt) = (self.c.x[from], self.c.x[to]);
-        let gap = if from < to { from } else { from - 1 };
-        let col = self.c.x[gap] + 2;
+        let (lo, hi) = (xs.min(xt), xs.max(xt));
         let top = self.rows(lines.len());
+        let w = max_width(lines);
+        // Centred over its own arrow, covering the lifelines a long message passes (a label
+        // off to one side would read as a message to the neighbour), a cell off any it
+        // would just touch.
+        let first = lo + 2;
+        let last = hi.saturating_sub(w + 1).max(first);
+        let centre = (lo + hi)
+            .div_ceil(2)
+            .saturating_sub(w / 2)
+            .clamp(first, last);
+        let touches = |c: usize| {
+            self.c
+                .x
+                .iter()
+                .filter(|&&x| x != lo && x != hi)
+                .any(|&x| x + 1 == c || x == c + w)
+        };
+        let col = [centre, centre + 1, centre.saturating_sub(1)]
+            .into_iter()
+            .filter(|&c| (first..=last).contains(&c))
+            .find(|&c| !touches(c))
+            .unwrap_or(centre);
         for (k, line) in lines.iter().enumerate() {
-            self.label(top + k, col, line, Style::Label);
+            let lw = display_width(line);
+            self.label_over(top + k, col + (w - lw) / 2, line);
         }
         if activate {
             self.active[to] += 1;
@@ -447,7 +527,6 @@ impl Drawer<'_> {
         } else {
             ('┌', '┐', '└', '┘', '─', '│')
         };
-        let _ = (LEFT, RIGHT);
         for r in top..top + h {
             for c in c0..=c1 {
                 let ch = match (r == top, r == top + h - 1, c == c0, c == c1) {

@@ -7,16 +7,23 @@ mod model;
 mod parse;
 mod prepare;
 
-use crate::mermaid::style::Line;
-use crate::mermaid::{Form, RenderOptions, Want};
+use crate::mermaid::{Form, Output, RenderOptions, Want};
 
 /// Render a sequence diagram body (the text after the header line).
-pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<(Vec<Line>, Form), String> {
+pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
     let diagram = parse::parse(body)?;
     if want != Want::Compact
         && let Some(lines) = layout::render_fitted(&diagram, opts)
     {
-        return Ok((lines, Form::Drawing));
+        return Ok(Output {
+            lines,
+            form: Form::Drawing,
+            turned: false,
+        });
     }
-    Ok((compact::render(&diagram, opts), Form::Compact))
+    Ok(Output {
+        lines: compact::render(&diagram, opts),
+        form: Form::Compact,
+        turned: false,
+    })
 }

@@ -194,40 +194,52 @@ impl Parser {
 
     fn statement(&mut self, line: &str) -> Result<(), String> {
         let (kw, rest) = first_word(line);
-        match kw {
-            "participant" | "actor" => return self.declare(rest, kw == "actor", false).map(drop),
+        if let Some(done) = self.declaration(kw, rest) {
+            return done;
+        }
+        if let Some(done) = self.block(kw, rest) {
+            return done;
+        }
+        if kw.eq_ignore_ascii_case("note") {
+            return self.note(rest);
+        }
+        if self.open_group.is_some() {
+            return Err("only participants may be declared inside a `box`".into());
+        }
+        self.message(line)
+    }
+
+    /// Participants, their life (create, destroy, activations), numbering and titles;
+    /// `None` when `kw` is not one of those.
+    fn declaration(&mut self, kw: &str, rest: &str) -> Option<Result<(), String>> {
+        Some(match kw {
+            "participant" | "actor" => self.declare(rest, kw == "actor", false).map(drop),
             // Typed participants are drawn as boxes; the type stays visible as a «stereotype»
             // line, so two diagrams that differ only in a participant's type still differ.
             "database" | "boundary" | "control" | "entity" | "collections" | "queue" => {
-                let i = self.declare(rest, false, false)?;
-                let label = &mut self.d.participants[i].label;
-                let tag = format!("«{kw}»");
-                if label.first() != Some(&tag) {
-                    label.insert(0, tag);
-                }
-                return Ok(());
+                self.declare(rest, false, false).map(|i| {
+                    let label = &mut self.d.participants[i].label;
+                    let tag = format!("«{kw}»");
+                    if label.first() != Some(&tag) {
+                        label.insert(0, tag);
+                    }
+                })
             }
             "create" => {
                 let (kw2, rest2) = first_word(rest);
-                if !matches!(kw2, "participant" | "actor") {
-                    return Err("expected `create participant` or `create actor`".into());
-                }
-                return self.declare(rest2, kw2 == "actor", true).map(drop);
-            }
-            "destroy" => {
-                let i = self.participant(rest)?;
-                self.d.events.push(Event::Destroy(i));
-                return Ok(());
-            }
-            "activate" | "deactivate" => {
-                let i = self.participant(rest)?;
-                self.d.events.push(if kw == "activate" {
-                    Event::Activate(i)
+                if matches!(kw2, "participant" | "actor") {
+                    self.declare(rest2, kw2 == "actor", true).map(drop)
                 } else {
-                    Event::Deactivate(i)
-                });
-                return Ok(());
+                    Err("expected `create participant` or `create actor`".into())
+                }
             }
+            "destroy" | "activate" | "deactivate" => self.participant(rest).map(|i| {
+                self.d.events.push(match kw {
+                    "activate" => Event::Activate(i),
+                    "deactivate" => Event::Deactivate(i),
+                    _ => Event::Destroy(i),
+                });
+            }),
             "autonumber" => {
                 let nums: Vec<usize> = rest
                     .split_whitespace()
@@ -239,18 +251,25 @@ impl Parser {
                     (_, [start]) => Some((*start, 1)),
                     _ => Some((1, 1)),
                 };
-                return Ok(());
+                Ok(())
             }
             "title" | "accTitle" | "accTitle:" | "title:" | "accDescr" | "accDescr:" => {
                 if kw.starts_with("title") {
                     self.d.title = Some(collapse_spaces(&sanitize(rest.trim_start_matches(':'))));
                 }
-                return Ok(());
+                Ok(())
             }
-            "link" | "links" | "properties" | "details" => return Ok(()),
+            "link" | "links" | "properties" | "details" => Ok(()),
+            _ => return None,
+        })
+    }
+
+    /// Boxes and blocks: opening, dividing, closing; `None` when `kw` is none of those.
+    fn block(&mut self, kw: &str, rest: &str) -> Option<Result<(), String>> {
+        match kw {
             "box" => {
                 if self.open_group.is_some() || !self.stack.is_empty() {
-                    return Err("`box` inside another block".into());
+                    return Some(Err("`box` inside another block".into()));
                 }
                 let label = collapse_spaces(&sanitize(strip_color(rest)));
                 self.open_group = Some(Group {
@@ -259,10 +278,10 @@ impl Parser {
                     last: 0,
                 });
                 self.stack.push(None);
-                return Ok(());
+                return Some(Ok(()));
             }
             "end" if rest.is_empty() => {
-                return match self.stack.pop() {
+                return Some(match self.stack.pop() {
                     Some(None) => {
                         if let Some(g) = self.open_group.take().filter(|g| g.first != usize::MAX) {
                             self.d.groups.push(g);
@@ -274,7 +293,7 @@ impl Parser {
                         Ok(())
                     }
                     None => Err("`end` without an open block".into()),
-                };
+                });
             }
             _ => {}
         }
@@ -290,10 +309,10 @@ impl Parser {
         };
         if let Some(kind) = block {
             if self.open_group.is_some() {
-                return Err("block inside a `box`".into());
+                return Some(Err("block inside a `box`".into()));
             }
             if self.stack.len() >= 16 {
-                return Err("blocks nested too deeply".into());
+                return Some(Err("blocks nested too deeply".into()));
             }
             let label = if kind == BlockKind::Rect {
                 String::new()
@@ -302,31 +321,22 @@ impl Parser {
             };
             self.stack.push(Some(kind));
             self.d.events.push(Event::BlockStart { kind, label });
-            return Ok(());
+            return Some(Ok(()));
         }
-        if matches!(kw, "else" | "and" | "option") {
-            let ok = matches!(self.stack.last(), Some(Some(k)) if k.divider() == Some(kw));
-            if !ok {
-                return Err(format!("`{kw}` outside its block"));
-            }
-            let keyword = match kw {
-                "else" => "else",
-                "and" => "and",
-                _ => "option",
-            };
-            self.d.events.push(Event::BlockDivider {
-                keyword,
-                label: collapse_spaces(&sanitize(rest)),
-            });
-            return Ok(());
+        let keyword = match kw {
+            "else" => "else",
+            "and" => "and",
+            "option" => "option",
+            _ => return None,
+        };
+        if !matches!(self.stack.last(), Some(Some(k)) if k.divider() == Some(kw)) {
+            return Some(Err(format!("`{kw}` outside its block")));
         }
-        if kw.eq_ignore_ascii_case("note") {
-            return self.note(rest);
-        }
-        if self.open_group.is_some() {
-            return Err("only participants may be declared inside a `box`".into());
-        }
-        self.message(line)
+        self.d.events.push(Event::BlockDivider {
+            keyword,
+            label: collapse_spaces(&sanitize(rest)),
+        });
+        Some(Ok(()))
     }
 
     fn note(&mut self, rest: &str) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! Labels wrapped to a maximum width: the input of the lifeline layout.
 
 use crate::mermaid::sequence::model::{Arrow, Diagram, Event, NotePos};
-use crate::mermaid::text::{display_width, max_width, wrap, wrap_all};
+use crate::mermaid::text::{display_width, max_width, wrap, wrap_all, wrap_into};
 
 #[derive(Debug, Clone)]
 pub enum Item {
@@ -71,12 +71,24 @@ pub fn block_text(keyword: &str, label: &str) -> String {
     }
 }
 
+/// How participant names are laid out in their boxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    /// one line each (as written)
+    Whole,
+    /// each line wrapped into at most three, as narrow as code-friendly breaks allow
+    Narrow,
+}
+
 /// Wrap every label to `max` columns (`usize::MAX`: no wrapping).
-pub fn prepare(d: &Diagram, max: usize) -> Prepared {
+pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
     let names = d
         .participants
         .iter()
-        .map(|p| wrap_all(&p.label, max))
+        .map(|p| match names {
+            Names::Whole => p.label.clone(),
+            Names::Narrow => p.label.iter().flat_map(|l| wrap_into(l, 3)).collect(),
+        })
         .collect();
     let mut depth = 0usize;
     let mut cur = 0usize;

@@ -104,6 +104,12 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App) {
 pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
     let theme = app.settings.theme;
     let (title, text, yes, no) = match confirm {
+        Confirm::Quit if app.session.busy().is_some() => (
+            " Quit? ",
+            "Quit this read-only window? The answers are in the other quizz window.".to_string(),
+            "quit",
+            "stay",
+        ),
         Confirm::Quit => (
             " Quit? ",
             "Quit now? Your answers are saved: run the same command again to carry on. Nothing is graded yet.".to_string(),

@@ -86,6 +86,16 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             theme.dim(),
         );
     }
+    state_fields(app, &mut field);
+    out.push(Line::default());
+    out.extend(markdown::plain(&prompt(app), width, Style::new()));
+    out
+}
+
+/// Graded or how far you got, earlier attempts, another window, notes.
+fn state_fields(app: &App, field: &mut impl FnMut(&str, &str, Style)) {
+    let theme = app.settings.theme;
+    let quiz = &app.session.quiz;
     let answered = app.session.answered_count();
     if let Some(results) = &app.results {
         let pending = if results.pending.is_empty() {
@@ -135,9 +145,20 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     for note in &app.session.notes {
         field("Note", note, theme.warn());
     }
-    out.push(Line::default());
+}
+
+/// What to press next.
+fn prompt(app: &App) -> String {
+    let answered = app.session.answered_count();
     let key = |action: Action| key_for(Context::Overview, &action);
-    let prompt = if app.results.is_some() {
+    if app.session.busy().is_some() {
+        format!(
+            "Press {} to take over, {} to look around (read-only), {} to quit.",
+            key(Action::TakeOver),
+            key(Action::Start),
+            key(Action::Quit),
+        )
+    } else if app.results.is_some() {
         let grade = if app.results.as_ref().is_some_and(|r| !r.pending.is_empty()) {
             format!(", {} to grade what is pending", key(Action::GradePending))
         } else {
@@ -157,7 +178,5 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             key(Action::ToggleHelp),
             key(Action::Quit),
         )
-    };
-    out.extend(markdown::plain(&prompt, width, Style::new()));
-    out
+    }
 }

@@ -93,14 +93,13 @@ fn row(app: &App, i: usize, q: &crate::quiz::Question, width: usize) -> Line<'st
     };
     let lead = format!(" {:>2}. ", i + 1);
     let kind = format!(" {:<7} ", q.kind.type_name());
-    let answer = app
-        .session
-        .answer(&q.id)
-        .map(|a| match &q.kind {
+    let answer = app.session.answer(&q.id).map_or_else(
+        || "unanswered".to_string(),
+        |a| match &q.kind {
             QuestionKind::Mermaid { .. } => format!("Option {a}"),
-            _ => sanitize_line(a),
-        })
-        .unwrap_or_else(|| "unanswered".to_string());
+            _ => sanitize_line(&a.replace('`', "")),
+        },
+    );
     let room = width.saturating_sub(display_width(&lead) + 1 + display_width(&kind));
     // The question's start takes what the answer leaves, at least half.
     let answer_room = (room / 2).min(display_width(&answer) + 3);

@@ -102,6 +102,9 @@ pub fn paste(app: &mut App, text: &str) {
 
 /// x, Del, Backspace: a pick goes at once; written text only after a y/N.
 pub fn clear_answer(app: &mut App) {
+    if super::navigation::refuse_when_graded(app) {
+        return;
+    }
     let Some(q) = app.question() else { return };
     let id = q.id.clone();
     let chars = app.session.answer(&id).map_or(0, |a| a.chars().count());
@@ -148,6 +151,29 @@ pub fn external_editor(app: &mut App) -> Effect {
 /// removed (when saving fails, the file stays and the status line names it).
 pub fn editor_done(app: &mut App, edited: &EditedFile) {
     let text = edited.text.trim_end().to_string();
+    let before = app
+        .session
+        .answer(&edited.question_id)
+        .unwrap_or_default()
+        .to_string();
+    // An editor left empty (vi's `:q!` on a new file, a wiped buffer) never wipes a
+    // written answer: clearing asks first, and that is `x`.
+    if text.trim().is_empty() || text == before {
+        let _ = std::fs::remove_file(&edited.path);
+        app.status = Some(if text == before {
+            "No change from the editor.".to_string()
+        } else {
+            format!(
+                "The editor came back empty: your answer is kept ({} clears it, asking first).",
+                crate::tui::keymap::key_for(
+                    crate::tui::keymap::Context::Question,
+                    &crate::tui::action::Action::ClearAnswer
+                )
+            )
+        });
+        reopen_editor(app, &edited.question_id, &before);
+        return;
+    }
     let r = app
         .session
         .set_answer(&edited.question_id, Some(text.clone()))
@@ -165,9 +191,13 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
             ));
         }
     }
-    let on_it = app.question().is_some_and(|q| q.id == edited.question_id);
-    if on_it && app.screen == Screen::Question {
-        app.editor = Some(new_editor(&text));
+    reopen_editor(app, &edited.question_id, &text);
+}
+
+fn reopen_editor(app: &mut App, id: &str, text: &str) {
+    let on_it = app.question().is_some_and(|q| q.id == id);
+    if on_it && app.screen == Screen::Question && !app.reading {
+        app.editor = Some(new_editor(text));
     }
 }
 

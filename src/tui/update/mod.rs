@@ -51,6 +51,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::WheelDown
             | Action::WheelUp
             | Action::ToggleHelp
+            | Action::ToggleDiagramList
             | Action::Resize(..)
     );
     let effect = apply(app, action);
@@ -78,21 +79,24 @@ pub fn refresh_diagrams(app: &mut App) {
         return;
     };
     let width = body::width(app);
+    let view = app.diagram_view;
     if app
         .diagrams
         .as_ref()
-        .is_some_and(|c| c.question == app.current() && c.width == width)
+        .is_some_and(|c| c.question == app.current() && c.width == width && c.view == view)
     {
         return;
     }
-    let drawn = body::diagrams(
+    let drawn = super::diagrams::options(
         options,
-        width.saturating_sub(body::DIAGRAM_INDENT.len()),
+        body::diagram_width(width),
         app.settings.theme,
+        view,
     );
     app.diagrams = Some(DiagramCache {
         question: app.current(),
         width,
+        view,
         options: drawn,
     });
 }
@@ -130,14 +134,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
             }
         }
         Action::Start => return grading::start_or_show(app),
-        Action::Back => {
-            if app.reading {
-                app.reading = false;
-                app.screen = Screen::Results;
-            } else {
-                navigation::go(app, app.current());
-            }
-        }
+        Action::Back => navigation::back(app),
         Action::NextQuestion => navigation::next(app),
         Action::PrevQuestion => navigation::go(app, app.current().saturating_sub(1)),
         Action::FirstQuestion => navigation::first(app),
@@ -149,13 +146,16 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::PickTrue => navigation::pick_bool(app, true),
         Action::PickFalse => navigation::pick_bool(app, false),
         Action::ClearAnswer => editing::clear_answer(app),
-        Action::ToggleFlag => {
-            if let Some(id) = app.question().map(|q| q.id.clone()) {
-                let flagged = !app.session.is_flagged(&id);
-                let r = app.session.set_flag(&id, flagged);
-                saved(app, r);
-            }
+        Action::ToggleFlag => toggle_flag(app),
+        Action::ToggleDifferences => {
+            app.diagram_view.differences = !app.diagram_view.differences;
+            app.status = Some(if app.diagram_view.differences {
+                "Marked: where the options differ from each other (not which one is right).".into()
+            } else {
+                "Differences no longer marked.".into()
+            });
         }
+        Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
         Action::StartEditing => editing::start_editing(app),
         Action::StopEditing => app.editor = None,
         Action::StopEditingThen(key) => {
@@ -177,14 +177,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ShowResults => grading::show_results(app),
         Action::GradePending => return grading::grade_pending(app),
         Action::NewAttempt => grading::new_attempt(app),
-        Action::Post => {
-            if app.screen == Screen::Results
-                && matches!(app.settings.posting, super::app::Posting::OnKey { .. })
-            {
-                app.post = true;
-                app.exit = true;
-            }
-        }
+        Action::Post => post(app),
         Action::ToggleHelp => {
             app.help = !app.help;
             app.help_scroll = 0;
@@ -203,6 +196,27 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
     }
     Effect::None
+}
+
+fn toggle_flag(app: &mut App) {
+    if navigation::refuse_when_graded(app) {
+        return;
+    }
+    if let Some(id) = app.question().map(|q| q.id.clone()) {
+        let flagged = !app.session.is_flagged(&id);
+        let r = app.session.set_flag(&id, flagged);
+        saved(app, r);
+    }
+}
+
+/// `P` on the results posts them, when they go to a pull request on that key.
+fn post(app: &mut App) {
+    if app.screen == Screen::Results
+        && matches!(app.settings.posting, super::app::Posting::OnKey { .. })
+    {
+        app.post = true;
+        app.exit = true;
+    }
 }
 
 fn confirm(app: &mut App) -> Effect {
@@ -237,7 +251,7 @@ fn saved(app: &mut App, result: Result<(), StoreError>) {
 
 fn busy_message(owner: &crate::store::Owner) -> String {
     format!(
-        "This quiz is open in another quizz ({owner}): read-only here. Press {} to take over.",
+        "Read-only: open in another quizz ({owner}). {} takes over.",
         key_for(Context::Question, &Action::TakeOver)
     )
 }

@@ -6,12 +6,15 @@ use crate::quiz::QuestionKind;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Screen};
 use crate::tui::body;
+use crate::tui::keymap::{Context, key_for};
 use crate::tui::ui;
 
 pub fn go(app: &mut App, index: usize) {
     let index = index.min(app.question_count().saturating_sub(1));
     app.editor = None;
     app.screen = Screen::Question;
+    // A graded attempt's answers are not changed after the right ones were shown.
+    app.reading = app.results.is_some();
     if index != app.current() {
         app.scroll = 0;
     }
@@ -19,7 +22,42 @@ pub fn go(app: &mut App, index: usize) {
     // An open question is a text field: typing on it writes the answer.
     if app.session.busy().is_none() {
         editing::start_editing(app);
+        if app.editor.is_some() {
+            app.status = Some(format!(
+                "Typing goes into the answer: {} moves on, {} leaves the box.",
+                key_for(Context::Editing, &Action::NextQuestion),
+                key_for(Context::Editing, &Action::StopEditing),
+            ));
+        }
     }
+}
+
+/// Esc: from a question opened on the results, back to it there; from the results, the
+/// overview.
+pub fn back(app: &mut App) {
+    if app.reading && app.screen == Screen::Question {
+        app.reading = false;
+        app.screen = Screen::Results;
+        app.results_cursor = app.current();
+        app.scroll = 0;
+        scroll_to_result(app);
+    } else if app.screen == Screen::Results {
+        app.screen = Screen::Overview;
+    } else {
+        go(app, app.current());
+    }
+}
+
+/// On a graded attempt nothing changes an answer: says so and returns true.
+pub fn refuse_when_graded(app: &mut App) -> bool {
+    if app.results.is_none() {
+        return false;
+    }
+    app.status = Some(format!(
+        "This attempt is graded: answers stay as they were. {} on the overview starts a new attempt.",
+        key_for(Context::Overview, &Action::NewAttempt)
+    ));
+    true
 }
 
 /// The next question; after the last one, the review (where submitting is).
@@ -34,6 +72,11 @@ pub fn next(app: &mut App) {
 }
 
 pub fn open_review(app: &mut App) {
+    if app.results.is_some() {
+        // Submitted already: the results are the review.
+        super::grading::show_results(app);
+        return;
+    }
     app.editor = None;
     app.screen = Screen::Review;
     app.review_cursor = app.current();
@@ -96,16 +139,13 @@ pub fn scroll(app: &mut App, delta: isize) {
 
 pub fn page(app: &mut App, direction: isize) {
     let rows = page_rows(app);
-    match app.screen {
-        Screen::Review => {
-            let last = app.question_count().saturating_sub(1);
-            let step = direction.saturating_mul(isize::from(rows.max(1)));
-            app.review_cursor = app.review_cursor.saturating_add_signed(step).min(last);
-        }
-        _ => {
-            scroll(app, direction.saturating_mul(isize::from(rows)));
-            cursor_to_view(app);
-        }
+    if app.screen == Screen::Review {
+        let last = app.question_count().saturating_sub(1);
+        let step = direction.saturating_mul(isize::from(rows.max(1)));
+        app.review_cursor = app.review_cursor.saturating_add_signed(step).min(last);
+    } else {
+        scroll(app, direction.saturating_mul(isize::from(rows)));
+        cursor_to_view(app);
     }
 }
 
@@ -202,15 +242,17 @@ fn cursor_to_view(app: &mut App) {
     let Some(&cursor) = app.cursors.get(i) else {
         return;
     };
-    let visible = |&(start, end): &(usize, usize)| start < bottom && end > top;
-    if built.option_rows.get(cursor).is_some_and(visible) {
+    // An option is in view when its title row is: that is what Enter would choose.
+    let titled = |&(start, _): &(usize, usize)| start >= top && start < bottom;
+    if built.option_rows.get(cursor).is_some_and(titled) {
         return;
     }
-    let first_whole = built
+    let overlapping = |&(start, end): &(usize, usize)| start < bottom && end > top;
+    if let Some(n) = built
         .option_rows
         .iter()
-        .position(|&(start, end)| start >= top && end <= bottom);
-    if let Some(n) = first_whole.or_else(|| built.option_rows.iter().position(visible))
+        .position(titled)
+        .or_else(|| built.option_rows.iter().position(overlapping))
         && let Some(c) = app.cursors.get_mut(i)
     {
         *c = n;
@@ -248,7 +290,7 @@ pub fn choose(app: &mut App) {
 }
 
 pub fn pick(app: &mut App, n: usize) {
-    if app.reading {
+    if refuse_when_graded(app) {
         return;
     }
     let i = app.current();

@@ -1,0 +1,185 @@
+//! A diagram question's options as the taker asked to see them: drawn (when all fit) or
+//! listed, with the cells or rows where the options differ marked — where they differ,
+//! never which one is right.
+
+use std::ops::Range;
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::theme::Theme;
+use crate::mermaid::{self, RenderOptions, Rendered};
+use crate::quiz::MermaidOption;
+
+/// How the options of a diagram question are shown; kept while moving between questions.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct View {
+    /// The compact list, even where the drawings fit.
+    pub list: bool,
+    /// Mark where the options differ from each other.
+    pub differences: bool,
+}
+
+/// One option, ready for the body: its lines, and which of them hold a difference.
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    pub lines: Vec<Line<'static>>,
+    pub marked: Vec<bool>,
+    /// The widest line, in columns.
+    pub width: usize,
+}
+
+/// The options drawn for `width` columns, in one form for all of them.
+pub fn options(options: &[MermaidOption], width: usize, theme: Theme, view: View) -> Vec<Drawn> {
+    let opts = RenderOptions {
+        width,
+        ascii: false,
+    };
+    let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
+    let rendered: Vec<Rendered> = if view.list {
+        sources
+            .iter()
+            .map(|s| mermaid::render_compact(s, &opts))
+            .collect()
+    } else {
+        mermaid::render_options(&sources, &opts)
+    };
+    let marks = if view.differences {
+        mermaid::compare::differences(&rendered)
+    } else {
+        Vec::new()
+    };
+    rendered
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let option_marks = marks.get(i);
+            let lines: Vec<Line<'static>> = r
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(row, line)| {
+                    let ranges = option_marks
+                        .and_then(|m| m.get(row))
+                        .map_or(&[][..], Vec::as_slice);
+                    to_line(line, ranges, theme)
+                })
+                .collect();
+            let marked = (0..lines.len())
+                .map(|row| {
+                    option_marks
+                        .and_then(|m| m.get(row))
+                        .is_some_and(|r| !r.is_empty())
+                })
+                .collect();
+            Drawn {
+                width: r.lines.iter().map(mermaid::Line::width).max().unwrap_or(0),
+                lines,
+                marked,
+            }
+        })
+        .collect()
+}
+
+/// A rendered line in the theme's styles, the cells in `marks` highlighted.
+fn to_line(line: &mermaid::Line, marks: &[Range<usize>], theme: Theme) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut col = 0;
+    for span in &line.spans {
+        let base = style_of(span.style, theme);
+        if marks.is_empty() {
+            spans.push(Span::styled(span.text.clone(), base));
+            col += crate::text::display_width(&span.text);
+            continue;
+        }
+        for cluster in span.text.graphemes(true) {
+            let w = crate::text::display_width(cluster);
+            let hit = marks.iter().any(|m| m.contains(&col));
+            let style = if hit {
+                base.patch(highlight(theme))
+            } else {
+                base
+            };
+            spans.push(Span::styled(cluster.to_string(), style));
+            col += w;
+        }
+    }
+    // A difference past the end of this row (another option draws there).
+    let past: usize = marks
+        .iter()
+        .map(|m| m.end.saturating_sub(col.max(m.start)))
+        .sum();
+    if past > 0 {
+        spans.push(Span::styled(" ".repeat(past.min(200)), highlight(theme)));
+    }
+    Line::from(spans)
+}
+
+/// Where the options differ: a background where there is colour, else an underline (and
+/// the marker column the body adds).
+pub fn highlight(theme: Theme) -> Style {
+    if theme.no_color {
+        Style::new().add_modifier(Modifier::UNDERLINED)
+    } else {
+        Style::new()
+            .bg(Color::Rgb(90, 70, 0))
+            .add_modifier(Modifier::UNDERLINED)
+    }
+}
+
+fn style_of(style: mermaid::Style, theme: Theme) -> Style {
+    match style {
+        mermaid::Style::Plain | mermaid::Style::Label => Style::new(),
+        mermaid::Style::Participant => Style::new().add_modifier(Modifier::BOLD),
+        mermaid::Style::Arrow => theme.code(),
+        mermaid::Style::Note => Style::new().add_modifier(Modifier::ITALIC),
+        mermaid::Style::Border | mermaid::Style::Block | mermaid::Style::Dim => theme.dim(),
+        mermaid::Style::Warning => theme.warn(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn option(label: &str, source: &str) -> MermaidOption {
+        MermaidOption {
+            label: label.into(),
+            source: source.into(),
+        }
+    }
+
+    #[test]
+    fn only_rows_that_differ_are_marked() {
+        let a = option("A", "sequenceDiagram\nA->>B: hello\nB-->>A: done\n");
+        let b = option("B", "sequenceDiagram\nA->>B: hello\nB->>A: done\n");
+        let theme = Theme { no_color: true };
+        let view = View {
+            list: true,
+            differences: true,
+        };
+        let drawn = options(&[a, b], 60, theme, view);
+        let marked: Vec<usize> = drawn[0]
+            .marked
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m)
+            .map(|(i, _)| i)
+            .collect();
+        assert!(!marked.is_empty(), "the reply differs");
+        assert!(
+            marked.len() < drawn[0].lines.len(),
+            "the hello row does not"
+        );
+        let plain = options(&drawn_sources(), 60, theme, View::default());
+        assert!(plain.iter().all(|d| d.marked.iter().all(|m| !m)));
+    }
+
+    fn drawn_sources() -> Vec<MermaidOption> {
+        vec![
+            option("A", "flowchart TD\nA-->B\n"),
+            option("B", "flowchart TD\nA-.->B\n"),
+        ]
+    }
+}
