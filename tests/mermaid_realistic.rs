@@ -70,6 +70,14 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// The `participant` lines of a sequence diagram.
+fn participants(src: &str) -> Vec<&str> {
+    src.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("participant") || l.starts_with("actor"))
+        .collect()
+}
+
 /// Labels of a state diagram: state names, transition labels, descriptions, notes. A
 /// `<<choice>>` pseudo-state has no label (Mermaid draws a diamond).
 fn state_labels(src: &str) -> Vec<String> {
@@ -187,46 +195,16 @@ fn realistic_set_checks_and_share_drawn() {
             } else {
                 not_drawn.push(format!("{}:{:?}", q.id, forms[0]));
             }
-            let texts: Vec<String> = rendered.iter().map(|r| text(&r.lines)).collect();
-            for (((key, src), r), out) in q.options.iter().zip(&rendered).zip(&texts) {
-                let is_graph = src.starts_with("stateDiagram") || src.starts_with("classDiagram");
-                if is_graph && let Some(reason) = &r.fallback {
-                    failures.push(format!(
-                        "{} {key} w{width}: source fallback: {reason}",
-                        q.id
-                    ));
-                }
-                for line in &r.lines {
-                    if line.width() > width {
-                        failures.push(format!(
-                            "{} {key} w{width}: line wider than the width: {:?}",
-                            q.id,
-                            line.text()
-                        ));
-                    }
-                }
-                let flat = squash(out);
-                for label in labels(src) {
-                    for piece in pieces(&label) {
-                        if !flat.contains(&squash(&piece)) {
-                            failures.push(format!(
-                                "{} {key} w{width}: label piece {piece:?} of {label:?} missing",
-                                q.id
-                            ));
-                        }
-                    }
-                }
+            for ((key, src), r) in q.options.iter().zip(&rendered) {
+                check_option(
+                    &format!("{} {key} w{width}", q.id),
+                    src,
+                    r,
+                    width,
+                    &mut failures,
+                );
             }
-            for i in 0..texts.len() {
-                for j in i + 1..texts.len() {
-                    if texts[i] == texts[j] {
-                        failures.push(format!(
-                            "{} w{width}: options {} and {} look the same",
-                            q.id, q.options[i].0, q.options[j].0
-                        ));
-                    }
-                }
-            }
+            check_question(q, &rendered, width, &mut failures);
         }
         summary.push_str(&format!(
             "width {width}: {all_drawn}/{} questions with all four options drawn; not drawn: {}\n",
@@ -251,6 +229,65 @@ fn realistic_set_checks_and_share_drawn() {
             ok,
             "width {width}: only {drawn}/{n} questions drawn\n{summary}"
         );
+    }
+}
+
+/// One option: no source fallback for state and class diagrams, no blank first or last
+/// line, no line wider than the width, every label present.
+fn check_option(name: &str, src: &str, r: &Rendered, width: usize, failures: &mut Vec<String>) {
+    let is_graph = src.starts_with("stateDiagram") || src.starts_with("classDiagram");
+    if is_graph && let Some(reason) = &r.fallback {
+        failures.push(format!("{name}: source fallback: {reason}"));
+    }
+    if r.lines.first().is_none_or(|l| l.width() == 0)
+        || r.lines.last().is_none_or(|l| l.width() == 0)
+    {
+        failures.push(format!("{name}: empty first or last line"));
+    }
+    for line in &r.lines {
+        if line.width() > width {
+            failures.push(format!(
+                "{name}: line wider than the width: {:?}",
+                line.text()
+            ));
+        }
+    }
+    let flat = squash(&text(&r.lines));
+    for label in labels(src) {
+        for piece in pieces(&label) {
+            if !flat.contains(&squash(&piece)) {
+                failures.push(format!(
+                    "{name}: label piece {piece:?} of {label:?} missing"
+                ));
+            }
+        }
+    }
+}
+
+/// The four options together: pairwise different; sequence options with the same
+/// participants share their lifeline columns.
+fn check_question(q: &Question, rendered: &[Rendered], width: usize, failures: &mut Vec<String>) {
+    let texts: Vec<String> = rendered.iter().map(|r| text(&r.lines)).collect();
+    for i in 0..texts.len() {
+        for j in i + 1..texts.len() {
+            if texts[i] == texts[j] {
+                failures.push(format!(
+                    "{} w{width}: options {} and {} look the same",
+                    q.id, q.options[i].0, q.options[j].0
+                ));
+            }
+        }
+    }
+    let headers: Vec<String> = rendered
+        .iter()
+        .map(|r| text(&r.lines[..r.lines.len().min(2)]))
+        .collect();
+    let same_cast = q.options.iter().all(|(_, s)| {
+        s.starts_with("sequenceDiagram") && participants(s) == participants(&q.options[0].1)
+    });
+    let drawn = rendered.iter().all(|r| r.form == Form::Drawing);
+    if same_cast && drawn && headers.iter().any(|h| *h != headers[0]) {
+        failures.push(format!("{} w{width}: the options' lifelines differ", q.id));
     }
 }
 

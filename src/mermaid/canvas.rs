@@ -39,6 +39,8 @@ const EMPTY: Cell = Cell {
 pub struct Canvas {
     rows: Vec<Vec<Cell>>,
     glyphs: Glyphs,
+    /// capacity of each new row (fewer reallocations as rows grow)
+    row_capacity: usize,
 }
 
 impl Canvas {
@@ -46,14 +48,16 @@ impl Canvas {
         Canvas {
             rows: Vec::new(),
             glyphs,
+            row_capacity: 0,
         }
     }
 
     /// A canvas with room for about `rows` x `cols` cells (it still grows past them).
     pub fn with_capacity(glyphs: Glyphs, rows: usize, cols: usize) -> Self {
         Canvas {
-            rows: (0..rows).map(|_| Vec::with_capacity(cols)).collect(),
+            rows: Vec::with_capacity(rows),
             glyphs,
+            row_capacity: cols,
         }
     }
 
@@ -83,7 +87,8 @@ impl Canvas {
 
     fn cell_mut(&mut self, row: usize, col: usize) -> &mut Cell {
         if self.rows.len() <= row {
-            self.rows.resize(row + 1, Vec::new());
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
         }
         let r = &mut self.rows[row];
         if r.len() <= col {

@@ -115,6 +115,9 @@ pub fn render_compact(source: &str, opts: &RenderOptions) -> Rendered {
 /// When one option had to be turned a quarter to fit, its siblings are turned too if they
 /// can be, so all four read in the same direction.
 pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
+    if let Some(shared) = shared_sequences(sources, opts) {
+        return shared;
+    }
     let mut out: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
     let drawn = |r: &Rendered| r.form == Form::Drawing;
     if out.iter().any(|r| drawn(r) && r.turned) {
@@ -142,6 +145,57 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
         }
     }
     out
+}
+
+/// Sequence diagrams with the same participants drawn on shared lifeline columns, so the
+/// options line up column for column (and their differences stay local).
+fn shared_sequences(sources: &[&str], opts: &RenderOptions) -> Option<Vec<Rendered>> {
+    if sources.len() < 2 {
+        return None;
+    }
+    let width = opts.width.max(MIN_WIDTH);
+    let opts = RenderOptions {
+        width,
+        ascii: opts.ascii,
+    };
+    let mut titles = Vec::new();
+    let mut bodies = Vec::new();
+    for source in sources {
+        if source.len() > MAX_SOURCE_BYTES {
+            return None;
+        }
+        let body = strip_front_matter(source);
+        if body.lines().filter(|l| !l.trim().is_empty()).count() > MAX_STATEMENTS {
+            return None;
+        }
+        let (header, rest) = split_header(body.text)?;
+        if header.split(|c: char| c.is_whitespace() || c == ';').next() != Some("sequenceDiagram") {
+            return None;
+        }
+        titles.push(body.title);
+        bodies.push(rest);
+    }
+    let outputs = sequence::render_shared(&bodies, &opts)?;
+    Some(
+        outputs
+            .into_iter()
+            .zip(titles)
+            .map(|(out, title)| {
+                let mut lines = out.lines;
+                if let Some(title) = title {
+                    lines.insert(0, Line::styled(title, Style::Label));
+                }
+                enforce_width(&mut lines, width, opts.ascii);
+                Rendered {
+                    lines,
+                    fallback: None,
+                    kind: DiagramKind::Sequence,
+                    form: out.form,
+                    turned: false,
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Which form the layouts may use.

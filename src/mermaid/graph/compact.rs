@@ -90,7 +90,10 @@ fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usiz
     let mut fresh = line.width() == 0;
     for (text, style) in parts {
         let w = display_width(text);
-        if !fresh && line.width() + w > width {
+        // A part too long for any row starts on this one when a fair share of it fits.
+        let too_long = w > width.saturating_sub(indent);
+        let room = width.saturating_sub(line.width());
+        if !fresh && line.width() + w > width && !(too_long && room >= 12) {
             out.push(std::mem::take(&mut line));
             line = Line::styled(" ".repeat(indent), Style::Plain);
         }

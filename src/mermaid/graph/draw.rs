@@ -29,15 +29,17 @@ struct Occ {
 }
 
 /// Who holds each cell: a grid that grows on write (most drawings are small).
-#[derive(Default)]
 struct Occupancy {
     rows: Vec<Vec<Occ>>,
+    /// capacity of each new row
+    row_capacity: usize,
 }
 
 impl Occupancy {
     fn with_capacity(rows: usize, cols: usize) -> Self {
         Occupancy {
-            rows: (0..rows).map(|_| Vec::with_capacity(cols)).collect(),
+            rows: Vec::with_capacity(rows),
+            row_capacity: cols,
         }
     }
 
@@ -50,7 +52,8 @@ impl Occupancy {
 
     fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
         if self.rows.len() <= row {
-            self.rows.resize_with(row + 1, Vec::new);
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
         }
         let r = &mut self.rows[row];
         if r.len() <= col {
@@ -311,8 +314,9 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Drawing, 
             }
         }
     }
+    // LR: columns along the flow; rows are a guess
     let (rows, cols) = if plan.horizontal {
-        (plan.width, plan.main_total)
+        (16, plan.width)
     } else {
         (plan.main_total, plan.width)
     };
@@ -725,8 +729,11 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
             p.canvas
                 .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
         }
-        if !label.is_empty() {
-            p.label_at_first(&[(r1 + 2, x1 + 2)], &[label], owner)?;
+        if !label.is_empty()
+            && p.label_at_first(&[(r1 + 2, x1 + 2)], std::slice::from_ref(&label), owner)
+                .is_err()
+        {
+            footnote(p, &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)], owner, label)?;
         }
     } else {
         let c1 = col + w - 1;
@@ -762,8 +769,11 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
                 Style::Arrow,
             );
         }
-        if !label.is_empty() {
-            p.label_at_first(&[(row + 1, c1 + 4)], &[label], owner)?;
+        if !label.is_empty()
+            && p.label_at_first(&[(row + 1, c1 + 4)], std::slice::from_ref(&label), owner)
+                .is_err()
+        {
+            footnote(p, &[(row + 1, c1), (row + 1, c1 + 3)], owner, label)?;
         }
     }
     Ok(())

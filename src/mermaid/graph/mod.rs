@@ -105,9 +105,11 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     out
 }
 
-/// Try every stage in the graph's direction, then turned; the first drawing that fits, and
-/// whether it is turned.
-fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>, bool)> {
+/// A drawing taller than this is compared with the graph turned a quarter.
+const TALL: usize = 30;
+
+/// The graph ready to lay out: subgraph references resolved, layers ranked.
+fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
     if g.nodes.len() > 600 || has_empty_cluster(g) {
         return None;
     }
@@ -121,6 +123,7 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
         .iter()
         .any(|e| e.from_frame.is_some() || e.to_frame.is_some())
     {
+        // Frame ends sit on a member of the frame's first / last layer: move and re-rank.
         let mut settled = false;
         for _ in 0..3 {
             if !refs::settle(g.to_mut(), &ranked).ok()? {
@@ -133,56 +136,85 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
             return None;
         }
     }
+    Some((g, ranked))
+}
+
+/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
+/// top-down, TD left to right); a tall TD drawing gives way to a turned one a third
+/// shorter. Returns the lines and whether they are turned.
+fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>, bool)> {
+    let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
-    let own = g.direction;
-    let turn = match want {
-        Want::Turned => vec![own.turned()],
-        _ if big => vec![own],
-        _ => vec![own, own.turned()],
-    };
-    // Back edges up the far side, when that crosses fewer edges.
     let far = rank::far_side(&ranked);
-    for dir in turn {
-        // A stage too wide with ports close together is too wide with them spread too.
-        let mut too_wide: Option<(usize, usize)> = None;
-        for &p in &params {
-            if too_wide == Some((p.sep, p.wrap)) {
-                continue;
-            }
-            let mut best: Option<(usize, Vec<Line>)> = None;
-            for r in std::iter::once(&ranked).chain(far.as_ref()) {
-                if best.as_ref().is_some_and(|b| b.0 == 0) {
-                    break;
-                }
-                let (plan, drawing) = match draw_stage(&g, r, dir, p, opts) {
-                    Ok(drawn) => drawn,
-                    Err(Stage::TooWide) => {
-                        too_wide = Some((p.sep, p.wrap));
-                        continue;
-                    }
-                    Err(Stage::Overlap) => continue,
-                };
-                if best.as_ref().is_none_or(|b| drawing.crossings < b.0) {
-                    let crossings = drawing.crossings;
-                    let lines = drawing.into_lines(&plan, opts.ascii);
-                    if lines.iter().all(|l| l.width() <= opts.width) {
-                        best = Some((crossings, lines));
-                    }
+    let fit = |dir| first_fit(&g, &ranked, far.as_ref(), dir, &params, opts);
+    let own = g.direction;
+    let (mut lines, dir) = if want == Want::Turned {
+        (fit(own.turned())?, own.turned())
+    } else {
+        match fit(own) {
+            Some(lines) if !big && !own.horizontal() && lines.len() > TALL => {
+                match fit(own.turned()) {
+                    Some(t) if t.len() * 3 < lines.len() * 2 => (t, own.turned()),
+                    _ => (lines, own),
                 }
             }
-            if let Some((_, mut lines)) = best {
-                if dir != own {
-                    let note = if dir.horizontal() {
-                        "drawn left to right to fit"
-                    } else {
-                        "drawn top-down to fit"
-                    };
-                    lines.insert(0, Line::styled(note, Style::Dim));
-                }
-                lines.extend(legend::drawn(&g, opts));
-                return Some((lines, dir != own));
+            Some(lines) => (lines, own),
+            None if big => return None,
+            None => (fit(own.turned())?, own.turned()),
+        }
+    };
+    if dir != own {
+        let note = if dir.horizontal() {
+            "drawn left to right to fit"
+        } else {
+            "drawn top-down to fit"
+        };
+        lines.insert(0, Line::styled(note, Style::Dim));
+    }
+    lines.extend(legend::drawn(&g, opts));
+    Some((lines, dir != own))
+}
+
+/// The first stage that draws in direction `dir` (of the natural order and the one with
+/// back edges up the far side, the drawing with fewer crossings).
+fn first_fit(
+    g: &Graph,
+    ranked: &rank::Ranked,
+    far: Option<&rank::Ranked>,
+    dir: model::Direction,
+    params: &[layout::Params],
+    opts: &RenderOptions,
+) -> Option<Vec<Line>> {
+    // A stage too wide with ports close together is too wide with them spread too.
+    let mut too_wide: Option<(usize, usize)> = None;
+    for &p in params {
+        if too_wide == Some((p.sep, p.wrap)) {
+            continue;
+        }
+        let mut best: Option<(usize, Vec<Line>)> = None;
+        for r in std::iter::once(ranked).chain(far) {
+            if best.as_ref().is_some_and(|b| b.0 == 0) {
+                break;
             }
+            let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
+                Ok(drawn) => drawn,
+                Err(Stage::TooWide) => {
+                    too_wide = Some((p.sep, p.wrap));
+                    continue;
+                }
+                Err(Stage::Overlap) => continue,
+            };
+            if best.as_ref().is_none_or(|b| drawing.crossings < b.0) {
+                let crossings = drawing.crossings;
+                let lines = drawing.into_lines(&plan, opts.ascii);
+                if lines.iter().all(|l| l.width() <= opts.width) {
+                    best = Some((crossings, lines));
+                }
+            }
+        }
+        if let Some((_, lines)) = best {
+            return Some(lines);
         }
     }
     None

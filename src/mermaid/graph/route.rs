@@ -103,9 +103,22 @@ pub fn place_labels_td(
         for row in 0..24usize {
             for &c0 in &candidates {
                 let c1 = c0 + w - 1;
+                // A label beside its edge keeps two cells from any other line on its far
+                // side, so it cannot be read as that line's.
+                let (reach0, reach1) = if c1 < b {
+                    (c0 - 2, c1 + 1)
+                } else if c0 > b {
+                    (c0 - 1, c1 + 2)
+                } else {
+                    (c0 - 1, c1 + 1)
+                };
+                // its own line it may cover, not touch
                 let hits_line = verticals.iter().any(|&(f, x)| {
-                    let own = f == s && c0 <= x && x <= c1;
-                    !own && x >= c0 - 1 && x <= c1 + 1
+                    if f == s {
+                        x == c0 - 1 || x == c1 + 1
+                    } else {
+                        x >= reach0 && x <= reach1
+                    }
                 });
                 let hits_label = placed.iter().any(|&(r0, n, p0, p1)| {
                     row < r0 + n && r0 < row + nl && !(c1 + 1 < p0 || p1 + 1 < c0)

@@ -93,19 +93,25 @@ fn box_needs(p: &Prepared, half: &[(usize, usize)]) -> Needs {
     needs
 }
 
-/// Compute lifeline columns with `pad` extra spaces around every label.
-pub fn columns(p: &Prepared, pad: usize) -> Columns {
-    let n = p.names.len();
-    let half: Vec<(usize, usize)> = p
-        .names
+/// Half-widths of every participant box.
+fn halves(p: &Prepared) -> Vec<(usize, usize)> {
+    p.names
         .iter()
         .map(|name| {
             let w = box_width(name);
             let l = (w - 1) / 2;
             (l, w - 1 - l)
         })
-        .collect();
-    let mut needs = box_needs(p, &half);
+        .collect()
+}
+
+/// What the messages, notes and frames of `p` need, with `pad` extra spaces around every
+/// label.
+fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
+    let n = p.names.len();
+    let mut needs = box_needs(p, half);
+    // Frames run below the participant boxes: they only keep clear of the lifelines.
+    needs.left = needs.left.max(2 * p.depth + usize::from(p.depth > 0));
     for item in &p.items {
         match item {
             Item::Message {
@@ -156,7 +162,12 @@ pub fn columns(p: &Prepared, pad: usize) -> Columns {
             _ => {}
         }
     }
-    // Longest path from the first lifeline: each x as small as every need allows.
+    needs
+}
+
+/// Lifeline columns meeting every need: each x as small as they allow (a longest path
+/// from the first lifeline).
+fn place(mut needs: Needs, n: usize) -> (Vec<usize>, usize) {
     let mut x = vec![0usize; n];
     for j in 1..n {
         x[j] = x[j - 1] + needs.sep[j - 1];
@@ -175,13 +186,15 @@ pub fn columns(p: &Prepared, pad: usize) -> Columns {
                 .max(2);
         }
     }
-    // Frames run below the participant boxes: they only keep clear of the lifelines.
-    let depth = p.depth;
-    let left = needs.left.max(2 * depth + usize::from(depth > 0));
     for xi in &mut x {
-        *xi += left;
+        *xi += needs.left;
     }
-    let right = x.last().map_or(left, |&l| l + needs.right);
+    let right = x.last().map_or(needs.left, |&l| l + needs.right);
+    (x, right)
+}
+
+/// The columns of `p` on lifelines `x`, its content ending at `right`.
+fn finish(p: &Prepared, x: Vec<usize>, half: Vec<(usize, usize)>, right: usize) -> Columns {
     let frames = frame_sides(p, &x);
     let width = frames
         .iter()
@@ -195,6 +208,32 @@ pub fn columns(p: &Prepared, pad: usize) -> Columns {
         frames,
         width,
     }
+}
+
+/// Lifeline columns with `pad` extra spaces around every label, shared by diagrams with the
+/// same participants (the options of a question) so they line up column for column: every
+/// diagram's needs at once.
+pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
+    let Some(first) = ps.first() else {
+        return Vec::new();
+    };
+    let n = first.names.len();
+    let half = halves(first);
+    let mut all = needs(first, &half, pad);
+    for p in &ps[1..] {
+        let more = needs(p, &half, pad);
+        for (a, b) in all.sep.iter_mut().zip(&more.sep) {
+            *a = (*a).max(*b);
+        }
+        all.spans.extend(more.spans);
+        all.tail_notes.extend(more.tail_notes);
+        all.left = all.left.max(more.left);
+        all.right = all.right.max(more.right);
+    }
+    let (x, right) = place(all, n);
+    ps.iter()
+        .map(|p| finish(p, x.clone(), half.clone(), right))
+        .collect()
 }
 
 /// The rightmost column an item draws on.

@@ -3,9 +3,9 @@
 use crate::mermaid::RenderOptions;
 use crate::mermaid::canvas::Canvas;
 use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
-use crate::mermaid::sequence::columns::{Columns, columns};
+use crate::mermaid::sequence::columns::{Columns, shared_columns};
 use crate::mermaid::sequence::compact;
-use crate::mermaid::sequence::model::{Diagram, Event, NotePos};
+use crate::mermaid::sequence::model::{Arrow, Diagram, Event, NotePos};
 use crate::mermaid::sequence::prepare::{
     Item, Names, Prepared, block_text, message_text, prepare, widest_label,
 };
@@ -18,74 +18,105 @@ const MIN_WRAP: usize = 12;
 /// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
 /// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
 pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
-    let whole = prepare(d, usize::MAX, Names::Whole);
+    render_fitted_all(std::slice::from_ref(d), opts)?.pop()
+}
+
+/// The diagrams laid out on shared lifeline columns (they have the same participants: the
+/// options of a question), so they line up column for column; `None` when they do not all
+/// fit the width.
+pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
+    let prep = |max: usize, names: Names| -> Vec<Prepared> {
+        ds.iter().map(|d| prepare(d, max, names)).collect()
+    };
+    let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
+    let whole = prep(usize::MAX, Names::Whole);
     for pad in [2, 0] {
-        let cols = columns(&whole, pad);
-        if cols.width <= opts.width
-            && let Some(lines) = draw(&whole, &cols, d, opts)
+        let cols = shared_columns(&whole, pad);
+        if fits(&cols)
+            && let Some(lines) = draw_all(&whole, &cols, ds, opts)
         {
             return Some(lines);
         }
     }
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
-    let mut candidates: Vec<(Prepared, Columns)> = Vec::new();
-    let narrow = prepare(d, usize::MAX, Names::Narrow);
-    let cols = columns(&narrow, 0);
-    if cols.width <= opts.width {
+    let mut candidates: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
+    let narrow = prep(usize::MAX, Names::Narrow);
+    let cols = shared_columns(&narrow, 0);
+    if fits(&cols) {
         candidates.push((narrow, cols));
     }
-    if let Some(lo) = narrowest_wrap(d, &whole) {
+    let widest = whole.iter().map(widest_label).max().unwrap_or(0);
+    if let Some(lo) = narrowest_wrap(ds, widest) {
         for names in [Names::Whole, Names::Narrow] {
-            candidates.extend(widest_wrap(d, lo, widest_label(&whole), names, opts.width));
+            candidates.extend(widest_wrap(ds, lo, widest, names, opts.width));
         }
     }
-    candidates.sort_by_key(|(p, _)| height(p));
+    candidates.sort_by_key(|(ps, _)| ps.iter().map(height).sum::<usize>());
     candidates
         .iter()
-        .find_map(|(p, cols)| draw(p, cols, d, opts))
+        .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+}
+
+/// Every diagram drawn, or `None` if any would overlap or overflow.
+fn draw_all(
+    ps: &[Prepared],
+    cols: &[Columns],
+    ds: &[Diagram],
+    opts: &RenderOptions,
+) -> Option<Vec<Vec<Line>>> {
+    ps.iter()
+        .zip(cols)
+        .zip(ds)
+        .map(|((p, c), d)| draw(p, c, d, opts))
+        .collect()
 }
 
 /// The narrowest label wrap that keeps every label within a few extra rows
 /// (`growth_ok`), if any.
-fn narrowest_wrap(d: &Diagram, whole: &Prepared) -> Option<usize> {
-    let (lo, hi) = (MIN_WRAP, widest_label(whole).saturating_sub(1));
+fn narrowest_wrap(ds: &[Diagram], widest: usize) -> Option<usize> {
+    let (lo, hi) = (MIN_WRAP, widest.saturating_sub(1));
     if lo > hi {
         return None;
     }
+    let ok = |max: usize| ds.iter().all(|d| growth_ok(d, max));
     let (mut a, mut b) = (lo, hi);
     while a < b {
         let mid = a + (b - a) / 2;
-        if growth_ok(d, mid) {
+        if ok(mid) {
             b = mid;
         } else {
             a = mid + 1;
         }
     }
-    growth_ok(d, a).then_some(a)
+    ok(a).then_some(a)
 }
 
 /// Wider label wraps need more columns but fewer rows: the widest wrap from `lo` up that
 /// fits `width`, if even `lo` fits.
 fn widest_wrap(
-    d: &Diagram,
+    ds: &[Diagram],
     lo: usize,
     widest: usize,
     names: Names,
     width: usize,
-) -> Option<(Prepared, Columns)> {
-    let first = prepare(d, lo, names);
-    let first_cols = columns(&first, 0);
-    if first_cols.width > width {
+) -> Option<(Vec<Prepared>, Vec<Columns>)> {
+    let stage = |max: usize| {
+        let ps: Vec<Prepared> = ds.iter().map(|d| prepare(d, max, names)).collect();
+        let cols = shared_columns(&ps, 0);
+        let fits = cols.iter().all(|c| c.width <= width);
+        (ps, cols, fits)
+    };
+    let (ps, cols, fits) = stage(lo);
+    if !fits {
         return None;
     }
-    let mut best = (first, first_cols);
+    let mut best = (ps, cols);
     let (mut lo, mut hi) = (lo + 1, widest.saturating_sub(1));
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
-        let prep = prepare(d, mid, names);
-        let cols = columns(&prep, 0);
-        if cols.width <= width {
-            best = (prep, cols);
+        let (ps, cols, fits) = stage(mid);
+        if fits {
+            best = (ps, cols);
             lo = mid + 1;
         } else {
             hi = mid - 1;
@@ -123,6 +154,16 @@ fn growth_ok(d: &Diagram, max: usize) -> bool {
         Event::BlockDivider { keyword, label } => grows(&[block_text(keyword, label)], 2),
         _ => true,
     })
+}
+
+/// One message as the drawer needs it.
+struct Msg<'a> {
+    from: usize,
+    to: usize,
+    arrow: Arrow,
+    lines: &'a [String],
+    activate: bool,
+    deactivate: bool,
 }
 
 struct Drawer<'a> {
@@ -293,27 +334,18 @@ impl Drawer<'_> {
                 activate,
                 deactivate,
             } => {
+                let m = Msg {
+                    from: *from,
+                    to: *to,
+                    arrow: *arrow,
+                    lines,
+                    activate: *activate,
+                    deactivate: *deactivate,
+                };
                 if from == to {
-                    self.self_message(
-                        *from,
-                        arrow.line,
-                        arrow.head,
-                        arrow.both,
-                        lines,
-                        *activate,
-                        *deactivate,
-                    );
+                    self.self_message(&m);
                 } else {
-                    self.message(
-                        *from,
-                        *to,
-                        arrow.line,
-                        arrow.head,
-                        arrow.both,
-                        lines,
-                        *activate,
-                        *deactivate,
-                    );
+                    self.message(&m);
                 }
                 for p in [*from, *to] {
                     if self.pending_destroy[p] {
@@ -392,18 +424,20 @@ impl Drawer<'_> {
         self.alive[i] = false;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn message(
-        &mut self,
-        from: usize,
-        to: usize,
-        kind: LineKind,
-        head: Head,
-        both: bool,
-        lines: &[String],
-        activate: bool,
-        deactivate: bool,
-    ) {
+    fn message(&mut self, m: &Msg) {
+        let Msg {
+            from,
+            to,
+            arrow:
+                Arrow {
+                    line: kind,
+                    head,
+                    both,
+                },
+            lines,
+            activate,
+            deactivate,
+        } = *m;
         let (xs, xt) = (self.c.x[from], self.c.x[to]);
         let (lo, hi) = (xs.min(xt), xs.max(xt));
         let top = self.rows(lines.len());
@@ -470,17 +504,20 @@ impl Drawer<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn self_message(
-        &mut self,
-        p: usize,
-        kind: LineKind,
-        head: Head,
-        both: bool,
-        lines: &[String],
-        activate: bool,
-        deactivate: bool,
-    ) {
+    fn self_message(&mut self, m: &Msg) {
+        let Msg {
+            from: p,
+            arrow:
+                Arrow {
+                    line: kind,
+                    head,
+                    both,
+                },
+            lines,
+            activate,
+            deactivate,
+            ..
+        } = *m;
         let x = self.c.x[p];
         if activate {
             self.active[p] += 1;

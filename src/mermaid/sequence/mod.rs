@@ -27,3 +27,30 @@ pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, St
         turned: false,
     })
 }
+
+/// The options of a question drawn on shared lifeline columns, when they are sequence
+/// diagrams with the same participants and all of them can be drawn; `None` otherwise.
+pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output>> {
+    let diagrams: Vec<model::Diagram> = bodies
+        .iter()
+        .map(|b| parse::parse(b).ok())
+        .collect::<Option<_>>()?;
+    let first = diagrams.first()?;
+    if diagrams[1..]
+        .iter()
+        .any(|d| d.participants != first.participants || d.groups != first.groups)
+    {
+        return None;
+    }
+    let drawn = layout::render_fitted_all(&diagrams, opts)?;
+    Some(
+        drawn
+            .into_iter()
+            .map(|lines| Output {
+                lines,
+                form: Form::Drawing,
+                turned: false,
+            })
+            .collect(),
+    )
+}
