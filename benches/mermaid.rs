@@ -8,7 +8,7 @@
     clippy::case_sensitive_file_extension_comparisons
 )]
 
-#[path = "../tests/mermaid_support/mod.rs"]
+#[path = "../tests/it/mermaid_common/mod.rs"]
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -1,0 +1,40 @@
+//! Every integration test in one binary, so a clean run links the crate once: a module
+//! per area, and the fakes and harnesses they share.
+//!
+//! Run one area with `cargo test --test it AREA::`, e.g. `cargo test --test it tui_safety::`.
+// Tests may unwrap; the shared fakes and harnesses read fixtures by their exact names.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::case_sensitive_file_extension_comparisons
+)]
+
+mod github_fake;
+mod mermaid_common;
+mod messages_fake;
+mod tmux;
+
+mod cli_completions;
+mod cli_core;
+mod cli_polish;
+mod github_e2e;
+mod github_errors;
+mod github_moves;
+mod github_results;
+mod grade_claude_cli;
+mod grade_cli;
+mod grade_http;
+mod grade_models;
+mod grade_run;
+mod keyring;
+mod mermaid_corpus;
+mod mermaid_glyphs;
+mod mermaid_props;
+mod mermaid_realistic;
+mod mermaid_snapshots;
+mod roundtrip_props;
+mod tui_discover;
+mod tui_github;
+mod tui_grading;
+mod tui_safety;
+mod tui_tmux;

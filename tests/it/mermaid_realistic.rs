@@ -1,0 +1,308 @@
+//! The realistic set (`tests/fixtures/realistic-mermaid/quiz.json`): 24 questions × 4
+//! options written the way a PR quiz bot writes them. Snapshots of every question at the
+//! option widths of 100-, 80- and 60-column terminals (95, 75, 60), and the share of
+//! questions whose four options are all drawn as pictures.
+//!
+//! `cargo test --test it mermaid_realistic:: -- --nocapture` prints the shares.
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::case_sensitive_file_extension_comparisons,
+    clippy::format_collect,
+    clippy::format_push_string
+)]
+
+use crate::mermaid_common as common;
+
+use common::labels::{flowchart_labels, pieces, sequence_labels};
+use quizz::mermaid::{Form, Line, RenderOptions, Rendered, render_options};
+
+const WIDTHS: [usize; 3] = [95, 75, 60];
+const FILE: &str = "realistic-mermaid/quiz.json";
+
+struct Question {
+    id: String,
+    options: Vec<(String, String)>,
+}
+
+fn questions() -> Vec<Question> {
+    let path = common::fixtures_dir().join(FILE);
+    let text = std::fs::read_to_string(&path).expect("realistic set");
+    let quiz: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let qs: Vec<Question> = quiz["questions"]
+        .as_array()
+        .expect("questions")
+        .iter()
+        .map(|q| {
+            let id = q["id"].as_str().expect("id").to_string();
+            Question {
+                options: common::quiz_options(FILE, &id),
+                id,
+            }
+        })
+        .collect();
+    assert!(
+        qs.len() >= 24,
+        "the realistic set has {} questions",
+        qs.len()
+    );
+    assert!(qs.iter().all(|q| q.options.len() == 4));
+    qs
+}
+
+fn render_question(q: &Question, width: usize) -> Vec<Rendered> {
+    let sources: Vec<&str> = q.options.iter().map(|(_, s)| s.as_str()).collect();
+    render_options(
+        &sources,
+        &RenderOptions {
+            width,
+            ascii: false,
+        },
+    )
+}
+
+fn text(lines: &[Line]) -> String {
+    lines.iter().map(Line::text).collect::<Vec<_>>().join("\n")
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The `participant` lines of a sequence diagram.
+fn participants(src: &str) -> Vec<&str> {
+    src.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("participant") || l.starts_with("actor"))
+        .collect()
+}
+
+/// Labels of a state diagram: state names, transition labels, descriptions, notes. A
+/// `<<choice>>` pseudo-state has no label (Mermaid draws a diamond).
+fn state_labels(src: &str) -> Vec<String> {
+    let pseudo: Vec<&str> = src
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("state "))
+        .filter(|l| l.contains("<<"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut out = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("direction") || t == "}" {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("note ") {
+            if let Some((_, text)) = rest.split_once(':') {
+                out.push(text.trim().to_string());
+            }
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("state ") {
+            if !rest.contains("<<") {
+                out.push(rest.trim_end_matches('{').trim().to_string());
+            }
+            continue;
+        }
+        let (head, label) = t.split_once(':').map_or((t, ""), |(a, b)| (a, b));
+        for part in head.split("-->") {
+            let p = part.trim();
+            if p != "[*]" && !pseudo.contains(&p) {
+                out.push(p.to_string());
+            }
+        }
+        if !label.trim().is_empty() {
+            out.push(label.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Labels of a class diagram: class names, members, relation labels, notes.
+fn class_labels(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("direction") || t == "}" || t.starts_with("<<") {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("note") {
+            let text = rest.rsplit_once('"').map_or("", |(a, _)| a);
+            out.push(text.split_once('"').map_or(text, |(_, b)| b).to_string());
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("class ") {
+            out.push(rest.trim_end_matches('{').trim().to_string());
+            continue;
+        }
+        if let Some((head, label)) = t.split_once(" : ") {
+            out.push(label.trim().to_string());
+            out.extend(relation_ends(head));
+            continue;
+        }
+        if t.contains("--") || t.contains("..") {
+            out.extend(relation_ends(t));
+            continue;
+        }
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// The class names and cardinalities of a relation (`A "1" *-- "*" B`), not its token.
+fn relation_ends(head: &str) -> Vec<String> {
+    head.split_whitespace()
+        .filter(|w| !w.contains("--") && !w.contains(".."))
+        .map(str::to_string)
+        .collect()
+}
+
+fn labels(src: &str) -> Vec<String> {
+    let header = src.lines().next().unwrap_or("");
+    if header.starts_with("sequenceDiagram") {
+        let (a, b) = sequence_labels(src);
+        a.into_iter().chain(b).collect()
+    } else if header.starts_with("stateDiagram") {
+        state_labels(src)
+    } else if header.starts_with("classDiagram") {
+        class_labels(src)
+    } else {
+        flowchart_labels(src)
+    }
+}
+
+/// Every question at every width: the checks of the issue, and the share drawn.
+#[test]
+fn realistic_set_checks_and_share_drawn() {
+    let qs = questions();
+    let mut failures = Vec::new();
+    let mut summary = String::new();
+    let mut shares = Vec::new();
+    for width in WIDTHS {
+        let mut all_drawn = 0usize;
+        let mut not_drawn = Vec::new();
+        for q in &qs {
+            let rendered = render_question(q, width);
+            let forms: Vec<Form> = rendered.iter().map(|r| r.form).collect();
+            assert!(
+                forms.iter().all(|f| *f == forms[0]),
+                "{} w{width}: the four options are in different forms: {forms:?}",
+                q.id
+            );
+            if forms.iter().all(|f| *f == Form::Drawing) {
+                all_drawn += 1;
+            } else {
+                not_drawn.push(format!("{}:{:?}", q.id, forms[0]));
+            }
+            for ((key, src), r) in q.options.iter().zip(&rendered) {
+                check_option(
+                    &format!("{} {key} w{width}", q.id),
+                    src,
+                    r,
+                    width,
+                    &mut failures,
+                );
+            }
+            check_question(q, &rendered, width, &mut failures);
+        }
+        summary.push_str(&format!(
+            "width {width}: {all_drawn}/{} questions with all four options drawn; not drawn: {}\n",
+            qs.len(),
+            not_drawn.join(" ")
+        ));
+        shares.push((width, all_drawn));
+    }
+    println!("\n{summary}");
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    assert!(failures.is_empty(), "{} failures", failures.len());
+    let n = qs.len();
+    for (width, drawn) in shares {
+        let ok = match width {
+            95 => drawn == n,
+            75 => drawn * 10 >= n * 9,
+            _ => drawn * 3 >= n * 2,
+        };
+        assert!(
+            ok,
+            "width {width}: only {drawn}/{n} questions drawn\n{summary}"
+        );
+    }
+}
+
+/// One option: no source fallback for state and class diagrams, no blank first or last
+/// line, no line wider than the width, every label present.
+fn check_option(name: &str, src: &str, r: &Rendered, width: usize, failures: &mut Vec<String>) {
+    let is_graph = src.starts_with("stateDiagram") || src.starts_with("classDiagram");
+    if is_graph && let Some(reason) = &r.fallback {
+        failures.push(format!("{name}: source fallback: {reason}"));
+    }
+    if r.lines.first().is_none_or(|l| l.width() == 0)
+        || r.lines.last().is_none_or(|l| l.width() == 0)
+    {
+        failures.push(format!("{name}: empty first or last line"));
+    }
+    for line in &r.lines {
+        if line.width() > width {
+            failures.push(format!(
+                "{name}: line wider than the width: {:?}",
+                line.text()
+            ));
+        }
+    }
+    let flat = squash(&text(&r.lines));
+    for label in labels(src) {
+        for piece in pieces(&label) {
+            if !flat.contains(&squash(&piece)) {
+                failures.push(format!(
+                    "{name}: label piece {piece:?} of {label:?} missing"
+                ));
+            }
+        }
+    }
+}
+
+/// The four options together: pairwise different; sequence options with the same
+/// participants share their lifeline columns.
+fn check_question(q: &Question, rendered: &[Rendered], width: usize, failures: &mut Vec<String>) {
+    let texts: Vec<String> = rendered.iter().map(|r| text(&r.lines)).collect();
+    for i in 0..texts.len() {
+        for j in i + 1..texts.len() {
+            if texts[i] == texts[j] {
+                failures.push(format!(
+                    "{} w{width}: options {} and {} look the same",
+                    q.id, q.options[i].0, q.options[j].0
+                ));
+            }
+        }
+    }
+    let headers: Vec<String> = rendered
+        .iter()
+        .map(|r| text(&r.lines[..r.lines.len().min(2)]))
+        .collect();
+    let same_cast = q.options.iter().all(|(_, s)| {
+        s.starts_with("sequenceDiagram") && participants(s) == participants(&q.options[0].1)
+    });
+    let drawn = rendered.iter().all(|r| r.form == Form::Drawing);
+    if same_cast && drawn && headers.iter().any(|h| *h != headers[0]) {
+        failures.push(format!("{} w{width}: the options' lifelines differ", q.id));
+    }
+}
+
+/// The four options of every question as the TUI shows them, at 95, 75 and 60 columns.
+#[test]
+fn realistic_set_snapshots() {
+    for q in questions() {
+        for width in WIDTHS {
+            let rendered = render_question(&q, width);
+            let mut out = String::new();
+            for ((key, _), r) in q.options.iter().zip(&rendered) {
+                out.push_str(&format!("── option {key} ({:?})\n", r.form));
+                out.push_str(&text(&r.lines));
+                out.push('\n');
+            }
+            insta::assert_snapshot!(format!("realistic_{}_w{width}", q.id), out);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! A keyboard session never loses a word: the real binary in tmux, driven as a person
+//! would — `$EDITOR`, typing on an open question, clearing, pasting, a burst of input,
+//! two windows, scrolling the results — and a closed pipe.
+#![allow(clippy::unwrap_used)]
+
+use crate::tmux;
+
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use tmux::Tmux;
+
+fn q5(saved: &Value) -> &str {
+    saved["answers"]["q5"].as_str().unwrap_or("")
+}
+
+/// Starts the demo and goes to the open question (q5), where the answer box has the focus.
+fn on_the_open_question(t: &Tmux, env: &str) {
+    t.start(100, 30, "take --demo", env);
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("Question 1/6");
+    t.keys(&["n", "n", "n", "n"]);
+    t.wait_for("Your answer — Esc done");
+}
+
+fn editing_files(t: &Tmux) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(t.data.join("quizz/editing"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect()
+}
+
+#[test]
+fn the_editor_round_trip_keeps_the_text() {
+    let Some(t) = Tmux::new("editor") else { return };
+    let editor = t.data.join("append-a-line.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nls -l \"$1\" > \"$(dirname \"$0\")/seen-by-editor\"\nprintf 'added by the editor\\n' >> \"$1\"\n",
+    )
+    .unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(&editor)
+        .status()
+        .unwrap();
+    on_the_open_question(&t, &format!("EDITOR={}", editor.display()));
+    t.type_text("typed in quizz");
+    t.wait_saved("the typed text", |s| q5(s) == "typed in quizz");
+    t.keys(&["C-e"]);
+    let screen = t.wait_for("added by the editor");
+    assert!(screen.contains("Answer saved from the editor."), "{screen}");
+    assert!(
+        screen.contains("Question 5/6"),
+        "back on the same question:\n{screen}"
+    );
+    t.wait_saved("the edited text", |s| {
+        q5(s) == "typed in quizz\nadded by the editor"
+    });
+    // The editor saw a private file (0600) in quizz's folder; it is gone once saved.
+    let seen = std::fs::read_to_string(t.data.join("seen-by-editor")).unwrap();
+    assert!(seen.starts_with("-rw-------"), "{seen}");
+    assert!(seen.contains("quizz/editing/answer-q5-"), "{seen}");
+    assert!(editing_files(&t).is_empty(), "{:?}", editing_files(&t));
+    // Still running, and `e` outside the answer box works the same way.
+    t.keys(&["Escape", "e"]);
+    t.wait_saved("a second round trip", |s| {
+        q5(s) == "typed in quizz\nadded by the editor\nadded by the editor"
+    });
+    assert!(!t.screen().contains("quizz exited"), "{}", t.screen());
+}
+
+#[test]
+fn a_missing_editor_leaves_the_answer_and_says_why() {
+    let Some(t) = Tmux::new("noeditor") else {
+        return;
+    };
+    on_the_open_question(&t, "VISUAL=/nonexistent/editor");
+    t.type_text("my words");
+    t.wait_saved("the typed text", |s| q5(s) == "my words");
+    t.keys(&["C-e"]);
+    let screen = t.wait_for("not found (set VISUAL or EDITOR)");
+    assert!(screen.contains("the answer is unchanged"), "{screen}");
+    assert!(screen.contains("my words"), "{screen}");
+    t.keys(&["-l", " still here"]);
+    t.wait_saved("typing after the failed editor", |s| {
+        q5(s) == "my words still here"
+    });
+}
+
+#[test]
+fn typing_on_an_open_question_writes_and_fires_no_command() {
+    let Some(t) = Tmux::new("typing") else { return };
+    on_the_open_question(&t, "");
+    // Every letter here is a command elsewhere: e x s q n p m g.
+    t.type_text("exsqnpmg quit next");
+    let saved = t.wait_saved("the typed words", |s| q5(s) == "exsqnpmg quit next");
+    assert_eq!(saved["current"], 4, "still on q5");
+    let screen = t.screen();
+    assert!(screen.contains("Question 5/6"), "{screen}");
+    assert!(!screen.contains("Quit?"), "{screen}");
+}
+
+#[test]
+fn clearing_a_written_answer_asks_first() {
+    let Some(t) = Tmux::new("clear") else { return };
+    on_the_open_question(&t, "");
+    t.type_text("a long and careful answer");
+    t.wait_saved("the answer", |s| q5(s) == "a long and careful answer");
+    t.keys(&["Escape", "x"]);
+    let screen = t.wait_for("Clear the answer?");
+    assert!(screen.contains("(25 characters)"), "{screen}");
+    t.keys(&["n"]);
+    t.keys(&["BSpace"]);
+    t.wait_for("Clear the answer?");
+    t.keys(&["Escape"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        q5(&t.saved_demo_attempt()),
+        "a long and careful answer",
+        "n and Esc keep it"
+    );
+    t.keys(&["Delete"]);
+    t.wait_for("Clear the answer?");
+    t.keys(&["y"]);
+    t.wait_for("Answer cleared.");
+    t.wait_saved("the cleared answer", |s| s["answers"].get("q5").is_none());
+}
+
+#[test]
+fn a_multi_line_paste_keeps_its_line_breaks() {
+    let Some(t) = Tmux::new("paste") else { return };
+    on_the_open_question(&t, "");
+    t.paste("first line\nsecond line\nthird line");
+    let screen = t.wait_for("third line");
+    assert!(screen.contains("│first line"), "{screen}");
+    assert!(screen.contains("│second line"), "{screen}");
+    t.wait_saved("three lines", |s| {
+        q5(s) == "first line\nsecond line\nthird line"
+    });
+}
+
+#[test]
+fn two_thousand_characters_at_once_all_arrive() {
+    let Some(t) = Tmux::new("burst") else { return };
+    on_the_open_question(&t, "");
+    let text: String = "abcdefghi ".repeat(200);
+    t.type_text(&text);
+    // Before the fix this stopped at 1,024 characters until the next key.
+    t.wait_saved("2,000 characters on disk", |s| q5(s).len() == 2000);
+    t.wait_for("abcdefghi abcdefghi");
+}
+
+#[test]
+fn a_second_window_does_not_clobber_the_first() {
+    let Some(t) = Tmux::new("twowin") else { return };
+    t.start_in("q", 100, 30, "take --demo", "");
+    t.wait_in("q", "Press Enter to start");
+    t.start_in("b", 100, 30, "take --demo", "");
+    let screen = t.wait_in("b", "Read-only");
+    assert!(
+        screen.contains("this quiz is open in another quizz (pid"),
+        "{screen}"
+    );
+    // Window A answers q1; window B tries q2 and is told it only reads.
+    t.keys_in("q", &["Enter", "1"]);
+    t.wait_saved("q1 from window A", |s| s["answers"].get("q1").is_some());
+    t.keys_in("b", &["Enter", "n", "t"]);
+    t.wait_in("b", "Read-only: open in another quizz (pid");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let saved = t.saved_demo_attempt();
+    assert!(saved["answers"].get("q2").is_none(), "{saved:#}");
+    assert!(saved["answers"].get("q1").is_some(), "{saved:#}");
+    // B takes over: it keeps A's answer and saves its own.
+    t.keys_in("b", &["T"]);
+    t.wait_in("b", "Taken over");
+    t.keys_in("b", &["t"]);
+    let saved = t.wait_saved("q2 from window B", |s| s["answers"]["q2"] == "true");
+    assert!(saved["answers"].get("q1").is_some(), "{saved:#}");
+    // A learns it on its next change and saves nothing over B's answers.
+    t.keys_in("q", &["n", "n", "1"]);
+    t.wait_in("q", "open in another quizz");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let saved = t.saved_demo_attempt();
+    assert_eq!(saved["answers"]["q2"], "true", "{saved:#}");
+    assert!(saved["answers"].get("q3").is_none(), "{saved:#}");
+}
+
+#[test]
+fn g_then_k_on_the_results_scrolls_at_once() {
+    let Some(t) = Tmux::new("results-scroll") else {
+        return;
+    };
+    t.start(80, 24, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "1", "s"]);
+    t.wait_for("Review:");
+    t.keys(&["Enter", "y"]);
+    t.wait_for("Total");
+    t.keys(&["G"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let bottom = t.screen();
+    assert!(!bottom.contains("Total"), "G shows the end:\n{bottom}");
+    t.keys(&["k"]);
+    let start = std::time::Instant::now();
+    while t.screen() == bottom {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "k after G did not scroll:\n{bottom}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [
+        &["show", "--demo"][..],
+        &["show", "--demo", "--json"][..],
+        &["--help"][..],
+    ] {
+        for _ in 0..3 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_quizz"))
+                .args(args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            // The reader is gone before quizz writes, as `| head -1` often is.
+            drop(child.stdout.take());
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+            assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        }
+    }
+}
