@@ -117,6 +117,15 @@ impl Session {
         self.attempt.flagged.contains(id)
     }
 
+    /// How many of this quiz's questions are flagged.
+    pub fn flagged_count(&self) -> usize {
+        self.quiz
+            .questions
+            .iter()
+            .filter(|q| self.is_flagged(&q.id))
+            .count()
+    }
+
     /// Where the taker is; not saved while another window owns the attempt.
     pub fn set_current(&mut self, index: usize) {
         if self.attempt.current != index {

@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::app::App;
@@ -14,7 +14,6 @@ use super::diagrams::Drawn;
 use super::layout::question_areas;
 use super::markdown;
 use super::theme::Theme;
-use crate::mermaid::{self, RenderOptions, Rendered};
 use crate::quiz::{MermaidOption, Question, QuestionKind};
 use crate::text::{display_width, sanitize_line};
 
@@ -232,45 +231,12 @@ fn push_diagrams(
     }
 }
 
-/// The question's diagrams, drawn to fit `width`, in one form and with the same
-/// conventions for all options (`mermaid::render_options`): when one option needs the
-/// compact list, all are listed, so the options compare row by row.
+/// The given options drawn to fit `width`, in one form (see [`super::diagrams::options`]).
 pub fn diagrams(options: &[MermaidOption], width: usize, theme: Theme) -> Vec<Vec<Line<'static>>> {
-    let opts = RenderOptions {
-        width,
-        ascii: false,
-    };
-    let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
-    mermaid::render_options(&sources, &opts)
-        .iter()
-        .map(|r| to_lines(r, theme))
+    super::diagrams::options(options, width, theme, super::diagrams::View::default())
+        .into_iter()
+        .map(|d| d.lines)
         .collect()
-}
-
-fn to_lines(rendered: &Rendered, theme: Theme) -> Vec<Line<'static>> {
-    rendered
-        .lines
-        .iter()
-        .map(|line| {
-            Line::from(
-                line.spans
-                    .iter()
-                    .map(|span| Span::styled(span.text.clone(), diagram_style(span.style, theme)))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .collect()
-}
-
-fn diagram_style(style: mermaid::Style, theme: Theme) -> Style {
-    match style {
-        mermaid::Style::Plain | mermaid::Style::Label => Style::new(),
-        mermaid::Style::Participant => Style::new().add_modifier(Modifier::BOLD),
-        mermaid::Style::Arrow => theme.code(),
-        mermaid::Style::Note => Style::new().add_modifier(Modifier::ITALIC),
-        mermaid::Style::Border | mermaid::Style::Block | mermaid::Style::Dim => theme.dim(),
-        mermaid::Style::Warning => theme.warn(),
-    }
 }
 
 /// Practice mode: right or wrong at once, with the explanation.

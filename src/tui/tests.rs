@@ -43,6 +43,21 @@ impl crate::grade::Grader for HandGrader {
     }
 }
 
+/// The demo in the data folder `dir` (two of them there are two windows on one quiz).
+fn app_in(dir: &std::path::Path, size: (u16, u16)) -> App {
+    let loaded = LoadedQuiz {
+        quiz: parse_quiz(DEMO_QUIZ).unwrap(),
+        origin: Origin::Demo,
+        notes: Vec::new(),
+    };
+    App::new(
+        Session::open(Store::at(dir), loaded).unwrap(),
+        settings(false),
+        size,
+        None,
+    )
+}
+
 fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
     fixture_graded_by(settings, size, None)
 }
@@ -426,19 +441,7 @@ fn snapshots_of_every_screen() {
 #[test]
 fn a_graded_attempt_comes_back_graded() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || {
-        let loaded = LoadedQuiz {
-            quiz: parse_quiz(DEMO_QUIZ).unwrap(),
-            origin: Origin::Demo,
-            notes: Vec::new(),
-        };
-        App::new(
-            Session::open(Store::at(dir.path()), loaded).unwrap(),
-            settings(false),
-            (100, 30),
-            None,
-        )
-    };
+    let open = || app_in(dir.path(), (100, 30));
     let mut first = open();
     run(
         &mut first,
@@ -770,19 +773,7 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
 #[test]
 fn a_second_window_reads_only_until_it_takes_over() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || {
-        let loaded = LoadedQuiz {
-            quiz: parse_quiz(DEMO_QUIZ).unwrap(),
-            origin: Origin::Demo,
-            notes: Vec::new(),
-        };
-        App::new(
-            Session::open(Store::at(dir.path()), loaded).unwrap(),
-            settings(false),
-            (80, 24),
-            None,
-        )
-    };
+    let open = || app_in(dir.path(), (80, 24));
     let mut first = open();
     run(&mut first, [Action::Start, Action::Pick(0)]);
     let mut second = open();

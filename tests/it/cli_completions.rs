@@ -1,5 +1,4 @@
 //! `quizz completions SHELL` and `quizz man`, through the real binary.
-#![allow(clippy::unwrap_used)]
 
 use std::process::{Command, Output};
 

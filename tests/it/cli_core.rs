@@ -1,5 +1,4 @@
 //! The core commands end to end, through the real binary.
-#![allow(clippy::unwrap_used)]
 
 use std::io::Write;
 use std::path::Path;

@@ -1,6 +1,5 @@
 //! Plain mode, the CLI's messages and `quizz status`, through the real binary (issue 10,
 //! items 8, 14 and 15). Terminal-only behaviour runs in tmux.
-#![allow(clippy::unwrap_used)]
 
 use crate::tmux;
 

@@ -2,29 +2,10 @@
 //! validating proxy (every request and response checked against GitHub's `OpenAPI` description).
 
 // Scenario helpers outside #[test] functions: a panic is the test failing.
-#![allow(clippy::unwrap_used, clippy::type_complexity)]
 
 use crate::github_fake as support;
 
 use support::{ANSWERS, Api, BOT, OTHER_ANSWERS, Sandbox, TAKER, git, seed_quiz_comment};
-
-/// Runs a scenario twice: against the fake directly, and through Prism.
-macro_rules! both {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn direct() {
-                super::$name(&super::Api::direct());
-            }
-            #[test]
-            fn through_prism() {
-                if let Some(api) = super::Api::prism() {
-                    super::$name(&api);
-                }
-            }
-        }
-    };
-}
 
 /// A repo with PR 7: chatter, the bot's quiz, more chatter.
 fn repo_with_quiz(api: &Api, name: &str) -> (String, u64) {

@@ -2,7 +2,6 @@
 //! (direct to the fake: GitHub's description does not list these statuses everywhere).
 
 // Scenario helpers outside #[test] functions: a panic is the test failing.
-#![allow(clippy::unwrap_used)]
 
 use crate::github_fake as support;
 

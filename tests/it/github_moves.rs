@@ -3,9 +3,6 @@
 //! description declares the statuses: 301 on `GET /repos/{owner}/{repo}`, 204 on `DELETE` of
 //! a comment, 404 on `GET` of one, 200/304 on `GET` of a pull request.
 
-// Scenario helpers outside #[test] functions: a panic is the test failing.
-#![allow(clippy::unwrap_used)]
-
 use crate::github_fake as support;
 
 use http::Method;
@@ -15,23 +12,6 @@ use support::fake_github::Logged;
 use support::{ANSWERS, Api, BOT, MoveStyle, Sandbox, TOKEN, seed_quiz_comment};
 
 const BOT_TOKEN: &str = "ghs_quiz_bot_installation_token";
-
-macro_rules! both {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn direct() {
-                super::$name(&super::Api::direct());
-            }
-            #[test]
-            fn through_prism() {
-                if let Some(api) = super::Api::prism() {
-                    super::$name(&api);
-                }
-            }
-        }
-    };
-}
 
 /// The output with line breaks and runs of spaces made single spaces (plain mode wraps notes).
 fn flat(text: &str) -> String {

@@ -3,30 +3,12 @@
 //! Against the fake GitHub directly and through Prism's validating proxy.
 
 // Scenario helpers outside #[test] functions: a panic is the test failing.
-#![allow(clippy::unwrap_used)]
 
 use crate::github_fake as support;
 
 use quizz::quiz::{QuestionResult, Results};
 use serde_json::Value;
 use support::{ANSWERS, Api, BOT, OTHER_ANSWERS, Sandbox, TAKER, seed_quiz_comment};
-
-macro_rules! both {
-    ($name:ident) => {
-        mod $name {
-            #[test]
-            fn direct() {
-                super::$name(&super::Api::direct());
-            }
-            #[test]
-            fn through_prism() {
-                if let Some(api) = super::Api::prism() {
-                    super::$name(&api);
-                }
-            }
-        }
-    };
-}
 
 fn results(score: u32, right: usize, wrong: usize, pending: usize) -> Results {
     let per_question = (0..right + wrong)

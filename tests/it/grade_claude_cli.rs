@@ -3,7 +3,6 @@
 //!
 //! A wrapper script in front of the CLI records the flags, the environment and the pid
 //! quizz gave it, then `exec`s the real binary.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::messages_fake as support;
 

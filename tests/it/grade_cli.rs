@@ -1,6 +1,5 @@
 //! `quizz grade`, `quizz take` and `quizz doctor` through the real binary, grading open
 //! answers against the fake Messages API.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::messages_fake as support;
 

@@ -1,7 +1,6 @@
 //! The Messages API backend against the fake server: success, in-band correction, a reply
 //! without the tool, 429 with retry-after, 529, 5xx, 401, a slow reply; what the requests
 //! carry; and the injection cases.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::messages_fake as support;
 

@@ -2,7 +2,6 @@
 //! `ANTHROPIC_MODEL`, else `ANTHROPIC_DEFAULT_SONNET_MODEL` (a gateway's id), else quizz's
 //! default; `quizz doctor` says which variable chose it, and a model the API does not know
 //! gets an error naming the variable to set. The fake Messages API records the model sent.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::messages_fake as support;
 

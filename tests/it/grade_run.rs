@@ -1,6 +1,5 @@
 //! Concurrent grading through the library API: bounded, with progress events, and one
 //! failure never losing the others.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::messages_fake as support;
 

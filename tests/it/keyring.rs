@@ -5,7 +5,6 @@
 //! set and skips (loudly) otherwise.
 
 // Scenario helpers outside #[test] functions: a panic is the test failing.
-#![allow(clippy::unwrap_used)]
 
 use crate::github_fake as support;
 

@@ -6,8 +6,31 @@
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
-    clippy::case_sensitive_file_extension_comparisons
+    clippy::case_sensitive_file_extension_comparisons,
+    clippy::format_collect,
+    clippy::format_push_string,
+    clippy::too_many_lines,
+    clippy::type_complexity
 )]
+
+/// A GitHub test run twice: against the fake directly, and through Prism's validating
+/// proxy (skipped where Prism is not installed).
+macro_rules! both {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn direct() {
+                super::$name(&super::Api::direct());
+            }
+            #[test]
+            fn through_prism() {
+                if let Some(api) = super::Api::prism() {
+                    super::$name(&api);
+                }
+            }
+        }
+    };
+}
 
 mod github_fake;
 mod mermaid_common;

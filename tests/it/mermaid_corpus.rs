@@ -1,14 +1,6 @@
 //! Every sequence and flowchart input of the peer corpus: renders without panic, keeps every
 //! label, fits the width, keeps order, keeps arrow kinds apart. Run with `--nocapture` to see
 //! the fallback counts grouped by reason.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::case_sensitive_file_extension_comparisons,
-    clippy::format_collect,
-    clippy::format_push_string,
-    clippy::too_many_lines
-)]
 
 use crate::mermaid_common as common;
 

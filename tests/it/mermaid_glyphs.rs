@@ -1,11 +1,4 @@
 //! Every arrow kind, edge kind and node shape keeps a distinct look, in Unicode and ASCII.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::case_sensitive_file_extension_comparisons,
-    clippy::format_collect,
-    clippy::format_push_string
-)]
 
 use quizz::mermaid::{RenderOptions, render, render_plain};
 use std::collections::BTreeSet;

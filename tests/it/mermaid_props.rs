@@ -1,11 +1,4 @@
 //! Random token soup never panics and never overflows the width.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::case_sensitive_file_extension_comparisons,
-    clippy::format_collect,
-    clippy::format_push_string
-)]
 
 use proptest::prelude::*;
 use quizz::mermaid::{RenderOptions, render};

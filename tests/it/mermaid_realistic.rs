@@ -4,13 +4,6 @@
 //! questions whose four options are all drawn as pictures.
 //!
 //! `cargo test --test it mermaid_realistic:: -- --nocapture` prints the shares.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::case_sensitive_file_extension_comparisons,
-    clippy::format_collect,
-    clippy::format_push_string
-)]
 
 use crate::mermaid_common as common;
 

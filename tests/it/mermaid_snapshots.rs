@@ -1,12 +1,5 @@
 //! Snapshots of the quiz fixtures: the seed quiz's q6 (four sequence diagrams) and the
 //! cognit sample's four flowcharts, at widths 100, 80 and 60.
-#![allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::case_sensitive_file_extension_comparisons,
-    clippy::format_collect,
-    clippy::format_push_string
-)]
 
 use crate::mermaid_common as common;
 

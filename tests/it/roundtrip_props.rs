@@ -1,5 +1,4 @@
 //! Property tests: what we render, we read back exactly; no text makes the readers panic.
-#![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
 use quizz::comment::{

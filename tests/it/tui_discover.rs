@@ -1,5 +1,4 @@
 //! Finding your way with only what the footer and `?` say: the real binary in tmux.
-#![allow(clippy::unwrap_used)]
 
 use crate::tmux;
 

@@ -1,5 +1,4 @@
 //! The TUI on a pull request's quiz: the results are posted only after `P` on the results.
-#![allow(clippy::unwrap_used)]
 
 use crate::github_fake as support;
 use crate::tmux;

@@ -1,5 +1,4 @@
 //! The TUI grades open answers through the selected backend, with progress on screen.
-#![allow(clippy::unwrap_used)]
 
 use crate::messages_fake as support;
 use crate::tmux;

@@ -1,7 +1,6 @@
 //! A keyboard session never loses a word: the real binary in tmux, driven as a person
 //! would — `$EDITOR`, typing on an open question, clearing, pasting, a burst of input,
 //! two windows, scrolling the results — and a closed pipe.
-#![allow(clippy::unwrap_used)]
 
 use crate::tmux;
 

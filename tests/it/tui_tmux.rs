@@ -1,5 +1,4 @@
 //! The real binary in a real terminal (tmux): keys in, screen out.
-#![allow(clippy::unwrap_used)]
 
 use crate::tmux;
 

@@ -22,13 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     .areas(area);
     let total = app.question_count();
     let answered = app.session.answered_count();
-    let flagged = app
-        .session
-        .quiz
-        .questions
-        .iter()
-        .filter(|q| app.session.is_flagged(&q.id))
-        .count();
+    let flagged = app.session.flagged_count();
     let mut summary = if answered == total {
         format!(" Review: all {total} answered")
     } else {

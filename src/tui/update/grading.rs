@@ -32,13 +32,7 @@ pub fn show_results(app: &mut App) {
 /// Enter on the review. Asks first when questions are unanswered or flagged.
 pub fn submit(app: &mut App, confirmed: bool) -> Effect {
     let unanswered = app.question_count() - app.session.answered_count();
-    let flagged = app
-        .session
-        .quiz
-        .questions
-        .iter()
-        .filter(|q| app.session.is_flagged(&q.id))
-        .count();
+    let flagged = app.session.flagged_count();
     if !confirmed && (unanswered > 0 || flagged > 0) {
         app.confirm = Some(Confirm::Submit {
             unanswered,
