@@ -57,6 +57,27 @@ fn help_and_quit_are_in_the_footer_of_every_screen_at_80x24() {
     check(&t.wait_for("Question 6/6 · mermaid"), "mermaid");
     t.keys(&["s"]);
     check(&t.wait_for("Review:"), "review");
+    t.keys(&["Enter", "y"]);
+    check(&t.wait_for("Total"), "results");
+    t.keys(&["Enter"]);
+    check(
+        &t.wait_for("graded, read only"),
+        "a question from the results",
+    );
+}
+
+#[test]
+fn plain_practice_says_right_or_wrong_after_each_answer() {
+    let Some(t) = Tmux::new("plainpractice") else {
+        return;
+    };
+    t.start(100, 30, "take --demo --plain --practice", "");
+    t.wait_for("Question 1");
+    t.keys(&["1", "Enter"]);
+    let screen = t.wait_for("Right.");
+    assert!(screen.contains("Question 2"), "it carries on:\n{screen}");
+    t.keys(&["t", "Enter"]);
+    t.wait_for("Not quite — the answer is");
 }
 
 #[test]

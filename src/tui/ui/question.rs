@@ -112,7 +112,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
         None => vec![Line::styled(
             format!(
-                "(no answer yet — {} or Enter to write, {} for $EDITOR)",
+                "(no answer yet — {} to write, {} for $EDITOR)",
                 key(Context::Question, Action::StartEditing),
                 key(Context::Question, Action::ExternalEditor),
             ),

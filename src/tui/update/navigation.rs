@@ -64,8 +64,10 @@ pub fn refuse_when_graded(app: &mut App) -> bool {
 pub fn next(app: &mut App) {
     if app.current() + 1 >= app.question_count() && !app.reading {
         open_review(app);
-        app.status =
-            Some("That was the last question: review your answers, then Enter submits.".into());
+        app.status = Some(format!(
+            "That was the last question: review your answers, then {} submits.",
+            key_for(Context::Review, &Action::Submit)
+        ));
     } else {
         go(app, app.current() + 1);
     }
