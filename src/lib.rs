@@ -5,6 +5,7 @@
 //! UI (`tui`) are front ends over the same `session`.
 
 pub mod cli;
+pub mod code;
 pub mod comment;
 pub mod config;
 pub mod github;

@@ -113,6 +113,20 @@ impl Session {
         Ok(())
     }
 
+    /// How sure the taker said they were (1–5); out-of-range ratings are refused.
+    pub fn set_confidence(&mut self, id: &str, rating: u8) -> Result<(), StoreError> {
+        self.writable()?;
+        if (1..=5).contains(&rating) {
+            self.attempt.confidence.insert(id.to_string(), rating);
+            self.dirty = true;
+        }
+        Ok(())
+    }
+
+    pub fn confidence(&self, id: &str) -> Option<u8> {
+        self.attempt.confidence.get(id).copied()
+    }
+
     pub fn is_flagged(&self, id: &str) -> bool {
         self.attempt.flagged.contains(id)
     }

@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -97,7 +98,15 @@ fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Resul
         shell_word(quiz_path),
         shell_word(answers_path)
     );
-    finish(args, quiz, &answers, &previous, &retry, |_| Ok(()))
+    finish(
+        args,
+        quiz,
+        &answers,
+        &previous,
+        &retry,
+        &BTreeMap::new(),
+        |_| Ok(()),
+    )
 }
 
 /// `--demo` / `--file SOURCE`: the answers saved by `quizz take`; results saved back.
@@ -127,12 +136,21 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         _ => grade_closed(&quiz, &answers),
     };
     let retry = format!("quizz grade {}", args.source.command_args());
-    finish(args, &quiz, &answers, &previous, &retry, |results| {
-        session
-            .set_results(results)
-            .and_then(|()| session.flush())
-            .context("cannot save the results")
-    })
+    let ratings = session.attempt().confidence.clone();
+    finish(
+        args,
+        &quiz,
+        &answers,
+        &previous,
+        &retry,
+        &ratings,
+        |results| {
+            session
+                .set_results(results)
+                .and_then(|()| session.flush())
+                .context("cannot save the results")
+        },
+    )
 }
 
 fn finish(
@@ -141,6 +159,7 @@ fn finish(
     answers: &Answers,
     previous: &[Outcome],
     retry: &str,
+    ratings: &BTreeMap<String, u8>,
     save: impl FnOnce(&Results) -> Result<()>,
 ) -> Result<()> {
     let selection = select_grader(&EnvSnapshot::from_process());
@@ -153,7 +172,8 @@ fn finish(
         usize::from(args.jobs),
         &mut err,
     )?;
-    let results = assemble(quiz, &graded.outcomes);
+    let mut results = assemble(quiz, &graded.outcomes);
+    results.set_confidence(ratings);
     save(&results)?;
     if args.json {
         outln!("{}", results.to_pretty_json());

@@ -38,12 +38,18 @@ pub fn print_results_at(
         ));
     }
     labelled(out, "", &head, width)?;
+    if let Some(line) = results.calibration_line() {
+        labelled(out, "", &line, width)?;
+    }
     for (i, q) in quiz.questions.iter().enumerate() {
         let id = sanitize_line(&q.id);
         let n = i + 1;
         if let Some(r) = results.result(&q.id) {
             let mark = if r.correct { "✓ right" } else { "✗ wrong" };
-            writeln!(out, "  {n}. {mark:<8} {id:<6} {:>3}%", r.score)?;
+            let flag = r
+                .calibration()
+                .map_or_else(String::new, |c| format!("  ({})", c.label()));
+            writeln!(out, "  {n}. {mark:<8} {id:<6} {:>3}%{flag}", r.score)?;
             if !r.correct {
                 let given = answers
                     .get(&q.id)

@@ -46,9 +46,15 @@ pub struct TakeArgs {
     /// Print the results state as JSON on stdout (everything else goes to stderr).
     #[arg(long)]
     json: bool,
-    /// Practice: show right or wrong, and the explanation, as soon as you answer.
-    #[arg(long)]
+    /// Practice: show right or wrong, and the explanation, as soon as you answer (after
+    /// asking how sure you are: 1–5, any other key skips). `[take] practice = true` in the
+    /// config file makes it the default.
+    #[arg(long, conflicts_with = "exam")]
     practice: bool,
+    /// Exam: right answers only after submitting, even when the config makes practice the
+    /// default.
+    #[arg(long)]
+    exam: bool,
     /// Leave the mouse to the terminal (text selection) instead of scrolling with the wheel;
     /// `[ui] mouse = false` in the config file does the same.
     #[arg(long)]
@@ -83,12 +89,71 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         Some(t) => t.loaded.clone(),
         None => args.source.source()?.load()?,
     };
+    let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store);
     let session = Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
+    let config = crate::config::take();
+    let mode = Mode {
+        practice: args.practice || (config.practice && !args.exam),
+        confidence: config.confidence,
+        mouse: !args.no_mouse && config.mouse,
+    };
     if wants_plain(args.plain || args.json) {
-        run_plain(session, args, &store, pr_take.as_ref())
+        run_plain(session, args, &store, pr_take.as_ref(), &code, mode)
     } else {
-        run_tui(session, args, &store, pr_take.as_ref())
+        run_tui(session, args, &store, pr_take.as_ref(), code, mode)
     }
+}
+
+/// How this take runs, from the flags and the config file.
+#[derive(Clone, Copy)]
+struct Mode {
+    practice: bool,
+    confidence: bool,
+    mouse: bool,
+}
+
+/// The code each anchored question points at, and what the quiz covers of the PR.
+pub struct QuizCode {
+    pub book: crate::code::CodeBook,
+    pub coverage: Option<crate::code::Coverage>,
+}
+
+fn code_of(
+    args: &TakeArgs,
+    pr_take: Option<&PrTake>,
+    quiz: &crate::quiz::Quiz,
+    store: &Store,
+) -> QuizCode {
+    use crate::code::{CodeContext, Coverage, collect};
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let anchored = quiz.questions.iter().filter(|q| q.anchor.is_some()).count();
+    let book = match pr_take {
+        _ if anchored == 0 => crate::code::CodeBook::default(),
+        None if args.source.demo => collect(quiz, &CodeContext::Demo),
+        None => collect(quiz, &CodeContext::File { cwd: &cwd }),
+        Some(take) => {
+            if std::io::stderr().is_terminal() {
+                eprintln!(
+                    "quizz: reading the code {} point at…",
+                    crate::text::plural(anchored, "question", "questions")
+                );
+            }
+            collect(
+                quiz,
+                &CodeContext::PullRequest {
+                    pr: &take.pr,
+                    head_sha: take.pull.as_ref().and_then(|p| p.head_sha.as_deref()),
+                    cwd: &cwd,
+                    conn: (!take.offline).then_some(&take.conn),
+                    store,
+                },
+            )
+        }
+    };
+    let coverage = pr_take
+        .and_then(|t| t.changed_files.as_deref())
+        .map(|files| Coverage::of(quiz, files));
+    QuizCode { book, coverage }
 }
 
 /// The command that grades this quiz's pending open answers later.
@@ -106,6 +171,8 @@ fn run_tui(
     args: &TakeArgs,
     store: &Store,
     pr_take: Option<&PrTake>,
+    code: QuizCode,
+    mode: Mode,
 ) -> Result<()> {
     let waiting = store.outbox_list().len();
     if waiting > 0 {
@@ -128,9 +195,9 @@ fn run_tui(
     };
     let selection = select_grader(&EnvSnapshot::from_process());
     let settings = Settings {
-        practice: args.practice,
+        practice: mode.practice,
         theme: Theme::from_env(),
-        mouse: !args.no_mouse && crate::config::mouse(),
+        mouse: mode.mouse,
         grader: selection.grader.as_ref().map(|_| GraderInfo {
             backend: selection.backend.describe(),
             model: selection.model.clone(),
@@ -150,6 +217,10 @@ fn run_tui(
                 .filter(|a| a.len() > 1),
             takers: t.takers_line(),
         }),
+        code: std::sync::Arc::new(code.book),
+        coverage: code.coverage,
+        hyperlinks: crate::text::hyperlinks_supported(),
+        ask_confidence: mode.confidence,
     };
     let finished = crate::tui::run(session, settings, selection.grader)?;
     let mut out = std::io::stdout();
@@ -214,6 +285,8 @@ fn run_plain(
     args: &TakeArgs,
     store: &Store,
     pr_take: Option<&PrTake>,
+    code: &QuizCode,
+    mode: Mode,
 ) -> Result<()> {
     if let Some(owner) = session.busy() {
         anyhow::bail!(
@@ -234,7 +307,8 @@ fn run_plain(
         (Box::new(std::io::stdout()), std::io::stdout().is_terminal())
     };
     let opts = PlainOptions {
-        practice: args.practice,
+        practice: mode.practice,
+        ask_confidence: mode.confidence,
         width: crate::text::output_width(to_terminal),
         can_ask,
         pull_request: pr_take
@@ -244,6 +318,12 @@ fn run_plain(
                     .collect()
             })
             .unwrap_or_default(),
+        code: code.book.clone(),
+        coverage: code.coverage.clone(),
+        decor: crate::plain::code::Decor {
+            color: to_terminal && !Theme::from_env().no_color,
+            hyperlinks: to_terminal && crate::text::hyperlinks_supported(),
+        },
     };
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
@@ -257,12 +337,13 @@ fn run_plain(
         return Ok(());
     }
 
-    let results = super::grading::grade_take(
+    let mut results = super::grading::grade_take(
         &session.quiz,
         &session.answers(),
         &mut prompts,
         &grade_later(args, pr_take),
     )?;
+    results.set_confidence(&session.attempt().confidence);
     session.set_results(&results)?;
     session.flush()?;
     if args.json {

@@ -28,7 +28,7 @@ pub use error::GithubError;
 pub use repo::{PrRef, RepoRef};
 pub use resolve::{PrLookupError, ResolveError, Target, resolve_target};
 pub use results::{ResultRow, TakersSummary, result_rows};
-pub use sync::{Freshness, PrCache, PullInfo, sync_comments};
+pub use sync::{ChangedFiles, Freshness, PrCache, PullInfo, sync_comments};
 
 use crate::comment::{FoundQuiz, read_quiz};
 use crate::quiz::{Results, validate};
@@ -209,6 +209,8 @@ pub struct PrTake {
     /// The PR's title and author (one conditional GET, cached with the quiz); `None` when
     /// GitHub could not say and nothing was cached.
     pub pull: Option<PullInfo>,
+    /// The PR's changed files (cached with the quiz), when GitHub said or a copy is kept.
+    pub changed_files: Option<Vec<String>>,
     /// Who posted results for this quiz so far (verified, current ones only).
     pub takers: TakersSummary,
 }
@@ -453,6 +455,15 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         if let Err(e) = conn.block_on(sync::refresh_pull(&conn.client, &conn.store, pr, cache)) {
             tracing::warn!("cannot read the pull request's title: {e}");
         }
+        // Coverage is a nicety too.
+        if let Err(e) = conn.block_on(sync::refresh_changed_files(
+            &conn.client,
+            &conn.store,
+            pr,
+            cache,
+        )) {
+            tracing::warn!("cannot list the pull request's changed files: {e}");
+        }
     }
     let takers = TakersSummary::of(&result_rows(&opened.cache.comments, Some(&comment)));
     Ok(PrTake {
@@ -462,6 +473,7 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
             notes,
         },
         pull: opened.cache.pull.clone(),
+        changed_files: opened.cache.changed_files.as_ref().map(|c| c.files.clone()),
         takers,
         pr,
         quiz_comment: comment,

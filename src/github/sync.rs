@@ -53,6 +53,8 @@ pub struct PrCache {
     /// The `ETag` of the last GET of one comment (the quiz, checked for deletion).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked: Option<CheckedComment>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed_files: Option<ChangedFiles>,
 }
 
 /// What quizz shows of the pull request itself.
@@ -66,6 +68,17 @@ pub struct PullInfo {
     #[serde(default)]
     pub draft: bool,
     #[serde(default)]
+    pub etag: Option<String>,
+    /// The head commit: where the code a question points at is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_sha: Option<String>,
+}
+
+/// The PR's changed files (`/pulls/{n}/files`), as of one head commit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangedFiles {
+    pub head_sha: String,
+    pub files: Vec<String>,
     pub etag: Option<String>,
 }
 
@@ -282,6 +295,18 @@ struct PullReply {
     state: String,
     #[serde(default)]
     draft: Option<bool>,
+    #[serde(default)]
+    head: Option<HeadReply>,
+}
+
+#[derive(Deserialize)]
+struct HeadReply {
+    sha: String,
+}
+
+#[derive(Deserialize)]
+struct FileReply {
+    filename: String,
 }
 
 /// The PR's title and author: one conditional GET of the pull request, kept in the cache
@@ -306,6 +331,50 @@ pub async fn refresh_pull(
                 author: value.user.map(|u| u.login).unwrap_or_default(),
                 state: value.state,
                 draft: value.draft.unwrap_or(false),
+                etag,
+                head_sha: value.head.map(|h| h.sha),
+            });
+        }
+    }
+    save_cache(store, pr, cache);
+    Ok(())
+}
+
+/// The PR's changed files at its current head: read again (paginated, conditional on the
+/// cached `ETag`) only when the head moved or nothing is cached. Failures leave the cached
+/// list as it was.
+pub async fn refresh_changed_files(
+    client: &Client,
+    store: &Store,
+    pr: &PrRef,
+    cache: &mut PrCache,
+) -> Result<(), GithubError> {
+    let Some(head) = cache.pull.as_ref().and_then(|p| p.head_sha.clone()) else {
+        return Ok(());
+    };
+    let known = cache.changed_files.as_ref();
+    if known.is_some_and(|c| c.head_sha == head) {
+        return Ok(());
+    }
+    let url = format!(
+        "/repos/{}/{}/pulls/{}/files?per_page=100",
+        pr.owner, pr.repo, pr.number
+    );
+    let etag = known.and_then(|c| c.etag.clone());
+    let what = format!("the changed files of {pr}");
+    match client
+        .get_all::<FileReply>(&url, etag.as_deref(), &what)
+        .await?
+    {
+        Fetched::NotModified => {
+            if let Some(c) = cache.changed_files.as_mut() {
+                c.head_sha = head;
+            }
+        }
+        Fetched::Fresh { value, etag } => {
+            cache.changed_files = Some(ChangedFiles {
+                head_sha: head,
+                files: value.into_iter().map(|f| f.filename).collect(),
                 etag,
             });
         }

@@ -12,7 +12,7 @@ pub use answers::Answers;
 pub use error::FormatError;
 pub use grading::{OpenGrade, Outcome, assemble, grade_closed, grade_question, parse_bool};
 pub use model::{Anchor, MermaidOption, Question, QuestionKind, Quiz, WIRE_VERSION};
-pub use results::{NotCounted, OPEN_PASS_SCORE, QuestionResult, Results};
+pub use results::{Calibration, NotCounted, OPEN_PASS_SCORE, QuestionResult, Results};
 pub use validate::{MAX_QUESTIONS, validate};
 pub use wire::{parse_quiz, quiz_from_value, quiz_to_value, to_pretty_json};
 

@@ -46,11 +46,39 @@ pub struct QuestionResult {
     pub score: u32,
     #[serde(default)]
     pub feedback: String,
-    /// The grader's confidence, 1–5, when it gave one.
+    /// How sure the taker said they were, 1–5, when they rated it (practice mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<u8>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A rating that did not match the outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Calibration {
+    /// Rated 4–5, and wrong.
+    ConfidentButWrong,
+    /// Rated 1–2, and right.
+    RightButUnsure,
+}
+
+impl Calibration {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::ConfidentButWrong => "confident but wrong",
+            Self::RightButUnsure => "right but unsure",
+        }
+    }
+}
+
+impl QuestionResult {
+    pub fn calibration(&self) -> Option<Calibration> {
+        match (self.confidence?, self.correct) {
+            (4..=5, false) => Some(Calibration::ConfidentButWrong),
+            (1..=2, true) => Some(Calibration::RightButUnsure),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,6 +151,43 @@ impl Results {
 
     pub fn result(&self, id: &str) -> Option<&QuestionResult> {
         self.per_question.iter().find(|r| r.question_id == id)
+    }
+
+    /// Puts the taker's ratings (question id → 1–5) on the questions they rated.
+    pub fn set_confidence(&mut self, ratings: &std::collections::BTreeMap<String, u8>) {
+        for r in &mut self.per_question {
+            r.confidence = ratings
+                .get(&r.question_id)
+                .copied()
+                .filter(|c| (1..=5).contains(c));
+        }
+    }
+
+    /// How the ratings matched the outcome: `(confident but wrong, right but unsure)`.
+    pub fn calibration(&self) -> (Vec<&str>, Vec<&str>) {
+        let mut overconfident = Vec::new();
+        let mut unsure = Vec::new();
+        for r in &self.per_question {
+            match (r.calibration(), r.question_id.as_str()) {
+                (Some(Calibration::ConfidentButWrong), id) => overconfident.push(id),
+                (Some(Calibration::RightButUnsure), id) => unsure.push(id),
+                _ => {}
+            }
+        }
+        (overconfident, unsure)
+    }
+
+    /// `Calibration: 1 confident but wrong · 2 right but unsure`, when anything was rated.
+    pub fn calibration_line(&self) -> Option<String> {
+        if self.per_question.iter().all(|r| r.confidence.is_none()) {
+            return None;
+        }
+        let (over, unsure) = self.calibration();
+        Some(format!(
+            "Calibration: {} confident but wrong · {} right but unsure",
+            over.len(),
+            unsure.len()
+        ))
     }
 
     /// Whether every counted question has its score (nothing waits for a grader).

@@ -36,6 +36,9 @@ pub struct Attempt {
     /// Total scores of the attempts before this one, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_scores: Vec<u32>,
+    /// question id → how sure the taker was, 1–5 (practice mode asks before revealing).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub confidence: BTreeMap<String, u8>,
 }
 
 /// An attempt and what happened while reading it.
@@ -61,6 +64,7 @@ impl Attempt {
             results: None,
             posted_at: None,
             earlier_scores: Vec::new(),
+            confidence: BTreeMap::new(),
         }
     }
 
@@ -101,6 +105,7 @@ impl Attempt {
         }
         self.answers.clear();
         self.flagged.clear();
+        self.confidence.clear();
         self.current = 0;
         self.posted_at = None;
     }

@@ -60,6 +60,11 @@ pub enum Action {
     ToggleDifferences,
     /// Diagram questions: drawn, or the compact list.
     ToggleDiagramList,
+    /// Questions with an anchor: open or close the code panel (kept while moving on).
+    ToggleCode,
+    /// The code panel scrolls on its own.
+    CodeDown,
+    CodeUp,
     /// A mouse wheel notch over the view.
     WheelDown,
     WheelUp,

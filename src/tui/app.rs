@@ -51,6 +51,10 @@ pub struct GraderInfo {
     pub model: String,
 }
 
+/// What practice asks after an answer, before the reveal.
+pub const CONFIDENCE_ASK: &str =
+    "How sure are you? 1 guessing · 2 · 3 · 4 · 5 certain — any other key skips.";
+
 /// A question the UI asks before doing something that cannot be undone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Confirm {
@@ -60,8 +64,14 @@ pub enum Confirm {
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.
     Submit { unanswered: usize, flagged: usize },
-    /// Clear the answers of a graded attempt and start again.
-    NewAttempt,
+    /// Clear the answers and start again. `graded`: a score exists and is kept;
+    /// `pending`: graded attempt's open answers still waiting for a grader (lost with
+    /// the attempt); `answered`: how many answers go.
+    NewAttempt {
+        graded: bool,
+        pending: usize,
+        answered: usize,
+    },
 }
 
 /// One open answer on the grading screen.
@@ -96,7 +106,7 @@ pub struct DiagramCache {
     pub question: usize,
     pub width: usize,
     pub view: super::diagrams::View,
-    pub options: Vec<super::diagrams::Drawn>,
+    pub arranged: super::diagrams::Arranged,
 }
 
 /// Options the taker chose on the command line, and facts about the environment.
@@ -113,6 +123,14 @@ pub struct Settings {
     pub grade_later: String,
     /// The pull request's title and author, and who took its quiz (`None` off a PR).
     pub pr: Option<PullRequestInfo>,
+    /// Each anchored question's code, read before the UI starts.
+    pub code: std::sync::Arc<crate::code::CodeBook>,
+    /// Which of the PR's changed files the quiz probes, when the files are known.
+    pub coverage: Option<crate::code::Coverage>,
+    /// Paths are terminal hyperlinks (OSC 8) to the file on GitHub.
+    pub hyperlinks: bool,
+    /// Practice asks how sure the taker is before revealing (`[practice] confidence`).
+    pub ask_confidence: bool,
 }
 
 /// What the overview says about the pull request.
@@ -139,6 +157,15 @@ pub struct App {
     pub results_cursor: usize,
     /// The question screen shows a question opened from the results, read only.
     pub reading: bool,
+    /// The question was opened from the review: `Esc` goes back there.
+    pub from_review: bool,
+    /// The code panel is open (kept while moving between questions).
+    pub code_open: bool,
+    /// Practice: the question whose answer waits for a confidence rating before the
+    /// reveal (`1`–`5` rate it, any other key skips).
+    pub rating: Option<String>,
+    /// Scroll of the code panel, in rows (back to the top on another question).
+    pub code_scroll: u16,
     /// Scroll of the help overlay, in rows (kept within its text by `update`).
     pub help_scroll: u16,
     /// The open-answer editor while it has focus.
@@ -191,6 +218,10 @@ impl App {
             review_cursor: 0,
             results_cursor: 0,
             reading: false,
+            from_review: false,
+            code_open: false,
+            rating: None,
+            code_scroll: 0,
             help_scroll: 0,
             editor: None,
             help: false,
@@ -275,7 +306,19 @@ impl App {
         if self.session.busy().is_some() {
             here.push(Only::Busy);
         }
+        if self.code().is_some() {
+            here.push(Only::Anchored);
+            if self.code_open {
+                here.push(Only::CodeOpen);
+            }
+        }
         here
+    }
+
+    /// The current question's code (or the note saying why there is none).
+    pub fn code(&self) -> Option<&crate::code::Code> {
+        let q = self.question()?;
+        self.settings.code.get(&q.id)
     }
 
     pub fn is_answered(&self, id: &str) -> bool {

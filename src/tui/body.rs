@@ -10,7 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::app::App;
-use super::diagrams::Drawn;
+use super::diagrams::{Arranged, GAP};
 use super::layout::question_areas;
 use super::markdown;
 use super::theme::Theme;
@@ -27,9 +27,20 @@ pub struct Body {
 }
 
 /// The body's inner width for the current terminal size (the same with or without an
-/// answer box).
+/// answer box; narrower when the code panel sits beside it).
 pub fn width(app: &App) -> usize {
-    usize::from(app.size.0.saturating_sub(2)).max(1)
+    let beside = code_rows(app)
+        .and_then(|_| super::layout::code_beside(app.size.0))
+        .unwrap_or(0);
+    usize::from(app.size.0.saturating_sub(beside).saturating_sub(2)).max(1)
+}
+
+/// The open code panel's lines, when it shows on this question.
+pub fn code_rows(app: &App) -> Option<usize> {
+    if !app.code_open {
+        return None;
+    }
+    app.code().map(super::ui::code::rows)
 }
 
 /// Rows that show body text when it scrolls (the last one says there is more).
@@ -41,8 +52,13 @@ pub fn areas_of(app: &App) -> super::layout::QuestionAreas {
     let open = app
         .question()
         .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }));
-    let prompt = open.then(|| build(app, width(app)).lines.len());
-    question_areas(Rect::new(0, 0, app.size.0, app.size.1), prompt)
+    let code = code_rows(app);
+    let rows = (open || code.is_some()).then(|| build(app, width(app)).lines.len());
+    question_areas(
+        Rect::new(0, 0, app.size.0, app.size.1),
+        rows.filter(|_| open),
+        code.zip(rows),
+    )
 }
 
 pub fn build(app: &App, width: usize) -> Body {
@@ -85,11 +101,17 @@ pub fn build(app: &App, width: usize) -> Body {
         QuestionKind::Mermaid { options, .. } => {
             // Drawn by `update` for this width; drawn here only when that has not happened.
             let view = app.diagram_view;
-            let drawn: Cow<'_, [Drawn]> = match &app.diagrams {
+            let arranged: Cow<'_, Arranged> = match &app.diagrams {
                 Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => {
-                    Cow::Borrowed(&cache.options)
+                    Cow::Borrowed(&cache.arranged)
                 }
-                _ => Cow::Owned(super::diagrams::options(options, diagram_width(width), theme, view)),
+                _ => Cow::Owned(super::diagrams::arrange(
+                    options,
+                    diagram_width(width),
+                    width >= super::diagrams::SIDE_BY_SIDE_FROM,
+                    theme,
+                    view,
+                )),
             };
             let titles: Vec<Line<'static>> = options
                 .iter()
@@ -100,7 +122,10 @@ pub fn build(app: &App, width: usize) -> Body {
                     Line::styled(title, row_style(theme, chosen, i == cursor))
                 })
                 .collect();
-            push_diagrams(&mut body, &titles, &drawn, width, theme);
+            if let Some(note) = arranged.note {
+                body.lines.push(Line::styled(note, theme.dim()));
+            }
+            push_diagrams(&mut body, &titles, &arranged, width, theme);
         }
         QuestionKind::Open { .. } => {}
         QuestionKind::Unsupported { type_name } => body.lines.push(Line::styled(
@@ -109,7 +134,11 @@ pub fn build(app: &App, width: usize) -> Body {
         )),
     }
     // Practice, or a question opened from the results: right or wrong, and why.
-    if app.settings.practice || app.reading {
+    if app.rating.as_deref() == Some(q.id.as_str()) {
+        body.lines.push(Line::default());
+        body.lines
+            .push(Line::styled(super::app::CONFIDENCE_ASK, theme.key()));
+    } else if app.settings.practice || app.reading {
         practice_feedback(&mut body, q, saved, width, theme);
     }
     body
@@ -153,21 +182,18 @@ pub fn diagram_width(width: usize) -> usize {
     width.saturating_sub(DIAGRAM_INDENT.len())
 }
 
-/// Side by side needs room for two drawings and a gap.
-const SIDE_BY_SIDE_FROM: usize = 160;
-const GAP: usize = 3;
-
 /// The options under their titles: two to a row on wide terminals when both fit, else one
 /// under the other. A row holding a difference gets a `▌` in the margin.
 fn push_diagrams(
     body: &mut Body,
     titles: &[Line<'static>],
-    drawn: &[Drawn],
+    arranged: &Arranged,
     width: usize,
     theme: Theme,
 ) {
-    let half = diagram_width(width).saturating_sub(GAP) / 2;
-    let pairs = width >= SIDE_BY_SIDE_FROM && drawn.iter().all(|d| d.width <= half);
+    let half = super::diagrams::half_width(diagram_width(width));
+    let drawn = &arranged.options;
+    let pairs = arranged.pairs && drawn.iter().all(|d| d.width <= half);
     let margin = |marked: bool| {
         if marked {
             Span::styled("  ▌ ", super::diagrams::highlight(theme))

@@ -30,56 +30,165 @@ pub struct Drawn {
     pub width: usize,
 }
 
+/// The options of a question as the body shows them.
+#[derive(Debug, Clone)]
+pub struct Arranged {
+    pub options: Vec<Drawn>,
+    /// Two options to a row (wide terminals, when each fits half the width).
+    pub pairs: bool,
+    /// A dim line over the options, such as why the differences are marked in the list.
+    pub note: Option<&'static str>,
+}
+
+/// Side by side needs room for two drawings and a gap: a body this wide (a terminal of
+/// 152 columns and more).
+pub const SIDE_BY_SIDE_FROM: usize = 150;
+pub const GAP: usize = 3;
+
+/// The width each of two options side by side gets, out of `width` for one: the second
+/// has its own marker margin and a gap before it.
+pub fn half_width(width: usize) -> usize {
+    width.saturating_sub(GAP + super::body::DIAGRAM_INDENT.len()) / 2
+}
+
+/// A share of marked rows above which cell marks stop helping: the drawings are laid out
+/// differently, so nearly every row differs. The list marks the rows that read differently.
+const MARKED_ROWS_TOO_MANY: f64 = 0.4;
+
+/// The options arranged for a body `width` columns wide (`width` counts the space for
+/// the drawings, not the marker indent): side by side when the terminal is wide and the
+/// options fit half of it in the same form they would take alone, else one under another.
+pub fn arrange(
+    options: &[MermaidOption],
+    width: usize,
+    wide: bool,
+    theme: Theme,
+    view: View,
+) -> Arranged {
+    if wide {
+        let half = half_width(width);
+        let halves = rendered(options, half, view);
+        let all_drawn = halves.iter().all(|r| r.form == mermaid::Form::Drawing);
+        if all_drawn || view.list {
+            return marked(&halves, half, theme, view, true, options);
+        }
+        let full = rendered(options, width, view);
+        if full.iter().all(|r| r.form != mermaid::Form::Drawing) {
+            // Listed either way: the narrower lists pair up.
+            return marked(&halves, half, theme, view, true, options);
+        }
+        return marked(&full, width, theme, view, false, options);
+    }
+    marked(
+        &rendered(options, width, view),
+        width,
+        theme,
+        view,
+        false,
+        options,
+    )
+}
+
 /// The options drawn for `width` columns, in one form for all of them.
 pub fn options(options: &[MermaidOption], width: usize, theme: Theme, view: View) -> Vec<Drawn> {
+    arrange(options, width, false, theme, view).options
+}
+
+fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered> {
     let opts = RenderOptions {
         width,
         ascii: false,
     };
     let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
-    let rendered: Vec<Rendered> = if view.list {
+    if view.list {
         sources
             .iter()
             .map(|s| mermaid::render_compact(s, &opts))
             .collect()
     } else {
         mermaid::render_options(&sources, &opts)
-    };
-    let marks = if view.differences {
-        mermaid::compare::differences(&rendered)
-    } else {
-        Vec::new()
-    };
-    rendered
+    }
+}
+
+/// Styles the rendered options and marks their differences. Drawings laid out so
+/// differently that most rows differ have their differences marked in the list instead.
+fn marked(
+    rendered_options: &[Rendered],
+    width: usize,
+    theme: Theme,
+    view: View,
+    pairs: bool,
+    sources: &[MermaidOption],
+) -> Arranged {
+    if !view.differences {
+        let options = rendered_options
+            .iter()
+            .map(|r| styled(r, None, theme))
+            .collect();
+        return Arranged {
+            options,
+            pairs,
+            note: None,
+        };
+    }
+    let marks = mermaid::compare::differences(rendered_options);
+    let too_broad = !view.list
+        && rendered_options.iter().zip(&marks).any(|(r, m)| {
+            let rows = m.iter().filter(|row| !row.is_empty()).count();
+            #[allow(clippy::cast_precision_loss)] // row counts are small
+            let share = rows as f64 / r.lines.len().max(1) as f64;
+            share > MARKED_ROWS_TOO_MANY
+        });
+    if too_broad {
+        let list = View { list: true, ..view };
+        let mut arranged = marked(
+            &rendered(sources, width, list),
+            width,
+            theme,
+            list,
+            pairs,
+            sources,
+        );
+        arranged.note =
+            Some("The drawings are laid out differently: differences are marked in the list.");
+        return arranged;
+    }
+    let options = rendered_options
+        .iter()
+        .zip(&marks)
+        .map(|(r, m)| styled(r, Some(m), theme))
+        .collect();
+    Arranged {
+        options,
+        pairs,
+        note: None,
+    }
+}
+
+fn styled(r: &Rendered, option_marks: Option<&mermaid::compare::Marks>, theme: Theme) -> Drawn {
+    let lines: Vec<Line<'static>> = r
+        .lines
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            let option_marks = marks.get(i);
-            let lines: Vec<Line<'static>> = r
-                .lines
-                .iter()
-                .enumerate()
-                .map(|(row, line)| {
-                    let ranges = option_marks
-                        .and_then(|m| m.get(row))
-                        .map_or(&[][..], Vec::as_slice);
-                    to_line(line, ranges, theme)
-                })
-                .collect();
-            let marked = (0..lines.len())
-                .map(|row| {
-                    option_marks
-                        .and_then(|m| m.get(row))
-                        .is_some_and(|r| !r.is_empty())
-                })
-                .collect();
-            Drawn {
-                width: r.lines.iter().map(mermaid::Line::width).max().unwrap_or(0),
-                lines,
-                marked,
-            }
+        .map(|(row, line)| {
+            let ranges = option_marks
+                .and_then(|m| m.get(row))
+                .map_or(&[][..], Vec::as_slice);
+            to_line(line, ranges, theme)
         })
-        .collect()
+        .collect();
+    let marked = (0..lines.len())
+        .map(|row| {
+            option_marks
+                .and_then(|m| m.get(row))
+                .is_some_and(|r| !r.is_empty())
+        })
+        .collect();
+    Drawn {
+        width: r.lines.iter().map(mermaid::Line::width).max().unwrap_or(0),
+        lines,
+        marked,
+    }
 }
 
 /// A rendered line in the theme's styles, the cells in `marks` highlighted.

@@ -66,6 +66,10 @@ pub enum Only {
     Postable,
     /// Another window owns the attempt.
     Busy,
+    /// The question points at code.
+    Anchored,
+    /// The code panel is open on a question that has code.
+    CodeOpen,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +101,9 @@ pub struct Binding {
 
 use Context as C;
 use Key::{Char, Code, Ctrl, Digits};
-use Only::{Always, Busy, Diagrams, Fresh, Graded, Open, Options, Postable, TrueFalse};
+use Only::{
+    Always, Anchored, Busy, CodeOpen, Diagrams, Fresh, Graded, Open, Options, Postable, TrueFalse,
+};
 
 const EVERYWHERE: &[Context] = &C::ALL;
 const SCREENS: &[Context] = &[C::Overview, C::Question, C::Review, C::Results, C::Reading];
@@ -162,8 +168,12 @@ static BINDINGS: &[Binding] = &[
     bind(LISTS, &[Code(KeyCode::PageDown), Ctrl('d')], Action::PageDown, ("", HIDE), Always, "a page down"),
     bind(LISTS, &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
     bind(&[C::Reading], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), Always, "back to the results"),
-    bind(QUESTIONS, &[Char('d')], Action::ToggleDifferences, ("differences", MORE), Diagrams, "mark where the diagrams differ from each other (not which is right)"),
-    bind(QUESTIONS, &[Char('v')], Action::ToggleDiagramList, ("drawn/list", MORE), Diagrams, "show the diagrams drawn, or as lists of edges and messages"),
+    bind(QUESTIONS, &[Char('d')], Action::ToggleDifferences, ("diff", MAIN), Diagrams, "mark where the diagrams differ from each other (not which is right)"),
+    bind(QUESTIONS, &[Char('v')], Action::ToggleDiagramList, ("list/drawn", MAIN), Diagrams, "show the diagrams drawn, or as lists of edges and messages"),
+    bind(QUESTIONS, &[Char('c')], Action::ToggleCode, ("code", MAIN), Anchored, "show or hide the code the question is about (stays open while you move on)"),
+    bind(&[C::Editing], &[Code(KeyCode::F(2))], Action::ToggleCode, ("code", MORE), Anchored, "show or hide the code the question is about"),
+    bind(QUESTIONS, &[Char('J')], Action::CodeDown, ("", HIDE), CodeOpen, "scroll the code down"),
+    bind(QUESTIONS, &[Char('K')], Action::CodeUp, ("", HIDE), CodeOpen, "scroll the code up"),
     bind(&[C::Question], &[Char('m')], Action::ToggleFlag, ("flag", MORE), Always, "flag the question to come back to"),
     bind(&[C::Overview, C::Question], &[Char('s')], Action::OpenReview, ("review", MAIN), Always, "review all answers, then submit"),
     bind(&[C::Review], &[Code(KeyCode::Enter)], Action::Submit, ("submit", MUST), Always, "submit and grade (asks first when some are unanswered or flagged)"),

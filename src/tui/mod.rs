@@ -92,7 +92,7 @@ async fn event_loop(
     let mut ticker: Option<tokio::time::Interval> = None;
     let mut signals = Signals::new();
     let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
-    guard.terminal.draw(|f| ui::draw(f, &app))?;
+    guard.draw(&app)?;
     'run: loop {
         let first = tokio::select! {
             event = events.next() => match event {
@@ -160,7 +160,7 @@ async fn event_loop(
             (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),
             (false, _) => None,
         };
-        guard.terminal.draw(|f| ui::draw(f, &app))?;
+        guard.draw(&app)?;
     }
     update::save_batch(&mut app);
     if let Some(task) = grading_task {

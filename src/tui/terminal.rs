@@ -10,6 +10,9 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
+use ratatui::crossterm::style::{
+    Attribute, Color, Print, ResetColor, SetAttribute, SetForegroundColor,
+};
 use ratatui::crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -168,5 +171,39 @@ pub fn external_editor(question_id: &str, text: &str, dir: &Path) -> Result<Edit
             "cannot read the edited answer in {}: {e}; the answer is unchanged",
             path.display()
         )),
+    }
+}
+
+impl Guard {
+    /// Draws a frame, then lays a terminal hyperlink (OSC 8) over the code panel's path:
+    /// ratatui's cells cannot hold one, so the same text is written again, wrapped in the
+    /// link, where the frame put it.
+    pub fn draw(&mut self, app: &super::app::App) -> std::io::Result<()> {
+        self.terminal.draw(|f| super::ui::draw(f, app))?;
+        if !app.settings.hyperlinks || app.screen != super::app::Screen::Question {
+            return Ok(());
+        }
+        let Some((x, y, text, url)) = super::ui::code::link(app) else {
+            return Ok(());
+        };
+        let out = self.terminal.backend_mut();
+        let linked = crate::plain::code::hyperlink(&url, &text);
+        if app.settings.theme.no_color {
+            ratatui::crossterm::queue!(out, cursor::MoveTo(x, y), SetAttribute(Attribute::Bold))?;
+        } else {
+            ratatui::crossterm::queue!(
+                out,
+                cursor::MoveTo(x, y),
+                SetAttribute(Attribute::Bold),
+                SetForegroundColor(Color::Cyan)
+            )?;
+        }
+        ratatui::crossterm::queue!(
+            out,
+            Print(linked),
+            SetAttribute(Attribute::Reset),
+            ResetColor
+        )?;
+        out.flush()
     }
 }

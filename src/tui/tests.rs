@@ -28,6 +28,13 @@ fn settings(no_color: bool) -> Settings {
         posting: Posting::NoPullRequest,
         grade_later: "quizz grade --demo".into(),
         pr: None,
+        code: std::sync::Arc::new(crate::code::collect(
+            &parse_quiz(DEMO_QUIZ).unwrap(),
+            &crate::code::CodeContext::Demo,
+        )),
+        coverage: None,
+        hyperlinks: false,
+        ask_confidence: true,
     }
 }
 
@@ -514,9 +521,91 @@ fn practice_mode_says_right_or_wrong_at_once() {
     let mut f = fixture_with(s, (100, 30));
     let app = &mut f.app;
     run(app, [Action::Start, Action::NextQuestion, Action::PickTrue]);
+    // First: how sure? Nothing is revealed until rated or skipped.
+    let asking = screen(app, 100, 30);
+    assert!(asking.contains("How sure are you?"), "{asking}");
+    assert!(!asking.contains("Not quite"), "{asking}");
+    run(app, [Action::Pick(4)]);
+    assert_eq!(app.session.confidence("q2"), Some(5));
     assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
+    // Rated once: changing the answer reveals at once.
     run(app, [Action::PickFalse]);
     assert!(screen(app, 100, 30).contains("✓ Right."));
+}
+
+#[test]
+fn ratings_travel_into_the_results_and_flag_miscalibration() {
+    let mut s = settings(false);
+    s.practice = true;
+    let mut f = fixture_with(s, (100, 30));
+    let app = &mut f.app;
+    // q1 right (option 1) but rated 1; q2 wrong (true) but rated 5; q3 skipped with `n`.
+    run(app, [Action::Start, Action::Pick(0), Action::Pick(0)]);
+    run(
+        app,
+        [Action::NextQuestion, Action::PickTrue, Action::Pick(4)],
+    );
+    run(
+        app,
+        [Action::NextQuestion, Action::Pick(0), Action::NextQuestion],
+    );
+    assert_eq!(app.session.confidence("q3"), None, "any other key skips");
+    run(app, [Action::OpenReview, Action::Submit, Action::Confirm]);
+    let results = app.results.clone().unwrap();
+    assert_eq!(results.result("q1").unwrap().confidence, Some(1));
+    assert_eq!(results.result("q2").unwrap().confidence, Some(5));
+    assert_eq!(results.result("q3").unwrap().confidence, None);
+    let shown = screen(app, 100, 30);
+    assert!(
+        shown.contains("Calibration: 1 confident but wrong · 1 right but unsure"),
+        "{shown}"
+    );
+    assert!(shown.contains("right but unsure") && shown.contains("confident but wrong"));
+    // The state carries them, parses back, and is read without them by older readers.
+    let json = results.to_pretty_json();
+    let back = crate::quiz::Results::parse(&json).unwrap();
+    assert_eq!(back, results);
+    assert!(json.contains("\"confidence\": 5"), "{json}");
+    assert!(!json.contains("\"confidence\": null"), "{json}");
+}
+
+#[test]
+fn the_code_panel_opens_under_the_question_and_stays_open() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleCode]);
+    let shown = screen(app, 100, 30);
+    assert!(
+        shown.contains("src/cognit/llm_claude_agent.py:95-103 · demo sample"),
+        "{shown}"
+    );
+    assert!(shown.contains("▌ 95     def _drain_agent("), "{shown}");
+    insta::assert_snapshot!("code_panel_100x30", shown);
+    run(app, [Action::NextQuestion]);
+    let next = screen(app, 100, 30);
+    assert!(
+        next.contains("llm_claude_agent.py:90-93"),
+        "stays open:\n{next}"
+    );
+    run(app, [Action::CodeDown, Action::CodeDown]);
+    assert_eq!(app.code_scroll, 2);
+    run(app, [Action::NextQuestion]);
+    assert_eq!(app.code_scroll, 0, "another question starts at its top");
+    run(app, [Action::ToggleCode]);
+    assert!(!screen(app, 100, 30).contains("demo sample"));
+}
+
+#[test]
+fn wide_terminals_put_the_code_beside_the_question() {
+    let mut f = fixture_with(settings(true), (160, 50));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleCode]);
+    let shown = screen(app, 160, 50);
+    let beside = shown
+        .lines()
+        .any(|l| l.contains("( ) 1. So tests") && l.contains("│"));
+    assert!(beside, "{shown}");
+    insta::assert_snapshot!("code_panel_160x50_no_color", shown);
 }
 
 /// Under `NO_COLOR` no cell carries a colour; meaning stays in glyphs and reverse video.
@@ -909,4 +998,92 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
     // Back on the results, the cursor is on the question just read.
     run(app, [Action::Back]);
     assert_eq!((app.screen, app.results_cursor), (Screen::Results, 1));
+}
+
+#[test]
+fn a_new_attempt_says_what_it_throws_away() {
+    // Never submitted: no score to keep, and the dialog says so.
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::Pick(0), Action::NewAttempt]);
+    assert_eq!(
+        app.confirm,
+        Some(Confirm::NewAttempt {
+            graded: false,
+            pending: 0,
+            answered: 1
+        })
+    );
+    let shown = screen(app, 100, 30);
+    assert!(shown.contains("no score is kept"), "{shown}");
+    assert!(!shown.contains("score is kept as"), "{shown}");
+    run(app, [Action::Cancel]);
+
+    // Graded with an open answer still pending (no grader): the dialog counts it as lost.
+    go_to_q5(app);
+    run(
+        app,
+        [edited(app, "q5", "a written answer"), Action::OpenReview],
+    );
+    run(app, [Action::Submit, Action::Confirm]);
+    assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
+    run(app, [Action::NewAttempt]);
+    let shown = screen(app, 100, 30);
+    let text = match &app.confirm {
+        Some(Confirm::NewAttempt { pending: 1, .. }) => shown.replace('│', " "),
+        other => panic!("{other:?}"),
+    };
+    assert!(text.contains("1 open answer"), "{shown}");
+    assert!(text.contains("will be lost"), "{shown}");
+    run(app, [Action::Cancel]);
+    assert!(app.results.is_some(), "cancel keeps the graded attempt");
+}
+
+#[test]
+fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    let untitled = (0..200).find(|_| {
+        run(app, [Action::ScrollDown]);
+        !screen(app, 80, 24).contains(". Option ")
+    });
+    let shown = screen(app, 80, 24);
+    assert!(untitled.is_some(), "a diagram fills the screen:\n{shown}");
+    run(app, [Action::Choose]);
+    assert_eq!(app.session.answer("q6"), None, "{shown}");
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap_or("")
+            .contains("scroll to one")
+    );
+}
+
+#[test]
+fn esc_on_a_question_opened_from_the_review_goes_back_there() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::OpenReview, Action::CursorDown]);
+    run(app, [Action::CursorDown, Action::Choose]);
+    assert_eq!((app.screen, app.current()), (Screen::Question, 2));
+    run(app, [Action::Back]);
+    assert_eq!((app.screen, app.review_cursor), (Screen::Review, 2));
+}
+
+#[test]
+fn wide_terminals_show_diagram_options_side_by_side() {
+    let mut f = fixture_with(settings(false), (160, 50));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    let shown = screen(app, 160, 50);
+    let pair = shown
+        .lines()
+        .any(|l| l.contains("1. Option A") && l.contains("2. Option B"));
+    assert!(pair, "A and B share a row:\n{shown}");
+    // Every participant box of both drawings closes on screen.
+    let whole = shown
+        .lines()
+        .any(|l| l.matches('┌').count() == 10 && l.matches('┐').count() == 10);
+    assert!(whole, "the right-hand drawing is whole:\n{shown}");
 }

@@ -137,9 +137,13 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
                 "go back",
             )
         }
-        Confirm::NewAttempt => (
+        Confirm::NewAttempt {
+            graded,
+            pending,
+            answered,
+        } => (
             " Start a new attempt? ",
-            "Clear every answer and start again? This attempt's score is kept as an earlier one.".to_string(),
+            new_attempt_text(*graded, *pending, *answered),
             "start again",
             "keep this one",
         ),
@@ -154,7 +158,9 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
             "keep it",
         ),
     };
-    let box_area = centered(area, 58, 7);
+    // Word wrap loses a little to whole words; one spare row covers it.
+    let text_rows = u16::try_from(display_width(&text).div_ceil(50)).unwrap_or(8);
+    let box_area = centered(area, 58, text_rows + 4);
     let lines = vec![
         Line::from(text),
         Line::default(),
@@ -174,4 +180,26 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
         Paragraph::new(lines).block(block).wrap(Wrap { trim: true }),
         box_area,
     );
+}
+
+/// What `N` would throw away, said before it does: the answers, any open answers that were
+/// never graded, and whether a score survives.
+fn new_attempt_text(graded: bool, pending: usize, answered: usize) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let answers = format!(
+        "Clear your {answered} answer{} and start again?",
+        plural(answered)
+    );
+    if !graded {
+        return format!("{answers} Nothing was graded, so no score is kept.");
+    }
+    if pending > 0 {
+        let key = key_for(Context::Overview, &Action::GradePending);
+        return format!(
+            "{answers} {pending} open answer{} still wait{} for a grade and will be lost ({key} grades them first). The score so far is kept as an earlier one.",
+            plural(pending),
+            if pending == 1 { "s" } else { "" }
+        );
+    }
+    format!("{answers} This attempt's score is kept as an earlier one.")
 }

@@ -1,6 +1,7 @@
 //! Drawing: every function here takes `&App` and only reads it.
 
 mod chrome;
+pub mod code;
 mod dialogs;
 mod grading;
 mod overview;

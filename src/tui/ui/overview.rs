@@ -86,7 +86,22 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             theme.dim(),
         );
     }
+    if let Some(coverage) = &app.settings.coverage {
+        field(
+            "Covers",
+            &coverage.line().replacen("Covers ", "", 1),
+            theme.dim(),
+        );
+    }
     state_fields(app, &mut field);
+    if let Some(coverage) = &app.settings.coverage {
+        out.push(Line::default());
+        out.push(Line::styled(
+            "Changed files and the questions on them",
+            theme.dim(),
+        ));
+        out.extend(changed_files(coverage, width, theme));
+    }
     out.push(Line::default());
     out.extend(markdown::plain(&prompt(app), width, Style::new()));
     out
@@ -179,4 +194,51 @@ fn prompt(app: &App) -> String {
             key(Action::Quit),
         )
     }
+}
+
+/// Changed files listed on the overview at most; the rest are counted.
+const MAX_FILES_SHOWN: usize = 8;
+
+/// The PR's changed files under the coverage line, each with the questions that probe it
+/// (files the quiz covers first).
+fn changed_files(
+    coverage: &crate::code::Coverage,
+    width: usize,
+    theme: crate::tui::theme::Theme,
+) -> Vec<Line<'static>> {
+    let mut files: Vec<&(String, Vec<usize>)> = coverage.files.iter().collect();
+    files.sort_by_key(|(_, qs)| qs.is_empty());
+    let indent = "  ".to_string();
+    let mut out: Vec<Line<'static>> = files
+        .iter()
+        .take(MAX_FILES_SHOWN)
+        .map(|(file, questions)| {
+            let probes = if questions.is_empty() {
+                "—".to_string()
+            } else {
+                let numbers: Vec<String> = questions.iter().map(|n| format!("q{n}")).collect();
+                numbers.join(" ")
+            };
+            let room = width.saturating_sub(indent.len() + crate::text::display_width(&probes) + 2);
+            let name = crate::text::ellipsize_start(file, room.max(8));
+            let style = if questions.is_empty() {
+                theme.dim()
+            } else {
+                Style::new()
+            };
+            Line::from(vec![
+                Span::raw(indent.clone()),
+                Span::styled(name, style),
+                Span::raw("  "),
+                Span::styled(probes, theme.dim()),
+            ])
+        })
+        .collect();
+    if files.len() > MAX_FILES_SHOWN {
+        out.push(Line::styled(
+            format!("{indent}… and {} more", files.len() - MAX_FILES_SHOWN),
+            theme.dim(),
+        ));
+    }
+    out
 }

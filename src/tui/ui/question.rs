@@ -16,9 +16,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
     let Some(q) = app.question() else { return };
     let open = matches!(q.kind, QuestionKind::Open { .. });
-    let width = usize::from(area.width.saturating_sub(2)).max(1);
+    let width = body::width(app);
     let built = body::build(app, width);
-    let areas = question_areas(area, open.then_some(built.lines.len()));
+    let rows = built.lines.len();
+    let areas = question_areas(
+        area,
+        open.then_some(rows),
+        body::code_rows(app).map(|c| (c, rows)),
+    );
     if let Some(header) = areas.header {
         let mut title = position_title(app);
         if app.session.is_flagged(&q.id) {
@@ -67,6 +72,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     if let Some(answer_area) = areas.answer {
         answer_box(frame, answer_area, app, &q.id);
+    }
+    if let (Some(code_area), Some(code)) = (areas.code, app.code()) {
+        super::code::draw(frame, code_area, app, code);
     }
     chrome::footer(frame, areas.footer, app);
 }

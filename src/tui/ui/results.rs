@@ -101,6 +101,9 @@ fn summary(app: &App, results: &Results, width: usize, out: &mut Vec<Line<'stati
         ),
     ]);
     out.extend(wrap_line(&total, width));
+    if let Some(line) = results.calibration_line() {
+        out.extend(markdown::plain(&line, width, theme.dim()));
+    }
     let earlier = &app.session.attempt().earlier_scores;
     if !earlier.is_empty() {
         let list: Vec<String> = earlier.iter().map(|s| format!("{s}%")).collect();
@@ -242,13 +245,17 @@ fn head(
     let n = format!("{:>2}. ", i + 1);
     if let Some(r) = result {
         let (mark, style) = mark(q, r, theme);
-        Line::from(vec![
+        let mut spans = vec![
             Span::raw(n),
             Span::styled(mark, style),
             Span::raw(format!(" · {id} · {kind} ")),
             Span::styled(bar(r.score, bar_cells), style),
             Span::raw(format!(" {:>3}%", r.score)),
-        ])
+        ];
+        if let Some(c) = r.calibration() {
+            spans.push(Span::styled(format!(" · {}", c.label()), theme.warn()));
+        }
+        Line::from(spans)
     } else if results.pending.contains(&q.id) {
         let why = if failure(app, &q.id).is_some() {
             "grading failed"

@@ -99,10 +99,16 @@ pub fn new_attempt(app: &mut App) {
         app.status = Some("This attempt is fresh already.".into());
         return;
     }
-    app.confirm = Some(Confirm::NewAttempt);
+    let pending = app.results.as_ref().map_or(0, |r| r.pending.len());
+    app.confirm = Some(Confirm::NewAttempt {
+        graded: app.results.is_some(),
+        pending,
+        answered: app.session.answered_count(),
+    });
 }
 
 pub fn start_new_attempt(app: &mut App) {
+    let graded = app.results.is_some();
     let r = app.session.new_attempt();
     saved(app, r);
     app.results = None;
@@ -111,7 +117,11 @@ pub fn start_new_attempt(app: &mut App) {
     app.result_diagrams = None;
     app.reload_cursors();
     navigation::go(app, 0);
-    app.status = Some("New attempt: the answers are cleared; earlier scores are kept.".into());
+    app.status = Some(if graded {
+        "New attempt: the answers are cleared; earlier scores are kept.".into()
+    } else {
+        "New attempt: the answers are cleared.".into()
+    });
 }
 
 pub fn stop(app: &mut App) {
@@ -160,7 +170,8 @@ fn finish(app: &mut App, outcomes: Vec<Outcome>) {
     } else {
         grade_closed(&app.session.quiz, &app.session.answers())
     };
-    let results = assemble(&app.session.quiz, &outcomes);
+    let mut results = assemble(&app.session.quiz, &outcomes);
+    results.set_confidence(&app.session.attempt().confidence);
     app.outcomes = outcomes;
     let r = app.session.set_results(&results);
     saved(app, r);

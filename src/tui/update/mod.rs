@@ -87,9 +87,10 @@ pub fn refresh_diagrams(app: &mut App) {
     {
         return;
     }
-    let drawn = super::diagrams::options(
+    let arranged = super::diagrams::arrange(
         options,
         body::diagram_width(width),
+        width >= super::diagrams::SIDE_BY_SIDE_FROM,
         app.settings.theme,
         view,
     );
@@ -97,7 +98,7 @@ pub fn refresh_diagrams(app: &mut App) {
         question: app.current(),
         width,
         view,
-        options: drawn,
+        arranged,
     });
 }
 
@@ -115,6 +116,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
         app.status = None;
     }
     if app.help && navigation::scroll_help(app, &action) {
+        return Effect::None;
+    }
+    if navigation::rate_or_skip(app, &action) {
         return Effect::None;
     }
     match action {
@@ -156,6 +160,21 @@ fn apply(app: &mut App, action: Action) -> Effect {
             });
         }
         Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
+        Action::ToggleCode => {
+            if app.code().is_some() {
+                app.code_open = !app.code_open;
+            } else {
+                app.status = Some("This question points at no code.".into());
+            }
+        }
+        Action::CodeDown => {
+            let lines = app.code().map_or(0, crate::tui::ui::code::rows);
+            app.code_scroll = app
+                .code_scroll
+                .saturating_add(1)
+                .min(u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX));
+        }
+        Action::CodeUp => app.code_scroll = app.code_scroll.saturating_sub(1),
         Action::StartEditing => editing::start_editing(app),
         Action::StopEditing => app.editor = None,
         Action::StopEditingThen(key) => {
@@ -228,7 +247,7 @@ fn confirm(app: &mut App) -> Effect {
             app.status = Some("Answer cleared.".into());
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
-        Some(Confirm::NewAttempt) => grading::start_new_attempt(app),
+        Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
         None if app.screen == Screen::Results || app.reading => app.exit = true,
         None => {}
     }

@@ -17,6 +17,7 @@ pub fn go(app: &mut App, index: usize) {
     app.reading = app.results.is_some();
     if index != app.current() {
         app.scroll = 0;
+        app.code_scroll = 0;
     }
     app.session.set_current(index);
     // An open question is a text field: typing on it writes the answer.
@@ -43,6 +44,8 @@ pub fn back(app: &mut App) {
         scroll_to_result(app);
     } else if app.screen == Screen::Results {
         app.screen = Screen::Overview;
+    } else if app.screen == Screen::Question && app.from_review {
+        open_review(app);
     } else {
         go(app, app.current());
     }
@@ -80,6 +83,7 @@ pub fn open_review(app: &mut App) {
         return;
     }
     app.editor = None;
+    app.from_review = false;
     app.screen = Screen::Review;
     app.review_cursor = app.current();
 }
@@ -261,6 +265,20 @@ fn cursor_to_view(app: &mut App) {
     }
 }
 
+/// Whether the title row of the option under the cursor is on screen: Enter chooses
+/// only an option the taker can see is the one.
+fn cursor_title_in_view(app: &App) -> bool {
+    let width = body::width(app);
+    let viewport = usize::from(body::viewport_rows(app));
+    let top = usize::from(app.scroll);
+    let built = body::build(app, width);
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    built
+        .option_rows
+        .get(cursor)
+        .is_none_or(|&(start, _)| start >= top && start < top + viewport)
+}
+
 fn clamp_u16(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
@@ -270,6 +288,7 @@ pub fn choose(app: &mut App) {
         Screen::Review => {
             let i = app.review_cursor;
             go(app, i);
+            app.from_review = true;
         }
         Screen::Results => {
             // Read only: the answers were graded; changing them is a new attempt.
@@ -283,9 +302,13 @@ pub fn choose(app: &mut App) {
             let Some(q) = app.question() else { return };
             if matches!(q.kind, QuestionKind::Open { .. }) {
                 editing::start_editing(app);
-            } else {
+            } else if cursor_title_in_view(app) {
                 let n = app.cursors.get(app.current()).copied().unwrap_or(0);
                 pick(app, n);
+            } else {
+                app.status = Some(
+                    "No option's title is on screen: scroll to one, or press its letter.".into(),
+                );
             }
         }
     }
@@ -315,6 +338,44 @@ pub fn pick(app: &mut App, n: usize) {
     let r = app.session.set_answer(&id, Some(value));
     saved(app, r);
     scroll_to_cursor(app);
+    if app.settings.practice
+        && app.settings.ask_confidence
+        && app.session.busy().is_none()
+        && app.session.confidence(&id).is_none()
+    {
+        app.rating = Some(id);
+        app.status = Some(crate::tui::app::CONFIDENCE_ASK.into());
+    }
+}
+
+/// Practice: a rating key rates the answer waiting for it; any other key skips the
+/// rating (and then does what it does). Returns whether the action was used up.
+pub fn rate_or_skip(app: &mut App, action: &Action) -> bool {
+    let Some(id) = app.rating.clone() else {
+        return false;
+    };
+    match action {
+        Action::Pick(n) if *n < 5 => {
+            let rating = u8::try_from(n + 1).unwrap_or(5);
+            let r = app.session.set_confidence(&id, rating);
+            saved(app, r);
+            app.rating = None;
+            app.status = Some(format!("Rated {rating} of 5."));
+            true
+        }
+        Action::Tick
+        | Action::Resize(..)
+        | Action::GradeStarted(_)
+        | Action::GradeFinished(..)
+        | Action::GradingDone(_)
+        | Action::ExternalEditorDone(_)
+        | Action::WheelDown
+        | Action::WheelUp => false,
+        _ => {
+            app.rating = None;
+            false
+        }
+    }
 }
 
 pub fn pick_bool(app: &mut App, value: bool) {

@@ -4,6 +4,8 @@
 //! soon as it is entered, exactly like the TUI does. Text is wrapped at word boundaries to
 //! [`PlainOptions::width`].
 
+pub mod code;
+
 use std::io::{BufRead, Write};
 
 use anyhow::Result;
@@ -17,21 +19,32 @@ use crate::text::{plural, sanitize, sanitize_line, wrap, wrap_with};
 pub struct PlainOptions {
     /// Right or wrong, and the explanation, right after each closed answer.
     pub practice: bool,
+    /// Practice asks `Confidence (1-5, Enter to skip):` before the reveal.
+    pub ask_confidence: bool,
     /// Columns to wrap text to.
     pub width: usize,
     /// Input is a terminal: end of input with questions unanswered asks before grading.
     pub can_ask: bool,
     /// Lines about the pull request: `octo/app#7 · Fix the parser · by alice`, who took it.
     pub pull_request: Vec<String>,
+    /// Each anchored question's code, printed after its prompt.
+    pub code: crate::code::CodeBook,
+    /// `Covers 3 of 5 changed files`, when the PR's files are known.
+    pub coverage: Option<crate::code::Coverage>,
+    pub decor: code::Decor,
 }
 
 impl Default for PlainOptions {
     fn default() -> Self {
         Self {
             practice: false,
+            ask_confidence: false,
             width: 80,
             can_ask: false,
             pull_request: Vec::new(),
+            code: crate::code::CodeBook::default(),
+            coverage: None,
+            decor: code::Decor::default(),
         }
     }
 }
@@ -76,6 +89,18 @@ pub fn ask_all(
             "              ",
         )?;
     }
+    if let Some(coverage) = &opts.coverage {
+        writeln!(out, "{}.", coverage.line())?;
+        for (file, questions) in &coverage.files {
+            let probes = if questions.is_empty() {
+                "no question".to_string()
+            } else {
+                let numbers: Vec<String> = questions.iter().map(ToString::to_string).collect();
+                format!("questions {}", numbers.join(", "))
+            };
+            print_wrapped(out, &format!("{file}: {probes}"), width, "  ", "    ")?;
+        }
+    }
     for note in &session.notes {
         print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
     }
@@ -119,7 +144,7 @@ pub fn ask_all(
             index,
             total,
             session.answer(&question.id),
-            width,
+            opts,
         )?;
         let answer = match &question.kind {
             QuestionKind::Unsupported { .. } => continue,
@@ -131,6 +156,14 @@ pub fn ask_all(
                 session.set_answer(&question.id, Some(v.clone()))?;
                 session.flush()?;
                 if opts.practice {
+                    if opts.ask_confidence && question.kind.is_closed() {
+                        match read_confidence(input, out, width)? {
+                            Some(Some(rating)) => session.set_confidence(&question.id, rating)?,
+                            Some(None) => {}
+                            None => return end_of_input(session, input, out, opts),
+                        }
+                        session.flush()?;
+                    }
                     practice_feedback(out, &question, &v, width)?;
                 }
             }
@@ -203,6 +236,36 @@ fn end_of_input(
     print_wrapped(out, &text, opts.width, "", "")?;
     writeln!(out, "Grading the answers given.")?;
     Ok(Finish::Grade)
+}
+
+/// Practice asks how sure the taker is before revealing: `Some(Some(n))` rated,
+/// `Some(None)` skipped, `None` input ended.
+fn read_confidence(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    width: usize,
+) -> Result<Option<Option<u8>>> {
+    loop {
+        write!(out, "Confidence (1-5, Enter to skip): ")?;
+        out.flush()?;
+        let Some(line) = read_line(input)? else {
+            return Ok(None);
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            return Ok(Some(None));
+        }
+        match line.parse::<u8>() {
+            Ok(n @ 1..=5) => return Ok(Some(Some(n))),
+            _ => print_wrapped(
+                out,
+                "A number from 1 (guessing) to 5 (certain), or Enter to skip.",
+                width,
+                "",
+                "",
+            )?,
+        }
+    }
 }
 
 /// Right or wrong and the explanation, like the terminal UI's practice mode.
@@ -312,8 +375,9 @@ fn print_question(
     index: usize,
     total: usize,
     saved: Option<&str>,
-    width: usize,
+    opts: &PlainOptions,
 ) -> Result<()> {
+    let width = opts.width;
     writeln!(
         out,
         "\n── Question {} of {total} · {} · {} ──",
@@ -322,6 +386,9 @@ fn print_question(
         sanitize(&q.id)
     )?;
     print_wrapped(out, &sanitize(q.prompt.trim()), width, "", "")?;
+    if let Some(snippet) = opts.code.get(&q.id) {
+        code::print(out, snippet, opts.decor, width)?;
+    }
     match &q.kind {
         QuestionKind::Mcq { options, .. } => {
             writeln!(out)?;

@@ -1,0 +1,96 @@
+//! A question's code in the line protocol: a header naming the file and lines, then the
+//! numbered lines with `>` on the anchored ones (a screen reader reads them in order).
+
+use std::io::Write;
+
+use crate::code::{Code, Snippet, TokenKind};
+use crate::text::display_width;
+
+/// How the snippet may be decorated: colours (a terminal without `NO_COLOR`) and a
+/// terminal hyperlink on the path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Decor {
+    pub color: bool,
+    pub hyperlinks: bool,
+}
+
+pub fn print(out: &mut dyn Write, code: &Code, decor: Decor, width: usize) -> std::io::Result<()> {
+    match code {
+        Code::Note { path, note } => writeln!(out, "Code: {path}: {note}"),
+        Code::Snippet(s) => print_snippet(out, s, decor, width),
+    }
+}
+
+fn print_snippet(
+    out: &mut dyn Write,
+    s: &Snippet,
+    decor: Decor,
+    width: usize,
+) -> std::io::Result<()> {
+    let title = s.title();
+    let shown = match (&s.url, decor.hyperlinks) {
+        (Some(url), true) => hyperlink(url, &title),
+        _ => title,
+    };
+    writeln!(out, "Code: {shown} ({})", s.from.label())?;
+    let digits = s.number_width();
+    for (n, marked, tokens) in s.numbered() {
+        let lead = format!("{} {n:>digits$} │ ", if marked { '>' } else { ' ' });
+        let room = width.saturating_sub(display_width(&lead)).max(10);
+        let mut line = String::new();
+        let mut used = 0;
+        for t in tokens {
+            let text = fit(&t.text, room.saturating_sub(used));
+            used += display_width(&text);
+            match (decor.color, ansi(t.kind)) {
+                (true, Some(code)) => line.push_str(&format!("\u{1b}[{code}m{text}\u{1b}[0m")),
+                _ => line.push_str(&text),
+            }
+        }
+        if decor.color && marked {
+            writeln!(out, "\u{1b}[1m{lead}\u{1b}[0m{line}")?;
+        } else {
+            writeln!(out, "{lead}{line}")?;
+        }
+    }
+    if s.cut {
+        writeln!(out, "  (the anchor runs on; the rest is in the file)")?;
+    }
+    Ok(())
+}
+
+/// The start of `text` that fits `room` columns.
+fn fit(text: &str, room: usize) -> String {
+    if display_width(text) <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out
+}
+
+/// SGR parameters per token kind (the terminal's own palette).
+fn ansi(kind: TokenKind) -> Option<&'static str> {
+    match kind {
+        TokenKind::Plain => None,
+        TokenKind::Comment => Some("2"),
+        TokenKind::String => Some("32"),
+        TokenKind::Number | TokenKind::Constant => Some("35"),
+        TokenKind::Keyword => Some("34"),
+        TokenKind::Function => Some("36"),
+        TokenKind::Type => Some("33"),
+    }
+}
+
+/// `text` as an OSC 8 hyperlink to `url` (a URL quizz built: percent-encoded, no controls).
+pub fn hyperlink(url: &str, text: &str) -> String {
+    format!("\u{1b}]8;;{url}\u{1b}\\{text}\u{1b}]8;;\u{1b}\\")
+}
