@@ -43,6 +43,11 @@ fn bench(c: &mut Criterion) {
         quiz.questions.len()
     );
 
+    // The code of every anchored demo question: read, cut to the anchor, highlighted.
+    let demo = quizz::quiz::parse_quiz(quizz::source::DEMO_QUIZ).expect("demo");
+    c.bench_function("code snippets of the demo quiz (6, highlighted)", |b| {
+        b.iter(|| quizz::code::collect(black_box(&demo), &quizz::code::CodeContext::Demo));
+    });
     c.bench_function("parse 100-question comment", |b| {
         b.iter(|| read_quiz(black_box(&comment)).expect("parses"));
     });

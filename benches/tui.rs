@@ -29,6 +29,13 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
         posting: Posting::NoPullRequest,
         grade_later: "quizz grade --demo".into(),
         pr: None,
+        code: std::sync::Arc::new(quizz::code::collect(
+            &parse_quiz(DEMO_QUIZ).expect("demo"),
+            &quizz::code::CodeContext::Demo,
+        )),
+        coverage: None,
+        hyperlinks: false,
+        ask_confidence: true,
     };
     let mut app = App::new(session, settings, size, None);
     update(&mut app, Action::Start);
@@ -42,6 +49,18 @@ fn bench(c: &mut Criterion) {
         let app = app_on_mermaid_question(dir.path(), (w, h));
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         c.bench_function(&format!("frame: mermaid question {w}x{h}"), |b| {
+            b.iter(|| {
+                terminal.draw(|f| draw(f, black_box(&app))).expect("draw");
+            });
+        });
+    }
+    // The first question with its code panel open (under it at 100x30, beside at 200x60).
+    for (w, h) in [(200u16, 60u16), (100, 30)] {
+        let mut app = app_on_mermaid_question(dir.path(), (w, h));
+        update(&mut app, Action::FirstQuestion);
+        update(&mut app, Action::ToggleCode);
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+        c.bench_function(&format!("frame: code panel open {w}x{h}"), |b| {
             b.iter(|| {
                 terminal.draw(|f| draw(f, black_box(&app))).expect("draw");
             });

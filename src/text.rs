@@ -198,6 +198,51 @@ fn words(line: &str) -> Vec<(&str, &str)> {
     found
 }
 
+/// Whether the terminal shows OSC 8 hyperlinks (terminals that do not may print them as
+/// garbage, so only known ones get them). `QUIZZ_HYPERLINKS=1` or `0` decides instead.
+pub fn hyperlinks_supported() -> bool {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    match var("QUIZZ_HYPERLINKS").as_str() {
+        "1" => return true,
+        "0" => return false,
+        _ => {}
+    }
+    let term = var("TERM");
+    if term == "dumb" || std::env::var_os("TMUX").is_some() {
+        return false;
+    }
+    let vte = var("VTE_VERSION").parse::<u32>().is_ok_and(|v| v >= 5000);
+    let program = matches!(
+        var("TERM_PROGRAM").as_str(),
+        "iTerm.app" | "WezTerm" | "vscode" | "ghostty" | "Hyper"
+    );
+    vte || program
+        || std::env::var_os("KONSOLE_VERSION").is_some()
+        || std::env::var_os("WT_SESSION").is_some()
+        || term.starts_with("xterm-kitty")
+        || term.starts_with("foot")
+        || term.starts_with("alacritty")
+}
+
+/// `text` cut from the start to fit `width` columns, with `…` where it was cut (a path's
+/// end, its file name, is the part worth keeping).
+pub fn ellipsize_start(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w > width {
+            break;
+        }
+        used += w;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,49 +333,4 @@ mod tests {
         assert_eq!(plural(0, "open answer", "open answers"), "0 open answers");
         assert_eq!(plural(2, "result", "results"), "2 results");
     }
-}
-
-/// Whether the terminal shows OSC 8 hyperlinks (terminals that do not may print them as
-/// garbage, so only known ones get them). `QUIZZ_HYPERLINKS=1` or `0` decides instead.
-pub fn hyperlinks_supported() -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
-    match var("QUIZZ_HYPERLINKS").as_str() {
-        "1" => return true,
-        "0" => return false,
-        _ => {}
-    }
-    let term = var("TERM");
-    if term == "dumb" || std::env::var_os("TMUX").is_some() {
-        return false;
-    }
-    let vte = var("VTE_VERSION").parse::<u32>().is_ok_and(|v| v >= 5000);
-    let program = matches!(
-        var("TERM_PROGRAM").as_str(),
-        "iTerm.app" | "WezTerm" | "vscode" | "ghostty" | "Hyper"
-    );
-    vte || program
-        || std::env::var_os("KONSOLE_VERSION").is_some()
-        || std::env::var_os("WT_SESSION").is_some()
-        || term.starts_with("xterm-kitty")
-        || term.starts_with("foot")
-        || term.starts_with("alacritty")
-}
-
-/// `text` cut from the start to fit `width` columns, with `…` where it was cut (a path's
-/// end, its file name, is the part worth keeping).
-pub fn ellipsize_start(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut kept: Vec<char> = Vec::new();
-    let mut used = 1;
-    for c in text.chars().rev() {
-        let w = display_width(c.encode_utf8(&mut [0; 4]));
-        if used + w > width {
-            break;
-        }
-        used += w;
-        kept.push(c);
-    }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }

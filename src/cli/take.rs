@@ -104,6 +104,23 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     }
 }
 
+/// What the overview says of the pull request.
+fn pull_request_info(t: &PrTake) -> PullRequestInfo {
+    PullRequestInfo {
+        title: t
+            .pull
+            .as_ref()
+            .map(|p| p.title.clone())
+            .filter(|t| !t.trim().is_empty()),
+        author: t
+            .pull
+            .as_ref()
+            .map(|p| format!("@{}", p.author))
+            .filter(|a| a.len() > 1),
+        takers: t.takers_line(),
+    }
+}
+
 /// How this take runs, from the flags and the config file.
 #[derive(Clone, Copy)]
 struct Mode {
@@ -204,19 +221,7 @@ fn run_tui(
         }),
         posting,
         grade_later: grade_later(args, pr_take),
-        pr: pr_take.map(|t| PullRequestInfo {
-            title: t
-                .pull
-                .as_ref()
-                .map(|p| p.title.clone())
-                .filter(|t| !t.trim().is_empty()),
-            author: t
-                .pull
-                .as_ref()
-                .map(|p| format!("@{}", p.author))
-                .filter(|a| a.len() > 1),
-            takers: t.takers_line(),
-        }),
+        pr: pr_take.map(pull_request_info),
         code: std::sync::Arc::new(code.book),
         coverage: code.coverage,
         hyperlinks: crate::text::hyperlinks_supported(),

@@ -6,7 +6,7 @@ pub fn checked(path: &str) -> Result<String, String> {
     if path.is_empty() {
         return Err("the anchor has no path".into());
     }
-    if path.len() > 4096 || path.chars().any(|c| c.is_control()) {
+    if path.len() > 4096 || path.chars().any(char::is_control) {
         return Err("the anchor's path is not a usable file name".into());
     }
     if path.starts_with('/') || path.starts_with('\\') || has_drive(path) {

@@ -11,7 +11,8 @@ fn anchor(path: &str, start: u64, end: u64) -> Anchor {
 }
 
 fn text(n: u64) -> String {
-    (1..=n).map(|i| format!("line_{i} = {i}\n")).collect()
+    let lines: Vec<String> = (1..=n).map(|i| format!("line_{i} = {i}")).collect();
+    lines.join("\n")
 }
 
 #[test]

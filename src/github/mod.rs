@@ -455,13 +455,16 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         if let Err(e) = conn.block_on(sync::refresh_pull(&conn.client, &conn.store, pr, cache)) {
             tracing::warn!("cannot read the pull request's title: {e}");
         }
-        // Coverage is a nicety too.
-        if let Err(e) = conn.block_on(sync::refresh_changed_files(
-            &conn.client,
-            &conn.store,
-            pr,
-            cache,
-        )) {
+        // Coverage is a nicety too, and only for a quiz that points at code.
+        let anchored = quiz.questions.iter().any(|q| q.anchor.is_some());
+        if anchored
+            && let Err(e) = conn.block_on(sync::refresh_changed_files(
+                &conn.client,
+                &conn.store,
+                pr,
+                cache,
+            ))
+        {
             tracing::warn!("cannot list the pull request's changed files: {e}");
         }
     }

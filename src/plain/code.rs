@@ -36,21 +36,41 @@ fn print_snippet(
     let digits = s.number_width();
     for (n, marked, tokens) in s.numbered() {
         let lead = format!("{} {n:>digits$} │ ", if marked { '>' } else { ' ' });
+        let hang = format!("{} {:>digits$} ┆ ", if marked { '>' } else { ' ' }, "");
         let room = width.saturating_sub(display_width(&lead)).max(10);
-        let mut line = String::new();
+        // Long lines wrap under a dotted rule: nothing is cut off.
+        let mut rows: Vec<String> = Vec::new();
+        let mut row = String::new();
         let mut used = 0;
         for t in tokens {
-            let text = fit(&t.text, room.saturating_sub(used));
-            used += display_width(&text);
-            match (decor.color, ansi(t.kind)) {
-                (true, Some(code)) => line.push_str(&format!("\u{1b}[{code}m{text}\u{1b}[0m")),
-                _ => line.push_str(&text),
+            let mut rest = t.text.as_str();
+            while !rest.is_empty() {
+                if used >= room {
+                    rows.push(std::mem::take(&mut row));
+                    used = 0;
+                }
+                let piece = fit(rest, room - used);
+                let piece = if piece.is_empty() {
+                    first_char(rest)
+                } else {
+                    piece
+                };
+                used += display_width(&piece);
+                rest = &rest[piece.len()..];
+                match (decor.color, ansi(t.kind)) {
+                    (true, Some(code)) => row.push_str(&format!("\u{1b}[{code}m{piece}\u{1b}[0m")),
+                    _ => row.push_str(&piece),
+                }
             }
         }
-        if decor.color && marked {
-            writeln!(out, "\u{1b}[1m{lead}\u{1b}[0m{line}")?;
-        } else {
-            writeln!(out, "{lead}{line}")?;
+        rows.push(row);
+        for (i, row) in rows.iter().enumerate() {
+            let lead = if i == 0 { &lead } else { &hang };
+            if decor.color && marked {
+                writeln!(out, "\u{1b}[1m{lead}\u{1b}[0m{row}")?;
+            } else {
+                writeln!(out, "{lead}{row}")?;
+            }
         }
     }
     if s.cut {
@@ -75,6 +95,11 @@ fn fit(text: &str, room: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// The first character of `text` (a piece wider than the room still moves on).
+fn first_char(text: &str) -> String {
+    text.chars().next().map(String::from).unwrap_or_default()
 }
 
 /// SGR parameters per token kind (the terminal's own palette).

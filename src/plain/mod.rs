@@ -90,16 +90,7 @@ pub fn ask_all(
         )?;
     }
     if let Some(coverage) = &opts.coverage {
-        writeln!(out, "{}.", coverage.line())?;
-        for (file, questions) in &coverage.files {
-            let probes = if questions.is_empty() {
-                "no question".to_string()
-            } else {
-                let numbers: Vec<String> = questions.iter().map(ToString::to_string).collect();
-                format!("questions {}", numbers.join(", "))
-            };
-            print_wrapped(out, &format!("{file}: {probes}"), width, "  ", "    ")?;
-        }
+        print_coverage(out, coverage, width)?;
     }
     for note in &session.notes {
         print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
@@ -158,9 +149,9 @@ pub fn ask_all(
                 if opts.practice {
                     if opts.ask_confidence && question.kind.is_closed() {
                         match read_confidence(input, out, width)? {
-                            Some(Some(rating)) => session.set_confidence(&question.id, rating)?,
-                            Some(None) => {}
-                            None => return end_of_input(session, input, out, opts),
+                            Rating::Rated(n) => session.set_confidence(&question.id, n)?,
+                            Rating::Skipped => {}
+                            Rating::EndOfInput => return end_of_input(session, input, out, opts),
                         }
                         session.flush()?;
                     }
@@ -238,25 +229,46 @@ fn end_of_input(
     Ok(Finish::Grade)
 }
 
-/// Practice asks how sure the taker is before revealing: `Some(Some(n))` rated,
-/// `Some(None)` skipped, `None` input ended.
-fn read_confidence(
-    input: &mut dyn BufRead,
+/// `Covers 3 of 5 changed files.`, then each file with the questions that probe it.
+fn print_coverage(
     out: &mut dyn Write,
+    coverage: &crate::code::Coverage,
     width: usize,
-) -> Result<Option<Option<u8>>> {
+) -> std::io::Result<()> {
+    writeln!(out, "{}.", coverage.line())?;
+    for (file, questions) in &coverage.files {
+        let probes = if questions.is_empty() {
+            "no question".to_string()
+        } else {
+            let numbers: Vec<String> = questions.iter().map(ToString::to_string).collect();
+            format!("questions {}", numbers.join(", "))
+        };
+        print_wrapped(out, &format!("{file}: {probes}"), width, "  ", "    ")?;
+    }
+    Ok(())
+}
+
+/// What the taker said when asked how sure they were.
+enum Rating {
+    Rated(u8),
+    Skipped,
+    EndOfInput,
+}
+
+/// Practice asks how sure the taker is before revealing.
+fn read_confidence(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Result<Rating> {
     loop {
         write!(out, "Confidence (1-5, Enter to skip): ")?;
         out.flush()?;
         let Some(line) = read_line(input)? else {
-            return Ok(None);
+            return Ok(Rating::EndOfInput);
         };
         let line = line.trim();
         if line.is_empty() {
-            return Ok(Some(None));
+            return Ok(Rating::Skipped);
         }
         match line.parse::<u8>() {
-            Ok(n @ 1..=5) => return Ok(Some(Some(n))),
+            Ok(n @ 1..=5) => return Ok(Rating::Rated(n)),
             _ => print_wrapped(
                 out,
                 "A number from 1 (guessing) to 5 (certain), or Enter to skip.",

@@ -111,6 +111,7 @@ pub struct DiagramCache {
 
 /// Options the taker chose on the command line, and facts about the environment.
 #[derive(Debug, Clone)]
+#[allow(clippy::struct_excessive_bools)] // independent settings, each read alone
 pub struct Settings {
     pub practice: bool,
     pub theme: Theme,

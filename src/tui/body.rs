@@ -40,7 +40,8 @@ pub fn code_rows(app: &App) -> Option<usize> {
     if !app.code_open {
         return None;
     }
-    app.code().map(super::ui::code::rows)
+    app.code()
+        .map(|c| super::ui::code::rows(c, app.size, app.settings.theme))
 }
 
 /// Rows that show body text when it scrolls (the last one says there is more).

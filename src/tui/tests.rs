@@ -1087,3 +1087,27 @@ fn wide_terminals_show_diagram_options_side_by_side() {
         .any(|l| l.matches('┌').count() == 10 && l.matches('┐').count() == 10);
     assert!(whole, "the right-hand drawing is whole:\n{shown}");
 }
+
+#[test]
+fn a_bad_anchor_shows_its_note_in_the_panel() {
+    let mut quiz = parse_quiz(DEMO_QUIZ).unwrap();
+    quiz.questions[0].anchor.as_mut().unwrap().path = "../../etc/passwd".into();
+    quiz.questions[1].anchor.as_mut().unwrap().start_line = Some(9000);
+    let mut s = settings(false);
+    s.code = std::sync::Arc::new(crate::code::collect(&quiz, &crate::code::CodeContext::Demo));
+    let mut f = fixture_with(s, (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleCode]);
+    let shown = screen(app, 100, 30);
+    assert!(shown.contains("┌ ../../etc/passwd "), "{shown}");
+    assert!(
+        shown.contains("the path leaves the repository (`..`): not read"),
+        "{shown}"
+    );
+    run(app, [Action::NextQuestion]);
+    let shown = screen(app, 100, 30);
+    assert!(
+        shown.contains("line 9000 is past the end of the file (109 lines at this commit)"),
+        "{shown}"
+    );
+}

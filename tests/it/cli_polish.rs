@@ -75,7 +75,8 @@ fn plain_practice_says_right_or_wrong_and_why_after_each_answer() {
     let out = quizz(
         data.path(),
         &["take", "--file", &quiz, "--plain", "--practice"],
-        b"1\nt\n",
+        // each answer, then how sure (Enter skips)
+        b"1\n5\nt\n\n",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
@@ -248,7 +249,7 @@ fn json_at_a_terminal_says_it_switched_to_plain_mode() {
     let Some(t) = Tmux::new("plain-json") else {
         return;
     };
-    t.start(100, 30, "take --demo --json", "QUIZZ_GRADER=none");
+    t.start(100, 50, "take --demo --json", "QUIZZ_GRADER=none");
     let screen = t.wait_for("Answer (1-4):");
     assert!(
         screen.contains("--json takes the quiz in plain mode (the line protocol)"),

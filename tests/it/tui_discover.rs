@@ -71,12 +71,17 @@ fn plain_practice_says_right_or_wrong_after_each_answer() {
     let Some(t) = Tmux::new("plainpractice") else {
         return;
     };
-    t.start(100, 30, "take --demo --plain --practice", "");
+    t.start(100, 60, "take --demo --plain --practice", "");
     t.wait_for("Question 1");
     t.keys(&["1", "Enter"]);
+    // How sure? asked before the reveal; Enter skips.
+    t.wait_for("Confidence (1-5, Enter to skip):");
+    t.keys(&["4", "Enter"]);
     let screen = t.wait_for("Right.");
     assert!(screen.contains("Question 2"), "it carries on:\n{screen}");
     t.keys(&["t", "Enter"]);
+    t.wait_for("Confidence (1-5, Enter to skip):");
+    t.keys(&["Enter"]);
     t.wait_for("Not quite — the answer is");
 }
 

@@ -180,3 +180,61 @@ fn no_color_means_no_colour_escapes() {
         "reverse video marks the cursor"
     );
 }
+
+/// `c` opens the code panel under the question at 100x30 and beside it at 160x50; it stays
+/// open on the next question, `J` scrolls it, `c` closes it; F2 works while writing.
+#[test]
+fn the_code_panel_in_a_real_terminal() {
+    let Some(t) = Tmux::new("codepanel") else {
+        return;
+    };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("c code");
+    t.keys(&["c"]);
+    let under = t.wait_for("demo sample");
+    let title = under
+        .lines()
+        .position(|l| l.contains("src/cognit/llm_claude_agent.py:95-103 · demo sample"))
+        .unwrap_or_else(|| panic!("{under}"));
+    let option = under.lines().position(|l| l.contains("( ) 1.")).unwrap();
+    assert!(option < title, "under the question:\n{under}");
+    assert!(under.contains("▌ 95     def _drain_agent("), "{under}");
+    t.keys(&["n"]);
+    let next = t.wait_for("llm_claude_agent.py:90-93");
+    assert!(next.contains("▌90         if not captured:"), "{next}");
+    t.tmux(&["resize-window", "-t", "q", "-x", "160", "-y", "50"]);
+    let beside = |screen: &str| {
+        screen
+            .lines()
+            .any(|l| l.contains("( ) t  true") && l.contains("│▌90"))
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut wide = t.screen();
+    while !beside(&wide) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        wide = t.screen();
+    }
+    assert!(beside(&wide), "beside the question at 160x50:\n{wide}");
+    // The open question: F2 from the answer box, which keeps its text.
+    t.keys(&["n", "n", "n"]);
+    t.wait_for("Your answer — Esc done");
+    t.keys(&["-l", "forced"]);
+    t.wait_for("forced");
+    t.keys(&["F2"]);
+    let closed = wait_gone(&t, "demo sample");
+    assert!(closed.contains("forced"), "{closed}");
+}
+
+fn wait_gone(t: &Tmux, text: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let screen = t.screen();
+        if !screen.contains(text) || Instant::now() > deadline {
+            assert!(!screen.contains(text), "still there: {text}\n{screen}");
+            return screen;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -15,12 +15,15 @@ use crate::tui::app::App;
 use crate::tui::keymap::{Context, key_for};
 use crate::tui::theme::Theme;
 
-/// The panel's text lines (without its borders).
-pub fn rows(code: &Code) -> usize {
-    match code {
-        Code::Snippet(s) => s.lines.len() + usize::from(s.cut),
-        Code::Note { .. } => 1,
-    }
+/// The panel's text lines (without its borders) at this terminal size.
+pub fn rows(code: &Code, size: (u16, u16), theme: Theme) -> usize {
+    lines(code, theme, inner_width(size)).len()
+}
+
+/// Columns inside the panel: beside the question on wide terminals, else the full width.
+pub fn inner_width(size: (u16, u16)) -> usize {
+    let outer = crate::tui::layout::code_beside(size.0).unwrap_or(size.0);
+    usize::from(outer.saturating_sub(2)).max(12)
 }
 
 /// The panel's title: `path:41-47 · at the PR's head`.
@@ -34,7 +37,11 @@ fn title(code: &Code) -> (String, String) {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, code: &Code) {
     let theme = app.settings.theme;
     let (path, from) = title(code);
-    let lines = lines(code, theme);
+    let lines = lines(
+        code,
+        theme,
+        usize::from(area.width.saturating_sub(2)).max(12),
+    );
     let inner_rows = usize::from(area.height.saturating_sub(2));
     let max_scroll = lines.len().saturating_sub(inner_rows);
     let scroll = usize::from(app.code_scroll).min(max_scroll);
@@ -73,37 +80,56 @@ pub fn link(app: &App) -> Option<(u16, u16, String, String)> {
     (display_width(&text) <= room && text.is_ascii()).then(|| (area.x + 2, area.y, text, url))
 }
 
-fn lines(code: &Code, theme: Theme) -> Vec<Line<'static>> {
+/// The panel's lines for `width` columns: long code lines wrap under a dotted rule, so
+/// nothing is cut off.
+fn lines(code: &Code, theme: Theme, width: usize) -> Vec<Line<'static>> {
     let s = match code {
         Code::Snippet(s) => s,
-        Code::Note { note, .. } => return vec![Line::styled(note.clone(), theme.warn())],
+        Code::Note { note, .. } => {
+            return crate::text::wrap(note, width)
+                .into_iter()
+                .map(|l| Line::styled(l, theme.warn()))
+                .collect();
+        }
     };
     let digits = s.number_width();
-    let mut out: Vec<Line<'static>> = s
-        .numbered()
-        .map(|(n, marked, tokens)| {
-            let mark = if marked {
+    let room = width.saturating_sub(digits + 2).max(4);
+    let mut out: Vec<Line<'static>> = Vec::new();
+    for (n, marked, tokens) in s.numbered() {
+        let mark = || {
+            if marked {
                 Span::styled("▌", theme.key())
             } else {
                 Span::raw(" ")
-            };
-            let number = Span::styled(
-                format!("{n:>digits$} "),
-                if marked {
-                    theme.adapt(Style::new().add_modifier(Modifier::BOLD))
-                } else {
-                    theme.dim()
-                },
-            );
-            let mut spans = vec![mark, number];
-            spans.extend(
-                tokens
-                    .iter()
-                    .map(|t| Span::styled(t.text.clone(), style_of(t.kind, theme))),
-            );
-            Line::from(spans)
-        })
-        .collect();
+            }
+        };
+        let number_style = if marked {
+            theme.adapt(Style::new().add_modifier(Modifier::BOLD))
+        } else {
+            theme.dim()
+        };
+        let mut row = vec![mark(), Span::styled(format!("{n:>digits$} "), number_style)];
+        let mut used = 0;
+        for t in tokens {
+            let style = style_of(t.kind, theme);
+            let mut rest = t.text.as_str();
+            while !rest.is_empty() {
+                if used >= room {
+                    out.push(Line::from(std::mem::take(&mut row)));
+                    row = vec![
+                        mark(),
+                        Span::styled(format!("{:>digits$}┆", ""), theme.dim()),
+                    ];
+                    used = 0;
+                }
+                let piece = take_columns(rest, room - used);
+                used += display_width(piece);
+                rest = &rest[piece.len()..];
+                row.push(Span::styled(piece.to_string(), style));
+            }
+        }
+        out.push(Line::from(row));
+    }
     if s.cut {
         out.push(Line::styled(
             "  (the anchor runs on; the rest is in the file)",
@@ -111,6 +137,19 @@ fn lines(code: &Code, theme: Theme) -> Vec<Line<'static>> {
         ));
     }
     out
+}
+
+/// The longest start of `text` within `room` columns (at least one character).
+fn take_columns(text: &str, room: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w > room && i > 0 {
+            return &text[..i];
+        }
+        used += w;
+    }
+    text
 }
 
 fn style_of(kind: TokenKind, theme: Theme) -> Style {

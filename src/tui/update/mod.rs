@@ -160,21 +160,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
             });
         }
         Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
-        Action::ToggleCode => {
-            if app.code().is_some() {
-                app.code_open = !app.code_open;
-            } else {
-                app.status = Some("This question points at no code.".into());
-            }
-        }
-        Action::CodeDown => {
-            let lines = app.code().map_or(0, crate::tui::ui::code::rows);
-            app.code_scroll = app
-                .code_scroll
-                .saturating_add(1)
-                .min(u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX));
-        }
-        Action::CodeUp => app.code_scroll = app.code_scroll.saturating_sub(1),
+        Action::ToggleCode => navigation::toggle_code(app),
+        Action::CodeDown => navigation::scroll_code(app, 1),
+        Action::CodeUp => navigation::scroll_code(app, -1),
         Action::StartEditing => editing::start_editing(app),
         Action::StopEditing => app.editor = None,
         Action::StopEditingThen(key) => {

@@ -386,3 +386,21 @@ pub fn pick_bool(app: &mut App, value: bool) {
         pick(app, usize::from(!value));
     }
 }
+
+/// `c`: the code panel opens or closes (and stays so on the next question).
+pub fn toggle_code(app: &mut App) {
+    if app.code().is_some() {
+        app.code_open = !app.code_open;
+    } else {
+        app.status = Some("This question points at no code.".into());
+    }
+}
+
+/// The code panel scrolls on its own, within its lines.
+pub fn scroll_code(app: &mut App, delta: i16) {
+    let lines = app
+        .code()
+        .map_or(0, |c| crate::tui::ui::code::rows(c, app.size, app.settings.theme));
+    let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
+    app.code_scroll = app.code_scroll.saturating_add_signed(delta).min(last);
+}

@@ -90,6 +90,20 @@ struct Repo {
     titles: HashMap<u64, (String, String)>,
     /// Every request on the repository is redirected to this absolute URL's host.
     redirect_elsewhere: Option<String>,
+    /// Head commits of pulls (GitHub's example sha otherwise).
+    heads: HashMap<u64, String>,
+    /// Changed files of pulls, in order.
+    files: HashMap<u64, Vec<String>>,
+    /// (commit, path) → what the contents API says of it.
+    contents: HashMap<(String, String), Content>,
+}
+
+/// A path in a repository at one commit, as the contents API describes it.
+#[derive(Debug, Clone)]
+pub enum Content {
+    File(Vec<u8>),
+    Symlink(String),
+    Dir(Vec<String>),
 }
 
 struct State {
@@ -302,6 +316,26 @@ impl FakeGithub {
             .entry(repo.into())
             .or_default()
             .redirect_elsewhere = Some(base.trim_end_matches('/').to_string());
+    }
+
+    /// The pull's head commit, its changed files, and those files' contents at that commit.
+    pub fn set_pull_code(
+        &self,
+        repo: &str,
+        number: u64,
+        head: &str,
+        files: &[&str],
+        contents: Vec<(&str, Content)>,
+    ) {
+        let mut st = self.state.lock().unwrap();
+        let r = st.repos.entry(repo.to_string()).or_default();
+        r.heads.insert(number, head.to_string());
+        r.files
+            .insert(number, files.iter().map(ToString::to_string).collect());
+        for (path, content) in contents {
+            r.contents
+                .insert((head.to_string(), path.to_string()), content);
+        }
     }
 
     pub fn set_pull_title(&self, repo: &str, number: u64, title: &str, author: &str) {
@@ -659,6 +693,52 @@ fn repo_route(
                 None => error(404, "Not Found"),
             }
         }
+        ("GET", ["pulls", n, "files"]) => {
+            let n: u64 = n.parse().unwrap_or(0);
+            let files = st.repos[key].files.get(&n).cloned().unwrap_or_default();
+            let per_page: usize = req
+                .param("per_page")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(30)
+                .clamp(1, 100);
+            let page: usize = req
+                .param("page")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1)
+                .max(1);
+            let items: Vec<Value> = files
+                .iter()
+                .skip((page - 1) * per_page)
+                .take(per_page)
+                .map(|f| diff_entry(owner, repo, f))
+                .collect();
+            let mut resp = json_response(200, &Value::Array(items));
+            if page * per_page < files.len() {
+                resp.headers.push((
+                    "link".into(),
+                    format!(
+                        "<{}{}?per_page={per_page}&page={}>; rel=\"next\"",
+                        st.public_base,
+                        req.path,
+                        page + 1
+                    ),
+                ));
+            }
+            resp
+        }
+        ("GET", ["contents", path @ ..]) if !path.is_empty() => {
+            let joined = path.join("/");
+            let path = percent_decode(&joined);
+            let Some(sha) = req.param("ref").map(str::to_string) else {
+                return error(422, "ref is required by this fake");
+            };
+            match st.repos[key].contents.get(&(sha.clone(), path.clone())) {
+                Some(content) => {
+                    json_response(200, &content_json(owner, repo, &sha, &path, content))
+                }
+                None => error(404, "Not Found"),
+            }
+        }
         ("GET", ["issues", n, "comments"]) => {
             let n: u64 = n.parse().unwrap_or(0);
             let per_page: usize = req
@@ -912,6 +992,9 @@ fn pull_json(
         "https://api.github.com/repos/{owner}/{repo}/pulls/{n}"
     ));
     v["html_url"] = json!(format!("https://github.com/{owner}/{repo}/pull/{n}"));
+    if let Some(sha) = st.repos[&format!("{owner}/{repo}")].heads.get(&n) {
+        v["head"]["sha"] = json!(sha);
+    }
     v["head"]["ref"] = json!(p.2);
     v["head"]["label"] = json!(format!("{}:{}", p.1, p.2));
     v["head"]["user"]["login"] = json!(p.1);
@@ -922,6 +1005,91 @@ fn pull_json(
         }
     }
     v
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A pull request file as `/pulls/{n}/files` lists it.
+fn diff_entry(owner: &str, repo: &str, file: &str) -> Value {
+    let blob = format!("https://github.com/{owner}/{repo}/blob/abc/{file}");
+    json!({
+        "sha": "bbcd538c8e72b8c175046e27cc8f907076331401",
+        "filename": file,
+        "status": "modified",
+        "additions": 3,
+        "deletions": 1,
+        "changes": 4,
+        "blob_url": blob,
+        "raw_url": blob.replace("/blob/", "/raw/"),
+        "contents_url": format!("https://api.github.com/repos/{owner}/{repo}/contents/{file}?ref=abc"),
+        "patch": "@@ -1,2 +1,4 @@"
+    })
+}
+
+/// The contents API's answer for one path (a file's content is base64 in lines of 60,
+/// as GitHub sends it).
+fn content_json(owner: &str, repo: &str, sha: &str, path: &str, content: &Content) -> Value {
+    use base64::Engine;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let api = format!("https://api.github.com/repos/{owner}/{repo}/contents/{path}?ref={sha}");
+    let html = format!("https://github.com/{owner}/{repo}/blob/{sha}/{path}");
+    let git = format!("https://api.github.com/repos/{owner}/{repo}/git/blobs/{sha}");
+    let entry = |kind: &str, size: usize| {
+        json!({
+            "type": kind, "size": size, "name": name, "path": path,
+            "sha": "3d21ec53a331a6f037a91c368710b99387d012c1",
+            "url": api, "git_url": git, "html_url": html,
+            "download_url": format!("https://raw.githubusercontent.com/{owner}/{repo}/{sha}/{path}"),
+            "_links": {"self": api, "git": git, "html": html}
+        })
+    };
+    match content {
+        Content::File(bytes) => {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+            let lines: Vec<String> = encoded
+                .as_bytes()
+                .chunks(60)
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect();
+            let mut v = entry("file", bytes.len());
+            v["encoding"] = json!("base64");
+            v["content"] = json!(lines.join("\n") + "\n");
+            v
+        }
+        Content::Symlink(target) => {
+            let mut v = entry("symlink", target.len());
+            v["target"] = json!(target);
+            v
+        }
+        Content::Dir(names) => Value::Array(
+            names
+                .iter()
+                .map(|n| {
+                    let mut v = entry("file", 10);
+                    v["name"] = json!(n);
+                    v["path"] = json!(format!("{path}/{n}"));
+                    v
+                })
+                .collect(),
+        ),
+    }
 }
 
 #[cfg(test)]
