@@ -119,3 +119,87 @@ fn ansi(kind: TokenKind) -> Option<&'static str> {
 pub fn hyperlink(url: &str, text: &str) -> String {
     format!("\u{1b}]8;;{url}\u{1b}\\{text}\u{1b}]8;;\u{1b}\\")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::{Provenance, snippet};
+    use crate::quiz::Anchor;
+
+    fn sample() -> Code {
+        let text = (1..=20)
+            .map(|i| format!("let x{i} = {i};"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let anchor = Anchor {
+            path: "src/lib.rs".into(),
+            start_line: Some(5),
+            end_line: Some(6),
+            extra: serde_json::Map::new(),
+        };
+        let base = "https://github.com/o/r/blob/0123abc";
+        Code::Snippet(snippet(&text, &anchor, Some(base), Provenance::GitHub).unwrap())
+    }
+
+    fn printed(code: &Code, decor: Decor, width: usize) -> String {
+        let mut out = Vec::new();
+        print(&mut out, code, decor, width).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_path_links_to_the_lines_on_github_where_terminals_show_links() {
+        let linked = printed(
+            &sample(),
+            Decor {
+                color: false,
+                hyperlinks: true,
+            },
+            80,
+        );
+        let url = "https://github.com/o/r/blob/0123abc/src/lib.rs#L5-L6";
+        assert!(
+            linked.starts_with(&format!(
+                "Code: \u{1b}]8;;{url}\u{1b}\\src/lib.rs:5-6\u{1b}]8;;\u{1b}\\ (at the PR's head)\n"
+            )),
+            "{linked:?}"
+        );
+        let plain = printed(&sample(), Decor::default(), 80);
+        assert!(
+            !plain.contains('\u{1b}'),
+            "no escapes without a terminal: {plain:?}"
+        );
+        assert!(plain.contains(">  5 │ let x5 = 5;"), "{plain}");
+        assert!(
+            plain.contains("   2 │ let x2 = 2;"),
+            "three lines of context: {plain}"
+        );
+        assert!(!plain.contains("   1 │"), "{plain}");
+    }
+
+    #[test]
+    fn long_lines_wrap_and_lose_nothing() {
+        let text = format!("{}\n", "abcdefghij".repeat(12));
+        let anchor = Anchor {
+            path: "a.txt".into(),
+            start_line: Some(1),
+            end_line: Some(1),
+            extra: serde_json::Map::new(),
+        };
+        let code = Code::Snippet(snippet(&text, &anchor, None, Provenance::Bundled).unwrap());
+        let out = printed(&code, Decor::default(), 40);
+        let joined: String = out
+            .lines()
+            .skip(1)
+            .map(|l| {
+                l.split_once(['│', '┆'])
+                    .map_or("", |(_, t)| t.trim_start_matches(' '))
+            })
+            .collect();
+        assert_eq!(joined, "abcdefghij".repeat(12));
+        assert!(
+            out.lines().all(|l| crate::text::display_width(l) <= 40),
+            "{out}"
+        );
+    }
+}

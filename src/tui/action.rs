@@ -86,3 +86,22 @@ pub enum Action {
     /// Grading is over: one outcome per question (still pending where it failed).
     GradingDone(Vec<crate::quiz::Outcome>),
 }
+
+impl Action {
+    /// Actions that come from the program (ticks, grading, a resize, the editor coming
+    /// back, the wheel) rather than a key: they neither clear the status line nor answer a
+    /// question the UI asked.
+    pub fn is_passive(&self) -> bool {
+        matches!(
+            self,
+            Self::Tick
+                | Self::Resize(..)
+                | Self::GradeStarted(_)
+                | Self::GradeFinished(..)
+                | Self::GradingDone(_)
+                | Self::ExternalEditorDone(_)
+                | Self::WheelDown
+                | Self::WheelUp
+        )
+    }
+}

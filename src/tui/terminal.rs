@@ -180,7 +180,9 @@ impl Guard {
     /// link, where the frame put it.
     pub fn draw(&mut self, app: &super::app::App) -> std::io::Result<()> {
         self.terminal.draw(|f| super::ui::draw(f, app))?;
-        if !app.settings.hyperlinks || app.screen != super::app::Screen::Question {
+        // Nothing may sit over the path: no help, no dialog, a terminal big enough to draw.
+        let covered = app.help || app.confirm.is_some() || !app.fits();
+        if !app.settings.hyperlinks || app.screen != super::app::Screen::Question || covered {
             return Ok(());
         }
         let Some((x, y, text, url)) = super::ui::code::link(app) else {

@@ -1111,3 +1111,54 @@ fn a_bad_anchor_shows_its_note_in_the_panel() {
         "{shown}"
     );
 }
+
+#[test]
+fn the_panel_path_is_where_the_link_goes() {
+    let text = (1..=30)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let anchor = crate::quiz::Anchor {
+        path: "src/a.rs".into(),
+        start_line: Some(10),
+        end_line: Some(12),
+        extra: serde_json::Map::new(),
+    };
+    let snippet = crate::code::snippet(
+        &text,
+        &anchor,
+        Some("https://github.com/o/r/blob/abc1234"),
+        crate::code::Provenance::GitHub,
+    )
+    .unwrap();
+    let mut book = crate::code::CodeBook::default();
+    book.by_question
+        .insert("q1".into(), crate::code::Code::Snippet(snippet));
+    let mut s = settings(false);
+    s.code = std::sync::Arc::new(book);
+    let mut f = fixture_with(s, (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    assert_eq!(crate::tui::ui::code::link(app), None, "closed: no link");
+    run(app, [Action::ToggleCode]);
+    let (x, y, text, url) = crate::tui::ui::code::link(app).unwrap();
+    assert_eq!(
+        (text.as_str(), url.as_str()),
+        (
+            "src/a.rs:10-12",
+            "https://github.com/o/r/blob/abc1234/src/a.rs#L10-L12"
+        )
+    );
+    let shown = screen(app, 100, 30);
+    let row: String = shown
+        .lines()
+        .nth(usize::from(y))
+        .unwrap()
+        .chars()
+        .skip(usize::from(x))
+        .collect();
+    assert!(
+        row.starts_with("src/a.rs:10-12 · at the PR's head"),
+        "{row}"
+    );
+}

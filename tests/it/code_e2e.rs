@@ -112,32 +112,11 @@ fn code_from_a_clone_with_the_head_commit_needs_no_request() {
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(file, text).unwrap();
     }
-    git(work, &["add", "."]);
-    git(
-        work,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "commit",
-            "-qm",
-            "head",
-        ],
-    );
+    let head = commit_all(work);
     // The working copy moves on; the code shown is the commit's.
     std::fs::write(work.join(AGENT), "changed after the commit\n").unwrap();
-    let head = String::from_utf8(
-        std::process::Command::new("git")
-            .args(["rev-parse", "HEAD"])
-            .current_dir(work)
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
     api.fake
-        .set_pull_code(&repo, 7, head.trim(), &[AGENT, TAKE], Vec::new());
+        .set_pull_code(&repo, 7, &head, &[AGENT, TAKE], Vec::new());
     let run = sb.run(&["take", "7", "--repo", &repo, "--plain"], DEMO_ANSWERS);
     run.ok();
     assert!(
@@ -155,6 +134,29 @@ fn code_from_a_clone_with_the_head_commit_needs_no_request() {
             .all(|l| !l.path.contains("/contents/")),
         "no contents request"
     );
+}
+
+/// Commits everything in `work` (a fresh repository); returns the commit's sha.
+fn commit_all(work: &std::path::Path) -> String {
+    git(work, &["add", "."]);
+    git(
+        work,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-qm",
+            "head",
+        ],
+    );
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(work)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
 /// A quiz of true/false questions, one per anchor.
@@ -203,30 +205,8 @@ fn bad_anchors_give_a_note_and_never_read_outside_the_repository() {
     let big = std::fs::File::create(work.join("big.txt")).unwrap();
     big.set_len(50 * 1024 * 1024).unwrap();
     std::os::unix::fs::symlink("../../../etc/passwd", work.join("escape")).unwrap();
-    git(work, &["add", "."]);
-    git(
-        work,
-        &[
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@e",
-            "commit",
-            "-qm",
-            "head",
-        ],
-    );
-    let head = String::from_utf8(
-        std::process::Command::new("git")
-            .args(["rev-parse", "HEAD"])
-            .current_dir(work)
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
-    api.fake
-        .set_pull_code(&repo, 7, head.trim(), &[], Vec::new());
+    let head = commit_all(work);
+    api.fake.set_pull_code(&repo, 7, &head, &[], Vec::new());
     let run = sb.run(&["take", "7", "--repo", &repo, "--plain"], &"t\n".repeat(7));
     run.ok();
     let out = &run.stdout;

@@ -104,15 +104,7 @@ pub fn refresh_diagrams(app: &mut App) {
 
 fn apply(app: &mut App, action: Action) -> Effect {
     // A status line lasts until the next thing the user does.
-    if !matches!(
-        action,
-        Action::Tick
-            | Action::Resize(..)
-            | Action::GradeStarted(_)
-            | Action::GradeFinished(..)
-            | Action::GradingDone(_)
-            | Action::ExternalEditorDone(_)
-    ) {
+    if !action.is_passive() {
         app.status = None;
     }
     if app.help && navigation::scroll_help(app, &action) {

@@ -363,14 +363,7 @@ pub fn rate_or_skip(app: &mut App, action: &Action) -> bool {
             app.status = Some(format!("Rated {rating} of 5."));
             true
         }
-        Action::Tick
-        | Action::Resize(..)
-        | Action::GradeStarted(_)
-        | Action::GradeFinished(..)
-        | Action::GradingDone(_)
-        | Action::ExternalEditorDone(_)
-        | Action::WheelDown
-        | Action::WheelUp => false,
+        a if a.is_passive() => false,
         _ => {
             app.rating = None;
             false
@@ -398,9 +391,9 @@ pub fn toggle_code(app: &mut App) {
 
 /// The code panel scrolls on its own, within its lines.
 pub fn scroll_code(app: &mut App, delta: i16) {
-    let lines = app
-        .code()
-        .map_or(0, |c| crate::tui::ui::code::rows(c, app.size, app.settings.theme));
+    let lines = app.code().map_or(0, |c| {
+        crate::tui::ui::code::rows(c, app.size, app.settings.theme)
+    });
     let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
     app.code_scroll = app.code_scroll.saturating_add_signed(delta).min(last);
 }

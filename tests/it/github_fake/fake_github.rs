@@ -152,6 +152,21 @@ struct Request {
 }
 
 impl Request {
+    /// `per_page` (30 by default, at most 100) and `page` (from 1), as GitHub reads them.
+    fn paging(&self) -> (usize, usize) {
+        let per_page = self
+            .param("per_page")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30)
+            .clamp(1, 100);
+        let page = self
+            .param("page")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        (per_page, page)
+    }
+
     fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -696,16 +711,7 @@ fn repo_route(
         ("GET", ["pulls", n, "files"]) => {
             let n: u64 = n.parse().unwrap_or(0);
             let files = st.repos[key].files.get(&n).cloned().unwrap_or_default();
-            let per_page: usize = req
-                .param("per_page")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(30)
-                .clamp(1, 100);
-            let page: usize = req
-                .param("page")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(1)
-                .max(1);
+            let (per_page, page) = req.paging();
             let items: Vec<Value> = files
                 .iter()
                 .skip((page - 1) * per_page)
@@ -741,16 +747,7 @@ fn repo_route(
         }
         ("GET", ["issues", n, "comments"]) => {
             let n: u64 = n.parse().unwrap_or(0);
-            let per_page: usize = req
-                .param("per_page")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(30)
-                .clamp(1, 100);
-            let page: usize = req
-                .param("page")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(1)
-                .max(1);
+            let (per_page, page) = req.paging();
             let since = req.param("since").map(str::to_string);
             let all: Vec<StoredComment> = st.repos[key]
                 .comments
