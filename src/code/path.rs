@@ -16,7 +16,7 @@ pub fn checked(path: &str) -> Result<String, String> {
     for part in path.split(['/', '\\']) {
         match part {
             "" | "." => {}
-            ".." => return Err("the path leaves the repository (`..`): not read".into()),
+            ".." => return Err("the path leaves the repository (..): not read".into()),
             p => parts.push(p),
         }
     }

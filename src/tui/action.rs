@@ -60,6 +60,8 @@ pub enum Action {
     ToggleDifferences,
     /// Diagram questions: drawn, or the compact list.
     ToggleDiagramList,
+    /// Practice: no confidence rating for this answer; show the verdict.
+    SkipRating,
     /// Questions with an anchor: open or close the code panel (kept while moving on).
     ToggleCode,
     /// The code panel scrolls on its own.

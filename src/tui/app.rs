@@ -265,6 +265,8 @@ impl App {
             Context::Confirm
         } else if self.help {
             Context::Help
+        } else if self.rating.is_some() && self.screen == Screen::Question {
+            Context::Rating
         } else {
             self.context_under_help()
         }
@@ -306,6 +308,9 @@ impl App {
         }
         if self.session.busy().is_some() {
             here.push(Only::Busy);
+        }
+        if self.from_review && self.screen == Screen::Question {
+            here.push(Only::FromReview);
         }
         if self.code().is_some() {
             here.push(Only::Anchored);

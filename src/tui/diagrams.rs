@@ -70,23 +70,16 @@ pub fn arrange(
         let halves = rendered(options, half, view);
         let all_drawn = halves.iter().all(|r| r.form == mermaid::Form::Drawing);
         if all_drawn || view.list {
-            return marked(&halves, half, theme, view, true, options);
+            return marked(&halves, theme, view, true);
         }
         let full = rendered(options, width, view);
         if full.iter().all(|r| r.form != mermaid::Form::Drawing) {
             // Listed either way: the narrower lists pair up.
-            return marked(&halves, half, theme, view, true, options);
+            return marked(&halves, theme, view, true);
         }
-        return marked(&full, width, theme, view, false, options);
+        return marked(&full, theme, view, false);
     }
-    marked(
-        &rendered(options, width, view),
-        width,
-        theme,
-        view,
-        false,
-        options,
-    )
+    marked(&rendered(options, width, view), theme, view, false)
 }
 
 /// The options drawn for `width` columns, in one form for all of them.
@@ -112,14 +105,7 @@ fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered
 
 /// Styles the rendered options and marks their differences. Drawings laid out so
 /// differently that most rows differ have their differences marked in the list instead.
-fn marked(
-    rendered_options: &[Rendered],
-    width: usize,
-    theme: Theme,
-    view: View,
-    pairs: bool,
-    sources: &[MermaidOption],
-) -> Arranged {
+fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) -> Arranged {
     if !view.differences {
         let options = rendered_options
             .iter()
@@ -140,18 +126,18 @@ fn marked(
             share > MARKED_ROWS_TOO_MANY
         });
     if too_broad {
-        let list = View { list: true, ..view };
-        let mut arranged = marked(
-            &rendered(sources, width, list),
-            width,
-            theme,
-            list,
+        // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
+        let options = rendered_options
+            .iter()
+            .map(|r| styled(r, None, theme))
+            .collect();
+        return Arranged {
+            options,
             pairs,
-            sources,
-        );
-        arranged.note =
-            Some("The drawings are laid out differently: differences are marked in the list.");
-        return arranged;
+            note: Some(
+                "The drawings are laid out differently, so cells are not marked: v lists them, with the rows that differ marked.",
+            ),
+        };
     }
     let options = rendered_options
         .iter()

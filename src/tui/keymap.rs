@@ -16,13 +16,16 @@ pub enum Context {
     Results,
     /// A question opened from the results: read only.
     Reading,
+    /// Practice, after an answer: how sure was it? (any key without a binding skips)
+    Rating,
     Help,
     Confirm,
 }
 
 impl Context {
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 10] = [
         Context::Question,
+        Context::Rating,
         Context::Editing,
         Context::Review,
         Context::Results,
@@ -42,6 +45,7 @@ impl Context {
             Context::Grading => "Grading",
             Context::Results => "Results",
             Context::Reading => "A question opened from the results",
+            Context::Rating => "Practice: how sure are you? (after an answer, before the reveal)",
             Context::Help => "This help",
             Context::Confirm => "A yes/no question",
         }
@@ -70,6 +74,8 @@ pub enum Only {
     Anchored,
     /// The code panel is open on a question that has code.
     CodeOpen,
+    /// The question was opened from the review.
+    FromReview,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +108,8 @@ pub struct Binding {
 use Context as C;
 use Key::{Char, Code, Ctrl, Digits};
 use Only::{
-    Always, Anchored, Busy, CodeOpen, Diagrams, Fresh, Graded, Open, Options, Postable, TrueFalse,
+    Always, Anchored, Busy, CodeOpen, Diagrams, Fresh, FromReview, Graded, Open, Options, Postable,
+    TrueFalse,
 };
 
 const EVERYWHERE: &[Context] = &C::ALL;
@@ -153,6 +160,9 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Overview], &[Char('g')], Action::GradePending, ("grade", MORE), Graded, "grade the open answers still pending"),
     bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MAIN), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
     bind(&[C::Question], &[Digits], Action::Pick(0), ("pick", MAIN), Options, "pick option 1–9"),
+    bind(&[C::Rating], &[Digits], Action::Pick(0), ("how sure (1 guessing … 5 certain)", MUST), Always, "rate how sure you are, 1 (guessing) to 5 (certain); then the answer shows"),
+    bind(&[C::Rating], &[Code(KeyCode::Esc)], Action::SkipRating, ("skip", MUST), Always, "skip the rating (so does any other key); then the answer shows"),
+    bind(&[C::Question], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back to the review", MUST), FromReview, "back to the review (a question opened from it)"),
     bind(&[C::Question], &[Char('t')], Action::PickTrue, ("true", MAIN), TrueFalse, "answer true"),
     bind(&[C::Question], &[Char('f')], Action::PickFalse, ("false", MAIN), TrueFalse, "answer false"),
     bind(LISTS, &[Char('j'), Code(KeyCode::Down)], Action::CursorDown, ("move", MORE), Always, "move down (scrolls where there is nothing to pick)"),

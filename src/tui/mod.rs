@@ -66,7 +66,13 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
             quit.then_some(Action::ForceQuit)
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
-            keymap::dispatch(app.context(), &key)
+            let context = app.context();
+            let action = keymap::dispatch(context, &key);
+            // Asked how sure: any key without a meaning there skips the rating.
+            if context == keymap::Context::Rating {
+                return Some(action.unwrap_or(Action::SkipRating));
+            }
+            action
         }
         Event::Paste(text) if app.fits() => Some(Action::Paste(text)),
         Event::Resize(w, h) => Some(Action::Resize(w, h)),

@@ -528,8 +528,23 @@ fn practice_mode_says_right_or_wrong_at_once() {
     run(app, [Action::Pick(4)]);
     assert_eq!(app.session.confidence("q2"), Some(5));
     assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
-    // Rated once: changing the answer reveals at once.
+    assert!(app.status.as_deref().unwrap().contains("✗ not quite"));
+    // The verdict showed: the answer stays (no fixing it into a right one).
     run(app, [Action::PickFalse]);
+    assert_eq!(app.session.answer("q2"), Some("true"));
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap()
+            .contains("verdict is shown, so it stays")
+    );
+    // Any other key only skips the rating: q1 picked, then `n` shows the verdict, no move.
+    run(
+        app,
+        [Action::PrevQuestion, Action::Pick(0), Action::NextQuestion],
+    );
+    assert_eq!(app.current(), 0, "the key that skipped did nothing else");
+    assert_eq!(app.session.confidence("q1"), None);
     assert!(screen(app, 100, 30).contains("✓ Right."));
 }
 
@@ -571,7 +586,7 @@ fn ratings_travel_into_the_results_and_flag_miscalibration() {
 
 #[test]
 fn the_code_panel_opens_under_the_question_and_stays_open() {
-    let mut f = fixture();
+    let mut f = fixture_with(settings(false), (100, 30));
     let app = &mut f.app;
     run(app, [Action::Start, Action::ToggleCode]);
     let shown = screen(app, 100, 30);
@@ -588,9 +603,7 @@ fn the_code_panel_opens_under_the_question_and_stays_open() {
         "stays open:\n{next}"
     );
     run(app, [Action::CodeDown, Action::CodeDown]);
-    assert_eq!(app.code_scroll, 2);
-    run(app, [Action::NextQuestion]);
-    assert_eq!(app.code_scroll, 0, "another question starts at its top");
+    assert_eq!(app.code_scroll, 0, "all of it shows: nothing to scroll");
     run(app, [Action::ToggleCode]);
     assert!(!screen(app, 100, 30).contains("demo sample"));
 }
@@ -1067,6 +1080,12 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     run(app, [Action::Start, Action::OpenReview, Action::CursorDown]);
     run(app, [Action::CursorDown, Action::Choose]);
     assert_eq!((app.screen, app.current()), (Screen::Question, 2));
+    let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(super::dispatch(app.context(), &esc), Some(Action::Back));
+    assert!(
+        screen(app, 100, 30).contains("back to the review"),
+        "the footer says so"
+    );
     run(app, [Action::Back]);
     assert_eq!((app.screen, app.review_cursor), (Screen::Review, 2));
 }
@@ -1101,7 +1120,7 @@ fn a_bad_anchor_shows_its_note_in_the_panel() {
     let shown = screen(app, 100, 30);
     assert!(shown.contains("┌ ../../etc/passwd "), "{shown}");
     assert!(
-        shown.contains("the path leaves the repository (`..`): not read"),
+        shown.contains("the path leaves the repository (..): not read"),
         "{shown}"
     );
     run(app, [Action::NextQuestion]);
@@ -1161,4 +1180,35 @@ fn the_panel_path_is_where_the_link_goes() {
         row.starts_with("src/a.rs:10-12 · at the PR's head"),
         "{row}"
     );
+}
+
+#[test]
+fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleCode]);
+    assert_eq!(
+        app.code_scroll, 3,
+        "the three lines of context are a scroll away"
+    );
+    assert!(screen(app, 80, 24).contains("▌ 95     def _drain_agent("));
+    run(
+        app,
+        [
+            Action::CodeUp,
+            Action::CodeUp,
+            Action::CodeUp,
+            Action::CodeUp,
+        ],
+    );
+    assert_eq!(app.code_scroll, 0);
+    for _ in 0..30 {
+        run(app, [Action::CodeDown]);
+    }
+    let last = app.code_scroll;
+    run(app, [Action::CodeUp]);
+    assert_eq!(app.code_scroll, last - 1, "no hidden scroll past the end");
+    run(app, [Action::CodeDown]);
+    let end = screen(app, 80, 24);
+    assert!(end.contains("│ 106 "), "the last line shows:\n{end}");
 }

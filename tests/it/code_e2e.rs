@@ -212,7 +212,7 @@ fn bad_anchors_give_a_note_and_never_read_outside_the_repository() {
     let out = &run.stdout;
     for note in [
         "Code: src/missing.py: no such file at this commit",
-        "Code: ../../etc/passwd: the path leaves the repository (`..`): not read",
+        "Code: ../../etc/passwd: the path leaves the repository (..): not read",
         "Code: /etc/passwd: an absolute path is outside the repository: not read",
         "Code: src/cognit/take.py: line 500 is past the end of the file (63 lines at this commit)",
         "Code: logo.png: a binary file: nothing to show",

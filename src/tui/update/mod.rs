@@ -152,6 +152,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
             });
         }
         Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
+        // Handled by the rating it skips; without one it means nothing.
+        Action::SkipRating => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),

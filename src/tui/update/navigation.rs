@@ -15,11 +15,14 @@ pub fn go(app: &mut App, index: usize) {
     app.screen = Screen::Question;
     // A graded attempt's answers are not changed after the right ones were shown.
     app.reading = app.results.is_some();
-    if index != app.current() {
+    let moved = index != app.current();
+    if moved {
         app.scroll = 0;
-        app.code_scroll = 0;
     }
     app.session.set_current(index);
+    if moved {
+        start_code_scroll(app);
+    }
     // An open question is a text field: typing on it writes the answer.
     if app.session.busy().is_none() {
         editing::start_editing(app);
@@ -51,10 +54,22 @@ pub fn back(app: &mut App) {
     }
 }
 
-/// On a graded attempt nothing changes an answer: says so and returns true.
+/// On a graded attempt nothing changes an answer, nor in practice a closed answer once
+/// its verdict showed: says so and returns true.
 pub fn refuse_when_graded(app: &mut App) -> bool {
     if app.results.is_none() {
-        return false;
+        let revealed = app.settings.practice
+            && app.rating.is_none()
+            && app.question().is_some_and(|q| {
+                q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
+            });
+        if revealed {
+            app.status = Some(format!(
+                "Practice: this answer's verdict is shown, so it stays. {} on the overview starts a new attempt.",
+                key_for(Context::Overview, &Action::NewAttempt)
+            ));
+        }
+        return revealed;
     }
     app.status = Some(format!(
         "This attempt is graded: answers stay as they were. {} on the overview starts a new attempt.",
@@ -166,6 +181,7 @@ fn clamp_i16(n: isize) -> i16 {
 /// Keeps every scroll within what its screen can show (after a resize too).
 pub fn clamp_scrolls(app: &mut App) {
     app.scroll = app.scroll.min(ui::max_scroll(app));
+    app.code_scroll = app.code_scroll.min(code_max_scroll(app));
     app.help_scroll = app.help_scroll.min(ui::help_max_scroll(app));
 }
 
@@ -307,7 +323,7 @@ pub fn choose(app: &mut App) {
                 pick(app, n);
             } else {
                 app.status = Some(
-                    "No option's title is on screen: scroll to one, or press its letter.".into(),
+                    "No option's title is on screen: scroll to one, or press its number.".into(),
                 );
             }
         }
@@ -355,19 +371,40 @@ pub fn rate_or_skip(app: &mut App, action: &Action) -> bool {
         return false;
     };
     match action {
+        a if a.is_passive() => false,
+        Action::ForceQuit | Action::ToggleHelp => false,
         Action::Pick(n) if *n < 5 => {
             let rating = u8::try_from(n + 1).unwrap_or(5);
             let r = app.session.set_confidence(&id, rating);
             saved(app, r);
             app.rating = None;
-            app.status = Some(format!("Rated {rating} of 5."));
+            app.status = Some(format!("Rated {rating} of 5 · {}", verdict(app, &id)));
             true
         }
-        a if a.is_passive() => false,
+        // Any other key only skips: the verdict shows before anything else happens.
         _ => {
             app.rating = None;
-            false
+            app.status = Some(format!("Not rated · {}", verdict(app, &id)));
+            true
         }
+    }
+}
+
+/// Practice's verdict on the saved answer, for the status line (the body says it too,
+/// perhaps below the fold).
+fn verdict(app: &App, id: &str) -> String {
+    let Some(q) = app.session.quiz.questions.iter().find(|q| q.id == id) else {
+        return String::new();
+    };
+    let given = app.session.answer(id);
+    let right = matches!(
+        crate::quiz::grade_question(q, given),
+        crate::quiz::Outcome::Scored { score: 100, .. }
+    );
+    if right {
+        "✓ right".into()
+    } else {
+        "✗ not quite: the answer and why are in the question".into()
     }
 }
 
@@ -384,16 +421,43 @@ pub fn pick_bool(app: &mut App, value: bool) {
 pub fn toggle_code(app: &mut App) {
     if app.code().is_some() {
         app.code_open = !app.code_open;
+        start_code_scroll(app);
     } else {
         app.status = Some("This question points at no code.".into());
     }
 }
 
-/// The code panel scrolls on its own, within its lines.
+/// The code panel scrolls on its own, within what its lines leave below its height.
 pub fn scroll_code(app: &mut App, delta: i16) {
+    app.code_scroll = app
+        .code_scroll
+        .saturating_add_signed(delta)
+        .min(code_max_scroll(app));
+}
+
+fn code_max_scroll(app: &App) -> u16 {
     let lines = app.code().map_or(0, |c| {
         crate::tui::ui::code::rows(c, app.size, app.settings.theme)
     });
-    let last = u16::try_from(lines.saturating_sub(1)).unwrap_or(u16::MAX);
-    app.code_scroll = app.code_scroll.saturating_add_signed(delta).min(last);
+    let shown = body::areas_of(app)
+        .code
+        .map_or(0, |a| usize::from(a.height.saturating_sub(2)));
+    u16::try_from(lines.saturating_sub(shown)).unwrap_or(u16::MAX)
+}
+
+/// Where the code panel starts: at the top when the anchored lines fit under the context
+/// before them; else scrolled just enough to show them all, at most to the first one.
+pub fn start_code_scroll(app: &mut App) {
+    let (before, through_last) = app.code().map_or((0, 0), |c| match c {
+        crate::code::Code::Snippet(s) => {
+            let before = s.marked.start().saturating_sub(s.first);
+            (before, s.marked.end().saturating_sub(s.first) + 1)
+        }
+        crate::code::Code::Note { .. } => (0, 0),
+    });
+    let shown = body::areas_of(app)
+        .code
+        .map_or(0, |a| u64::from(a.height.saturating_sub(2)));
+    let scroll = through_last.saturating_sub(shown).min(before);
+    app.code_scroll = u16::try_from(scroll).unwrap_or(0).min(code_max_scroll(app));
 }
