@@ -20,8 +20,9 @@ use crate::text::{display_width, sanitize_line};
 /// Diagrams sit under their option's marker.
 pub const DIAGRAM_INDENT: &str = "    ";
 
-pub struct Body {
-    pub lines: Vec<Line<'static>>,
+pub struct Body<'a> {
+    /// Diagram lines borrow from the cache `update` keeps (no copy per frame).
+    pub lines: Vec<Line<'a>>,
     /// Rows `[start, end)` of each option, in choice order.
     pub option_rows: Vec<(usize, usize)>,
 }
@@ -62,7 +63,7 @@ pub fn areas_of(app: &App) -> super::layout::QuestionAreas {
     )
 }
 
-pub fn build(app: &App, width: usize) -> Body {
+pub fn build(app: &App, width: usize) -> Body<'_> {
     let theme = app.settings.theme;
     let mut body = Body {
         lines: Vec::new(),
@@ -126,7 +127,19 @@ pub fn build(app: &App, width: usize) -> Body {
             if let Some(note) = arranged.note {
                 body.lines.push(Line::styled(note, theme.dim()));
             }
-            push_diagrams(&mut body, &titles, &arranged, width, theme);
+            match arranged {
+                Cow::Borrowed(cached) => push_diagrams(&mut body, &titles, cached, width, theme),
+                Cow::Owned(drawn) => {
+                    // Not cached (a test drawing without `update`): the lines are copied.
+                    let mut local = Body { lines: Vec::new(), option_rows: Vec::new() };
+                    push_diagrams(&mut local, &titles, &drawn, width, theme);
+                    let offset = body.lines.len();
+                    for line in local.lines {
+                        body.lines.push(owned(line));
+                    }
+                    body.option_rows.extend(local.option_rows.into_iter().map(|(a, b)| (a + offset, b + offset)));
+                }
+            }
         }
         QuestionKind::Open { .. } => {}
         QuestionKind::Unsupported { type_name } => body.lines.push(Line::styled(
@@ -155,7 +168,7 @@ fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
 
 /// An option: marker, then text wrapped with a hanging indent under the marker.
 fn push_option(
-    body: &mut Body,
+    body: &mut Body<'_>,
     marker: &str,
     text: &str,
     width: usize,
@@ -185,10 +198,10 @@ pub fn diagram_width(width: usize) -> usize {
 
 /// The options under their titles: two to a row on wide terminals when both fit, else one
 /// under the other. A row holding a difference gets a `▌` in the margin.
-fn push_diagrams(
-    body: &mut Body,
+fn push_diagrams<'a>(
+    body: &mut Body<'a>,
     titles: &[Line<'static>],
-    arranged: &Arranged,
+    arranged: &'a Arranged,
     width: usize,
     theme: Theme,
 ) {
@@ -208,7 +221,7 @@ fn push_diagrams(
             body.lines.push(title.clone());
             for (line, marked) in option.lines.iter().zip(&option.marked) {
                 let mut spans = vec![margin(*marked)];
-                spans.extend(line.spans.iter().cloned());
+                spans.extend(line.spans.iter().map(borrowed));
                 body.lines.push(Line::from(spans));
             }
             body.option_rows.push((start, body.lines.len()));
@@ -244,7 +257,7 @@ fn push_diagrams(
                 spans.push(margin(marked));
                 if let Some(line) = option.lines.get(row) {
                     used = DIAGRAM_INDENT.len() + line.width();
-                    spans.extend(line.spans.iter().cloned());
+                    spans.extend(line.spans.iter().map(borrowed));
                 } else {
                     used = DIAGRAM_INDENT.len();
                 }
@@ -268,7 +281,7 @@ pub fn diagrams(options: &[MermaidOption], width: usize, theme: Theme) -> Vec<Ve
 
 /// Practice mode: right or wrong at once, with the explanation.
 fn practice_feedback(
-    body: &mut Body,
+    body: &mut Body<'_>,
     q: &Question,
     saved: Option<&str>,
     width: usize,
@@ -297,5 +310,24 @@ fn practice_feedback(
     if let Some(explanation) = q.explanation.as_deref().filter(|e| !e.trim().is_empty()) {
         body.lines
             .extend(markdown::render(explanation, width, theme));
+    }
+}
+
+/// A span that borrows its text: drawing the cached diagrams copies no string.
+fn borrowed<'a>(span: &'a Span<'_>) -> Span<'a> {
+    Span::styled(span.content.as_ref(), span.style)
+}
+
+/// A line that owns its text.
+fn owned(line: Line<'_>) -> Line<'static> {
+    let spans: Vec<Span<'static>> = line
+        .spans
+        .into_iter()
+        .map(|s| Span::styled(s.content.into_owned(), s.style))
+        .collect();
+    Line {
+        spans,
+        style: line.style,
+        alignment: line.alignment,
     }
 }

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders};
 
 use crate::code::{Code, TokenKind};
 use crate::text::display_width;
@@ -64,7 +64,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, code: &Code) {
         block = block.title_bottom(Line::styled(keys, theme.dim()).right_aligned());
     }
     let visible: Vec<Line> = lines.into_iter().skip(scroll).collect();
-    frame.render_widget(Paragraph::new(visible).block(block), area);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(super::lines::Lines(&visible), inner);
 }
 
 /// Where the path sits on screen, for a terminal hyperlink over it: `(x, y, text, url)`.

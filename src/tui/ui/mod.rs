@@ -4,6 +4,7 @@ mod chrome;
 pub mod code;
 mod dialogs;
 mod grading;
+mod lines;
 mod overview;
 mod question;
 mod results;

@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let scroll = usize::from(app.scroll).min(max_scroll);
     let visible: Vec<Line> = built.lines.into_iter().skip(scroll).take(rows).collect();
     let body_area = areas.body.inner(ratatui::layout::Margin::new(1, 0));
-    frame.render_widget(Paragraph::new(visible), body_area);
+    frame.render_widget(super::lines::Lines(&visible), body_area);
     if overflows {
         let more = match (scroll > 0, scroll < max_scroll) {
             (false, _) => "▼ more below (PgDn)",

@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::chrome;
 use crate::quiz::{OPEN_PASS_SCORE, Question, QuestionKind, QuestionResult, Results};
@@ -48,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         *row = std::mem::take(row).patch_style(app.settings.theme.cursor());
     }
     frame.render_widget(
-        Paragraph::new(visible),
+        super::lines::Lines(&visible),
         main.inner(ratatui::layout::Margin::new(1, 0)),
     );
     chrome::footer(frame, footer, app);
