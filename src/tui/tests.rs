@@ -1212,3 +1212,50 @@ fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
     let end = screen(app, 80, 24);
     assert!(end.contains("│ 106 "), "the last line shows:\n{end}");
 }
+
+#[test]
+fn the_overview_says_what_the_quiz_covers_of_the_changed_files() {
+    let quiz = parse_quiz(DEMO_QUIZ).unwrap();
+    let changed: Vec<String> = [
+        "README.md",
+        "src/cognit/llm_claude_agent.py",
+        "cognit/take.py",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut s = settings(false);
+    s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
+    let f = fixture_with(s, (100, 30));
+    let shown = screen(&f.app, 100, 30);
+    assert!(shown.contains("Covers     2 of 3 changed files"), "{shown}");
+    let files: Vec<&str> = shown
+        .lines()
+        .skip_while(|l| !l.contains("Changed files and the questions on them"))
+        .skip(1)
+        .take(3)
+        .collect();
+    assert!(
+        files[0].contains("src/cognit/llm_claude_agent.py  q1 q2 q3 q5 q6"),
+        "{shown}"
+    );
+    assert!(
+        files[1].contains("cognit/take.py  q4"),
+        "suffix match: {shown}"
+    );
+    assert!(
+        files[2].contains("README.md  —"),
+        "not probed, listed last: {shown}"
+    );
+}
+
+#[test]
+fn many_changed_files_leave_room_for_the_prompt_to_start() {
+    let quiz = parse_quiz(DEMO_QUIZ).unwrap();
+    let changed: Vec<String> = (0..30).map(|i| format!("src/module_{i}.rs")).collect();
+    let mut s = settings(false);
+    s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
+    let f = fixture_with(s, (80, 24));
+    let shown = screen(&f.app, 80, 24);
+    assert!(shown.contains("Press Enter to start"), "{shown}");
+    assert!(shown.contains("more"), "{shown}");
+}

@@ -20,12 +20,18 @@ const LABEL: usize = 11;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let inner = main.inner(ratatui::layout::Margin::new(2, 1));
-    let lines = lines(app, usize::from(inner.width).max(20));
+    let width = usize::from(inner.width).max(20);
+    let mut lines = lines(app, width, MAX_FILES_SHOWN);
+    // A long list of changed files gives way, so the prompt to start stays on screen.
+    let over = lines.len().saturating_sub(usize::from(inner.height));
+    if over > 0 && app.settings.coverage.is_some() {
+        lines = self::lines(app, width, MAX_FILES_SHOWN.saturating_sub(over + 1));
+    }
     frame.render_widget(Paragraph::new(lines), inner);
     chrome::footer(frame, footer, app);
 }
 
-fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
+fn lines(app: &App, width: usize, max_files: usize) -> Vec<Line<'static>> {
     let theme = app.settings.theme;
     let quiz = &app.session.quiz;
     let text_width = width.saturating_sub(LABEL).max(10);
@@ -100,7 +106,7 @@ fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             "Changed files and the questions on them",
             theme.dim(),
         ));
-        out.extend(changed_files(coverage, width, theme));
+        out.extend(changed_files(coverage, width, theme, max_files));
     }
     out.push(Line::default());
     out.extend(markdown::plain(&prompt(app), width, Style::new()));
@@ -205,13 +211,14 @@ fn changed_files(
     coverage: &crate::code::Coverage,
     width: usize,
     theme: crate::tui::theme::Theme,
+    max_files: usize,
 ) -> Vec<Line<'static>> {
     let mut files: Vec<&(String, Vec<usize>)> = coverage.files.iter().collect();
     files.sort_by_key(|(_, qs)| qs.is_empty());
     let indent = "  ".to_string();
     let mut out: Vec<Line<'static>> = files
         .iter()
-        .take(MAX_FILES_SHOWN)
+        .take(max_files)
         .map(|(file, questions)| {
             let probes = if questions.is_empty() {
                 "—".to_string()
@@ -234,9 +241,9 @@ fn changed_files(
             ])
         })
         .collect();
-    if files.len() > MAX_FILES_SHOWN {
+    if files.len() > max_files {
         out.push(Line::styled(
-            format!("{indent}… and {} more", files.len() - MAX_FILES_SHOWN),
+            format!("{indent}… and {} more", files.len() - max_files),
             theme.dim(),
         ));
     }
