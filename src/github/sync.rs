@@ -318,7 +318,13 @@ pub async fn refresh_pull(
     cache: &mut PrCache,
 ) -> Result<(), GithubError> {
     let url = format!("/repos/{}/{}/pulls/{}", pr.owner, pr.repo, pr.number);
-    let etag = cache.pull.as_ref().and_then(|p| p.etag.clone());
+    // A copy cached before quizz kept the head commit is read again in full (a 304 would
+    // leave the head unknown, and with it the code and the coverage).
+    let etag = cache
+        .pull
+        .as_ref()
+        .filter(|p| p.head_sha.is_some())
+        .and_then(|p| p.etag.clone());
     let what = format!("pull request {pr}");
     match client
         .get_json::<PullReply>(&url, etag.as_deref(), &what)

@@ -301,3 +301,43 @@ fn plain_mode_prints_the_snippet_after_the_prompt() {
     let end = out.find("Answer (1-4):").unwrap();
     insta::assert_snapshot!("plain_question_with_code", &out[start..end]);
 }
+
+/// A pull request cached by a quizz that did not keep the head commit is read again in
+/// full, not re-validated into a 304 that would leave the code unknown.
+#[test]
+fn an_older_cache_without_the_head_commit_is_read_again() {
+    let api = Api::direct();
+    let repo = pr_with_demo_quiz(&api, "code-old-cache");
+    api.fake.set_pull_code(
+        &repo,
+        7,
+        HEAD,
+        &[AGENT, TAKE],
+        vec![
+            (AGENT, Content::File(AGENT_CODE.as_bytes().to_vec())),
+            (TAKE, Content::File(TAKE_CODE.as_bytes().to_vec())),
+        ],
+    );
+    let sb = Sandbox::new(&api);
+    sb.run(&["take", "7", "--repo", &repo, "--plain"], "").ok();
+    let file = sb
+        .home
+        .path()
+        .join(format!("data/quizz/cache/github.com/{repo}/7.json"));
+    let mut cache: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(cache["pull"]["head_sha"], HEAD);
+    cache["pull"].as_object_mut().unwrap().remove("head_sha");
+    cache.as_object_mut().unwrap().remove("changed_files");
+    std::fs::write(&file, serde_json::to_string(&cache).unwrap()).unwrap();
+    let again = sb.run(&["take", "7", "--repo", &repo, "--plain"], "");
+    again.ok();
+    assert!(
+        again.stdout.contains("Covers 2 of 2 changed files."),
+        "{}",
+        again.all()
+    );
+    let pulls = api.fake.requests(&format!("/repos/{repo}/pulls/7"));
+    let last = pulls.iter().rfind(|r| !r.path.ends_with("/files")).unwrap();
+    assert!(!last.if_none_match, "read in full: {pulls:#?}");
+}
