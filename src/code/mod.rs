@@ -138,7 +138,12 @@ pub fn snippet(
     let end = anchor.end_line.unwrap_or(start).max(start);
     if start > total {
         return Err(format!(
-            "line {start} is past the end of the file ({total} lines at this commit)"
+            "line {start} is past the end of the file ({} at this commit)",
+            crate::text::plural(
+                usize::try_from(total).unwrap_or(usize::MAX),
+                "line",
+                "lines"
+            )
         ));
     }
     let end_in_file = end.min(total);

@@ -1259,3 +1259,89 @@ fn many_changed_files_leave_room_for_the_prompt_to_start() {
     assert!(shown.contains("Press Enter to start"), "{shown}");
     assert!(shown.contains("more"), "{shown}");
 }
+
+#[test]
+fn every_bad_anchor_shows_its_note_in_the_panel() {
+    let repo = tempfile::tempdir().unwrap();
+    let work = repo.path();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(work)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q"]);
+    std::fs::write(work.join("short.py"), "a = 1\n").unwrap();
+    std::fs::write(work.join("logo.png"), b"\x89PNG\0\0").unwrap();
+    std::fs::File::create(work.join("big.txt"))
+        .unwrap()
+        .set_len(50 * 1024 * 1024)
+        .unwrap();
+    std::os::unix::fs::symlink("../../etc/passwd", work.join("escape")).unwrap();
+    git(&["add", "."]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@e",
+        "commit",
+        "-qm",
+        "c",
+    ]);
+    let cases = [
+        ("missing.py", 1, "no such file at this commit"),
+        (
+            "../../etc/passwd",
+            1,
+            "the path leaves the repository (..): not read",
+        ),
+        (
+            "/etc/passwd",
+            1,
+            "an absolute path is outside the repository: not read",
+        ),
+        (
+            "escape",
+            1,
+            "a symlink that leaves the repository: not read",
+        ),
+        ("logo.png", 1, "a binary file: nothing to show"),
+        (
+            "big.txt",
+            1,
+            "too large to show (50.0 MB; quizz reads files up to 1 MB)",
+        ),
+        // (the demo has six questions; a line past the end has its own tests)
+        (
+            "short.py",
+            40,
+            "line 40 is past the end of the file (1 line at this commit)",
+        ),
+    ];
+    let mut quiz = parse_quiz(DEMO_QUIZ).unwrap();
+    quiz.questions
+        .truncate(cases.len().min(quiz.questions.len()));
+    for (q, (path, line, _)) in quiz.questions.iter_mut().zip(&cases) {
+        let anchor = q.anchor.as_mut().unwrap();
+        anchor.path = (*path).into();
+        anchor.start_line = Some(*line);
+        anchor.end_line = Some(*line);
+    }
+    let book = crate::code::collect(&quiz, &crate::code::CodeContext::File { cwd: work });
+    let mut s = settings(false);
+    s.code = std::sync::Arc::new(book);
+    let mut f = fixture_with(s, (120, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleCode]);
+    for (i, (_, _, note)) in cases.iter().enumerate().take(quiz.questions.len()) {
+        while app.current() < i {
+            run(app, [Action::NextQuestion]);
+        }
+        let shown = screen(app, 120, 30).replace('│', " ");
+        assert!(shown.contains(note), "{note}:\n{shown}");
+        assert!(!shown.contains("root:"), "{shown}");
+    }
+}

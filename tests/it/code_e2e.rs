@@ -134,6 +134,17 @@ fn code_from_a_clone_with_the_head_commit_needs_no_request() {
             .all(|l| !l.path.contains("/contents/")),
         "no contents request"
     );
+    // With GitHub gone, the clone still has it.
+    let mut offline = sb;
+    offline.set("GITHUB_API_URL", "http://127.0.0.1:9");
+    let again = offline.run(&["take", "7", "--repo", &repo, "--plain"], "");
+    again.ok();
+    assert!(again.all().contains("offline"), "{}", again.all());
+    assert!(
+        again.stdout.contains("(from your clone at the PR's head)"),
+        "{}",
+        again.all()
+    );
 }
 
 /// Commits everything in `work` (a fresh repository); returns the commit's sha.
