@@ -135,7 +135,7 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
             options,
             pairs,
             note: Some(
-                "The drawings are laid out differently, so cells are not marked: v lists them, with the rows that differ marked.",
+                "Laid out differently: no cells marked. v lists them, differing rows marked.",
             ),
         };
     }

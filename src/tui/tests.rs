@@ -529,20 +529,33 @@ fn practice_mode_says_right_or_wrong_at_once() {
     assert_eq!(app.session.confidence("q2"), Some(5));
     assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
     assert!(app.status.as_deref().unwrap().contains("✗ not quite"));
-    // The verdict showed: the answer stays (no fixing it into a right one).
+    assert!(
+        screen(app, 100, 30).contains("▸2✗"),
+        "the strip says the verdict"
+    );
+    // The verdict showed: the answer stays (no fixing it into a right one)…
     run(app, [Action::PickFalse]);
     assert_eq!(app.session.answer("q2"), Some("true"));
+    let refused = app.status.clone().unwrap_or_default();
     assert!(
-        app.status
-            .as_deref()
-            .unwrap()
-            .contains("verdict is shown, so it stays")
+        refused.contains("verdict is shown, so this answer stays"),
+        "{refused}"
     );
-    // Any other key only skips the rating: q1 picked, then `n` shows the verdict, no move.
-    run(
-        app,
-        [Action::PrevQuestion, Action::Pick(0), Action::NextQuestion],
+    // …but flagging is not changing it.
+    run(app, [Action::ToggleFlag]);
+    assert!(app.session.is_flagged("q2"));
+    run(app, [Action::ToggleFlag]);
+    // Help while asked: the question stays asked.
+    run(app, [Action::PrevQuestion, Action::Pick(0)]);
+    let help = KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE);
+    assert_eq!(
+        super::dispatch(app.context(), &help),
+        Some(Action::ToggleHelp)
     );
+    run(app, [Action::ToggleHelp, Action::ToggleHelp]);
+    assert_eq!(app.rating.as_deref(), Some("q1"));
+    // Any other key only skips the rating: `n` shows the verdict, no move.
+    run(app, [Action::NextQuestion]);
     assert_eq!(app.current(), 0, "the key that skipped did nothing else");
     assert_eq!(app.session.confidence("q1"), None);
     assert!(screen(app, 100, 30).contains("✓ Right."));
@@ -1211,6 +1224,16 @@ fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
     run(app, [Action::CodeDown]);
     let end = screen(app, 80, 24);
     assert!(end.contains("│ 106 "), "the last line shows:\n{end}");
+    // q6's context above the anchor wraps: the panel still opens on the first anchored row.
+    run(app, [Action::LastQuestion]);
+    let q6 = screen(app, 80, 24);
+    let first = q6
+        .lines()
+        .skip_while(|l| !l.starts_with("┌ src/cognit/llm_claude_agent.py:55-62"))
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(first.starts_with("│▌55"), "{q6}");
 }
 
 #[test]

@@ -40,10 +40,12 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
         .map(|(i, q)| {
             let glyph = if app.session.is_flagged(&q.id) {
                 '⚑'
-            } else if app.is_answered(&q.id) {
-                '✓'
-            } else {
+            } else if !app.is_answered(&q.id) {
                 '·'
+            } else if app.settings.practice && app.results.is_none() {
+                practice_glyph(app, q)
+            } else {
+                '✓'
             };
             let lead = if i == current { '▸' } else { ' ' };
             (format!("{lead}{}{glyph}", i + 1), i == current)
@@ -112,4 +114,17 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(format!(" {label}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// In practice the strip says what the verdict said: `✓` right, `✗` wrong, and `•` for
+/// an answer with no verdict yet (an open one, or one waiting for its rating).
+fn practice_glyph(app: &App, q: &crate::quiz::Question) -> char {
+    if !q.kind.is_closed() || app.rating.as_deref() == Some(q.id.as_str()) {
+        return '•';
+    }
+    let right = matches!(
+        crate::quiz::grade_question(q, app.session.answer(&q.id)),
+        crate::quiz::Outcome::Scored { score: 100, .. }
+    );
+    if right { '✓' } else { '✗' }
 }

@@ -20,6 +20,29 @@ pub fn rows(code: &Code, size: (u16, u16), theme: Theme) -> usize {
     lines(code, theme, inner_width(size)).len()
 }
 
+/// The panel rows (wrapped, as drawn) where the anchored lines start and end:
+/// `(first row, rows through the last)`.
+pub fn anchor_rows(code: &Code, size: (u16, u16)) -> (usize, usize) {
+    let Code::Snippet(s) = code else {
+        return (0, 0);
+    };
+    let room = inner_width(size)
+        .saturating_sub(s.number_width() + 2)
+        .max(4);
+    let mut row = 0;
+    let (mut first, mut end) = (None, 0);
+    for (_, marked, tokens) in s.numbered() {
+        let width: usize = tokens.iter().map(|t| display_width(&t.text)).sum();
+        let rows = width.div_ceil(room).max(1);
+        if marked {
+            first.get_or_insert(row);
+            end = row + rows;
+        }
+        row += rows;
+    }
+    (first.unwrap_or(0), end)
+}
+
 /// Columns inside the panel: beside the question on wide terminals, else the full width.
 pub fn inner_width(size: (u16, u16)) -> usize {
     let outer = crate::tui::layout::code_beside(size.0).unwrap_or(size.0);

@@ -102,7 +102,7 @@ pub fn paste(app: &mut App, text: &str) {
 
 /// x, Del, Backspace: a pick goes at once; written text only after a y/N.
 pub fn clear_answer(app: &mut App) {
-    if super::navigation::refuse_when_graded(app) {
+    if super::navigation::refuse_answer_change(app) {
         return;
     }
     let Some(q) = app.question() else { return };

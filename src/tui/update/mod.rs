@@ -54,8 +54,13 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::ToggleDiagramList
             | Action::Resize(..)
     );
+    let differences = matches!(action, Action::ToggleDifferences);
     let effect = apply(app, action);
     refresh_diagrams(app);
+    // The drawings may be too different for cell marks: the status says what happened.
+    if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note) {
+        app.status = Some(note.into());
+    }
     grading::refresh_result_diagrams(app);
     if moves_view {
         navigation::clamp_scrolls(app);

@@ -54,22 +54,27 @@ pub fn back(app: &mut App) {
     }
 }
 
-/// On a graded attempt nothing changes an answer, nor in practice a closed answer once
-/// its verdict showed: says so and returns true.
+/// In practice a closed answer whose verdict showed stays as it is (else a wrong answer
+/// becomes a right one): says so and returns true. A graded attempt refuses too.
+pub fn refuse_answer_change(app: &mut App) -> bool {
+    if refuse_when_graded(app) {
+        return true;
+    }
+    let revealed = app.settings.practice
+        && app.rating.is_none()
+        && app.question().is_some_and(|q| {
+            q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
+        });
+    if revealed {
+        app.status = Some("Practice: the verdict is shown, so this answer stays.".into());
+    }
+    revealed
+}
+
+/// On a graded attempt nothing changes an answer: says so and returns true.
 pub fn refuse_when_graded(app: &mut App) -> bool {
     if app.results.is_none() {
-        let revealed = app.settings.practice
-            && app.rating.is_none()
-            && app.question().is_some_and(|q| {
-                q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
-            });
-        if revealed {
-            app.status = Some(format!(
-                "Practice: this answer's verdict is shown, so it stays. {} on the overview starts a new attempt.",
-                key_for(Context::Overview, &Action::NewAttempt)
-            ));
-        }
-        return revealed;
+        return false;
     }
     app.status = Some(format!(
         "This attempt is graded: answers stay as they were. {} on the overview starts a new attempt.",
@@ -331,7 +336,7 @@ pub fn choose(app: &mut App) {
 }
 
 pub fn pick(app: &mut App, n: usize) {
-    if refuse_when_graded(app) {
+    if refuse_answer_change(app) {
         return;
     }
     let i = app.current();
@@ -448,16 +453,12 @@ fn code_max_scroll(app: &App) -> u16 {
 /// Where the code panel starts: at the top when the anchored lines fit under the context
 /// before them; else scrolled just enough to show them all, at most to the first one.
 pub fn start_code_scroll(app: &mut App) {
-    let (before, through_last) = app.code().map_or((0, 0), |c| match c {
-        crate::code::Code::Snippet(s) => {
-            let before = s.marked.start().saturating_sub(s.first);
-            (before, s.marked.end().saturating_sub(s.first) + 1)
-        }
-        crate::code::Code::Note { .. } => (0, 0),
-    });
+    let (before, through_last) = app
+        .code()
+        .map_or((0, 0), |c| crate::tui::ui::code::anchor_rows(c, app.size));
     let shown = body::areas_of(app)
         .code
-        .map_or(0, |a| u64::from(a.height.saturating_sub(2)));
+        .map_or(0, |a| usize::from(a.height.saturating_sub(2)));
     let scroll = through_last.saturating_sub(shown).min(before);
     app.code_scroll = u16::try_from(scroll).unwrap_or(0).min(code_max_scroll(app));
 }
