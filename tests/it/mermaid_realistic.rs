@@ -299,3 +299,37 @@ fn realistic_set_snapshots() {
         }
     }
 }
+
+/// An arrow that meets a class box on its divider (`├────┤◁`) reads as part of the
+/// divider: edges land on the box's text rows.
+#[test]
+fn edges_never_land_on_a_compartment_divider() {
+    const EDGE: &[char] = &['◁', '▷', '◀', '▶', '─', '┄', '◆', '◇', '┐', '┘', '┌', '└'];
+    let mut failures = Vec::new();
+    for q in questions() {
+        for width in [95, 75, 60] {
+            for ((label, src), r) in q.options.iter().zip(render_question(&q, width)) {
+                if !src.trim_start().starts_with("classDiagram") || r.form != Form::Drawing {
+                    continue;
+                }
+                for line in &r.lines {
+                    let row: Vec<char> = line.text().chars().collect();
+                    for (i, w) in row.windows(3).enumerate() {
+                        // a divider's right end `─┤x` or left end `x├─`
+                        let right = w[0] == '─' && w[1] == '┤' && EDGE.contains(&w[2]);
+                        let left = EDGE.contains(&w[0]) && w[1] == '├' && w[2] == '─';
+                        if right || left {
+                            failures.push(format!(
+                                "{} {label} at {width}, column {}: {}",
+                                q.id,
+                                i + 1,
+                                line.text()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

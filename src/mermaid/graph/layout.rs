@@ -447,6 +447,26 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// LR: the rows of a class or state box's compartment dividers (`├───┤`), where an
+    /// arrow would read as part of the divider. Absolute cross positions.
+    fn divider_rows(&self, i: usize) -> Vec<i64> {
+        let Some(n) = self.r.items[i].node else {
+            return Vec::new();
+        };
+        let t = &self.texts[n];
+        if !self.horizontal || t.sections.iter().all(Vec::is_empty) {
+            return Vec::new();
+        }
+        let top = self.cross[i] + self.box_off[n];
+        let mut row = t.label.len().max(1) as i64 + 1;
+        let mut rows = Vec::new();
+        for section in t.sections.iter().filter(|s| !s.is_empty()) {
+            rows.push(top + row);
+            row += section.len() as i64 + 1;
+        }
+        rows
+    }
+
     /// Phase 3: ports spread evenly on each side, ordered by where the other end is.
     fn assign_ports(&mut self) {
         let r = self.r;
@@ -476,8 +496,9 @@ impl<'a> Builder<'a> {
                 let spacing = self.spacing as i64;
                 let span = (k - 1) * spacing;
                 let start = lo + ((hi - lo) - span).max(0) / 2;
-                for (j, &si) in list.iter().enumerate() {
-                    let pos = (start + j as i64 * spacing).min(hi);
+                let mut spots: Vec<i64> = (0..k).map(|j| (start + j * spacing).min(hi)).collect();
+                off_dividers(&mut spots, &self.divider_rows(i), (lo, hi));
+                for (&si, pos) in list.iter().zip(spots) {
                     if side == 0 {
                         self.ports[si].1 = pos;
                     } else {
@@ -842,4 +863,35 @@ impl<'a> Builder<'a> {
             width,
         }
     }
+}
+
+/// Moves a side's ports off divider rows, in order: the whole group shifted (least
+/// first), else packed into the free rows nearest where they were; when the rows are too
+/// few, they stay.
+fn off_dividers(spots: &mut [i64], dividers: &[i64], (lo, hi): (i64, i64)) {
+    let clear = |p: &i64| !dividers.contains(p);
+    if spots.iter().all(clear) {
+        return;
+    }
+    let fits = |d: i64| {
+        spots
+            .iter()
+            .all(|&p| (lo..=hi).contains(&(p + d)) && clear(&(p + d)))
+    };
+    if let Some(d) = (1..=3).flat_map(|d| [d, -d]).find(|&d| fits(d)) {
+        for p in spots.iter_mut() {
+            *p += d;
+        }
+        return;
+    }
+    let free: Vec<i64> = (lo..=hi).filter(clear).collect();
+    let k = spots.len();
+    if free.len() < k {
+        return;
+    }
+    let mean: i64 = spots.iter().sum();
+    let best = (0..=free.len() - k)
+        .min_by_key(|&s| (free[s..s + k].iter().sum::<i64>() - mean).abs())
+        .unwrap_or(0);
+    spots.copy_from_slice(&free[best..best + k]);
 }
