@@ -104,18 +104,18 @@ fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered
 }
 
 /// Styles the rendered options and marks their differences. Drawings laid out so
-/// differently that most rows differ have their differences marked in the list instead.
+/// differently that most rows differ get no cell marks, and a note pointing to the list.
 fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) -> Arranged {
-    if !view.differences {
-        let options = rendered_options
+    let unmarked = |note| Arranged {
+        options: rendered_options
             .iter()
             .map(|r| styled(r, None, theme))
-            .collect();
-        return Arranged {
-            options,
-            pairs,
-            note: None,
-        };
+            .collect(),
+        pairs,
+        note,
+    };
+    if !view.differences {
+        return unmarked(None);
     }
     let marks = mermaid::compare::differences(rendered_options);
     let too_broad = !view.list
@@ -127,17 +127,9 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
         });
     if too_broad {
         // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
-        let options = rendered_options
-            .iter()
-            .map(|r| styled(r, None, theme))
-            .collect();
-        return Arranged {
-            options,
-            pairs,
-            note: Some(
-                "Laid out differently: no cells marked. v lists them, differing rows marked.",
-            ),
-        };
+        return unmarked(Some(
+            "Laid out differently: no cells marked. v lists them, differing rows marked.",
+        ));
     }
     let options = rendered_options
         .iter()
