@@ -672,6 +672,13 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
     );
     update(app, Action::Post);
     assert!(!app.exit, "the demo has no PR");
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap_or("")
+            .contains("no pull request"),
+        "and says so"
+    );
     app.settings.posting = Posting::OnKey { pr: "o/r#7".into() };
     update(app, Action::Post);
     assert!(app.exit && app.post);

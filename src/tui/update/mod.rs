@@ -217,11 +217,25 @@ fn toggle_flag(app: &mut App) {
 
 /// `P` on the results posts them, when they go to a pull request on that key.
 fn post(app: &mut App) {
-    if app.screen == Screen::Results
-        && matches!(app.settings.posting, super::app::Posting::OnKey { .. })
-    {
-        app.post = true;
-        app.exit = true;
+    use super::app::Posting;
+    if app.screen != Screen::Results {
+        return;
+    }
+    match &app.settings.posting {
+        Posting::OnKey { .. } => {
+            app.post = true;
+            app.exit = true;
+        }
+        // `P` means nothing here; say why rather than nothing.
+        Posting::NoPullRequest => {
+            app.status = Some("This quiz has no pull request: there is nowhere to post.".into());
+        }
+        Posting::Off => {
+            app.status = Some("Posting is off for this take (--no-post).".into());
+        }
+        Posting::OnExit { .. } => {
+            app.status = Some("These results are posted when you quit (--post).".into());
+        }
     }
 }
 
