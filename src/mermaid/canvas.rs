@@ -72,6 +72,58 @@ impl Canvas {
         )
     }
 
+    /// The line directions a cell joins (`None` when it holds no line).
+    pub fn line_bits(&self, row: usize, col: usize) -> Option<u8> {
+        match self.cell(row, col)?.content {
+            Content::Lines { bits, .. } => Some(bits),
+            _ => None,
+        }
+    }
+
+    /// First and last column holding anything (`None` when blank).
+    pub fn col_range(&self) -> Option<(usize, usize)> {
+        let blank = |c: &Cell| c.content == Content::Empty;
+        let first = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().position(|c| !blank(c)))
+            .min()?;
+        let last = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().rposition(|c| !blank(c)))
+            .max()?;
+        Some((first, last))
+    }
+
+    /// Rows in use.
+    pub fn height(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Drop the blank rows above the drawing and the blank columns left of it (room kept
+    /// for lines that might have gone there).
+    pub fn trim_leading(&mut self) {
+        let blank = |c: &Cell| c.content == Content::Empty;
+        let top = self
+            .rows
+            .iter()
+            .position(|r| !r.iter().all(blank))
+            .unwrap_or(0);
+        self.rows.drain(..top);
+        let left = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().position(|c| !blank(c)))
+            .min()
+            .unwrap_or(0);
+        if left > 0 {
+            for r in &mut self.rows {
+                r.drain(..left.min(r.len()));
+            }
+        }
+    }
+
     /// Widest used column + 1.
     pub fn width(&self) -> usize {
         self.rows

@@ -333,3 +333,99 @@ fn edges_never_land_on_a_compartment_divider() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// Crossings (`┼`) in a drawing.
+fn crossings(lines: &[Line]) -> usize {
+    lines.iter().map(|l| l.text().matches('┼').count()).sum()
+}
+
+/// f6 has three back edges per option. Routed through the layers they left their boxes
+/// downwards and climbed between the boxes they skip: 3–5 crossings per option. Routed
+/// round the outside, every option has at most one at 95 and 75 columns.
+#[test]
+fn back_edges_go_round_the_outside() {
+    let q = questions()
+        .into_iter()
+        .find(|q| q.id == "f6")
+        .expect("f6 in the set");
+    for width in [95, 75] {
+        for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
+            assert_eq!(r.form, Form::Drawing, "f6 {key} at {width}");
+            let n = crossings(&r.lines);
+            assert!(
+                n <= 1,
+                "f6 {key} at {width}: {n} crossings\n{}",
+                text(&r.lines)
+            );
+        }
+    }
+}
+
+/// A review workflow and a fetch loop as a quiz bot writes them: back edges with long
+/// labels that skip two or three layers. Each is drawn with no crossing, its label
+/// beside its own line (not a footnote), entering its target from the side.
+#[test]
+fn labelled_back_edges_keep_their_labels_beside_them() {
+    let review = "stateDiagram-v2
+    [*] --> Draft
+    Draft --> Review : open PR
+    Review --> Approved : approve
+    Review --> Draft : request changes
+    Approved --> Merged : merge
+    Merged --> [*]
+    Approved --> Draft : new commits pushed";
+    let fetch = "stateDiagram-v2
+    [*] --> Fetching
+    Fetching --> Parsing : 200 OK
+    Fetching --> Cached : 304 Not Modified
+    Parsing --> Asking
+    Cached --> Asking
+    Asking --> Grading : all answered
+    Grading --> Asking : open answer needs rewrite
+    Grading --> Posting
+    Posting --> Fetching : conflict, refetch
+    Posting --> [*]";
+    for (src, label, target) in [
+        (review, "new commits pushed", "Draft"),
+        (fetch, "conflict, refetch", "Fetching"),
+    ] {
+        for width in [75, 60] {
+            let r = quizz::mermaid::render(
+                src,
+                &RenderOptions {
+                    width,
+                    ascii: false,
+                },
+            );
+            let all = text(&r.lines);
+            assert_eq!(r.form, Form::Drawing, "{all}");
+            assert_eq!(crossings(&r.lines), 0, "{all}");
+            assert!(r.lines.iter().all(|l| l.width() <= width), "{all}");
+            // every word drawn (the label may wrap), none as a footnote (`1 label`)
+            for word in label.split_whitespace() {
+                assert!(all.contains(word), "{label} at {width}:\n{all}");
+            }
+            let footnote = all.lines().any(|l| {
+                let mut chars = l.chars();
+                chars.next().is_some_and(|c| c.is_ascii_alphanumeric()) && chars.next() == Some(' ')
+            });
+            assert!(!footnote, "{label} became a footnote at {width}:\n{all}");
+            // the back edge arrives at its target's side: `─▶│ Target`
+            let arrives = all.lines().any(|l| l.contains(&format!("▶│ {target}")));
+            assert!(arrives, "{target} at {width}:\n{all}");
+        }
+    }
+    insta::assert_snapshot!(
+        "back_edges_labelled_w75",
+        text(
+            &quizz::mermaid::render(
+                fetch,
+                &RenderOptions {
+                    width: 75,
+                    ascii: false
+                }
+            )
+            .lines
+        )
+    );
+}

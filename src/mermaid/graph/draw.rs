@@ -7,6 +7,7 @@
 
 use crate::mermaid::canvas::Canvas;
 use crate::mermaid::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
+use crate::mermaid::graph::detour;
 use crate::mermaid::graph::layout::{
     Frame, NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
 };
@@ -17,20 +18,20 @@ use crate::mermaid::graph::shapes;
 use crate::mermaid::style::{Line, Style};
 use crate::mermaid::text::{display_width, max_width};
 
-const BLOCK: u32 = u32::MAX;
+pub(super) const BLOCK: u32 = u32::MAX;
 /// Frame owners start here (one owner per subgraph, so frames never overlap each other).
-const FRAME: u32 = u32::MAX / 2;
+pub(super) const FRAME: u32 = u32::MAX / 2;
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
-struct Occ {
-    h: u32,
-    v: u32,
-    corner: bool,
+pub(super) struct Occ {
+    pub(super) h: u32,
+    pub(super) v: u32,
+    pub(super) corner: bool,
 }
 
 /// Who holds each cell: a grid that grows on write (most drawings are small).
-struct Occupancy {
-    rows: Vec<Vec<Occ>>,
+pub(super) struct Occupancy {
+    pub(super) rows: Vec<Vec<Occ>>,
     /// capacity of each new row
     row_capacity: usize,
 }
@@ -43,7 +44,7 @@ impl Occupancy {
         }
     }
 
-    fn get(&self, &(row, col): &(usize, usize)) -> Option<&Occ> {
+    pub(super) fn get(&self, &(row, col): &(usize, usize)) -> Option<&Occ> {
         self.rows
             .get(row)
             .and_then(|r| r.get(col))
@@ -63,19 +64,21 @@ impl Occupancy {
     }
 }
 
-struct Plane<'a> {
-    plan: &'a Plan,
-    canvas: Canvas,
-    glyphs: Glyphs,
-    occ: Occupancy,
+pub(super) struct Plane<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) canvas: Canvas,
+    pub(super) glyphs: Glyphs,
+    pub(super) occ: Occupancy,
     off: i64,
     reversed: bool,
     /// canvas (row, col) of each node's box
-    box_at: Vec<(usize, usize)>,
+    pub(super) box_at: Vec<(usize, usize)>,
     /// canvas corner points of each segment's line
     paths: Vec<Vec<(usize, usize)>>,
     /// labels shown as footnotes under the drawing, in marker order
     footnotes: Vec<String>,
+    /// the columns the drawing may take
+    pub(super) width: usize,
 }
 
 impl Plane<'_> {
@@ -116,7 +119,7 @@ impl Plane<'_> {
         }
     }
 
-    fn block(&mut self, row: usize, col: usize) {
+    pub(super) fn block(&mut self, row: usize, col: usize) {
         *self.occ.entry((row, col)) = Occ {
             h: BLOCK,
             v: BLOCK,
@@ -165,7 +168,7 @@ impl Plane<'_> {
     }
 
     /// A straight canvas line between two points sharing a row or a column.
-    fn line(
+    pub(super) fn line(
         &mut self,
         a: (usize, usize),
         b: (usize, usize),
@@ -219,7 +222,7 @@ impl Plane<'_> {
     }
 
     /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only?
-    fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
+    pub(super) fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
         (col..col + w).all(|c| match self.occ.get(&(row, c)) {
             Some(o) => {
                 let foreign = |x: u32| x != 0 && x != own;
@@ -230,7 +233,7 @@ impl Plane<'_> {
     }
 
     /// Text that lands on free cells (or on the cells of `own` edge).
-    fn put_label(&mut self, row: usize, col: usize, text: &str) {
+    pub(super) fn put_label(&mut self, row: usize, col: usize, text: &str) {
         let w = display_width(text);
         for c in col..col + w {
             self.block(row, c);
@@ -269,7 +272,7 @@ impl Plane<'_> {
     }
 }
 
-fn bit(d: Dir4) -> u8 {
+pub(super) fn bit(d: Dir4) -> u8 {
     match d {
         Dir4::Up => UP,
         Dir4::Down => DOWN,
@@ -300,7 +303,14 @@ impl Drawing {
 }
 
 /// Draw the plan; `Err` on any overlap.
-pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Drawing, String> {
+/// `width`: the columns the drawing may take (lines routed round the outside keep within).
+pub fn draw(
+    g: &Graph,
+    r: &Ranked,
+    plan: &Plan,
+    ascii: bool,
+    width: usize,
+) -> Result<Drawing, String> {
     let glyphs = Glyphs::new(ascii);
     // Leftmost cross coordinate of anything drawn (labels may hang left of their edge).
     let mut min_cross = plan.cross.iter().copied().min().unwrap_or(0);
@@ -325,11 +335,12 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Drawing, 
         canvas: Canvas::with_capacity(glyphs, rows, cols + 1),
         glyphs,
         occ: Occupancy::with_capacity(rows, cols + 1),
-        off: -min_cross,
+        off: -min_cross + detour::margin(r, plan) as i64,
         reversed: plan.dir.reversed(),
         box_at: vec![(0, 0); g.nodes.len()],
         paths: vec![Vec::new(); r.segs.len()],
         footnotes: Vec::new(),
+        width,
     };
     boxes(&mut p, r);
     for note in plan.notes.iter().filter(|n| n.node.is_some()) {
@@ -345,6 +356,10 @@ pub fn draw(g: &Graph, r: &Ranked, plan: &Plan, ascii: bool) -> Result<Drawing, 
     frame_titles(&mut p, g)?;
     for &ei in &r.loops {
         self_loop(&mut p, g, ei)?;
+    }
+    detour::route_all(&mut p, g, r)?;
+    if !r.lanes.is_empty() {
+        p.canvas.trim_leading();
     }
     let crossings = p
         .occ
@@ -368,7 +383,7 @@ fn marker_glyph(k: usize) -> char {
 
 /// A label with no room beside its edge: a marker on the edge's own line (on a straight
 /// cell no other line touches), and the label as a footnote under the drawing.
-fn footnote(
+pub(super) fn footnote(
     p: &mut Plane,
     path: &[(usize, usize)],
     owner: u32,

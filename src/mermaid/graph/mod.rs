@@ -3,6 +3,7 @@
 
 mod compact;
 mod cross;
+mod detour;
 mod draw;
 mod layout;
 mod legend;
@@ -146,8 +147,20 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
     let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
-    let far = rank::far_side(&ranked);
-    let fit = |dir| first_fit(&g, &ranked, far.as_ref(), dir, &params, opts);
+    // Back edges that skip layers taken out and routed round the outside, else as they
+    // are; back edges naming a subgraph stay in the layers: as they are, and with their
+    // dummies moved to the far side.
+    let other = if big {
+        None
+    } else {
+        rank::laned(&g, &ranked).or_else(|| rank::far_side(&ranked))
+    };
+    let variants: Vec<&rank::Ranked> = match &other {
+        Some(o) if !o.lanes.is_empty() => vec![o, &ranked],
+        Some(o) => vec![&ranked, o],
+        None => vec![&ranked],
+    };
+    let fit = |dir| first_fit(&g, &variants, dir, &params, opts);
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
         (fit(own.turned())?, own.turned())
@@ -176,45 +189,55 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
     Some((lines, dir != own))
 }
 
-/// The first stage that draws in direction `dir` (of the natural order and the one with
-/// back edges up the far side, the drawing with fewer crossings).
+/// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
+/// each variant at the first stage where it fits.
 fn first_fit(
     g: &Graph,
-    ranked: &rank::Ranked,
-    far: Option<&rank::Ranked>,
+    variants: &[&rank::Ranked],
     dir: model::Direction,
     params: &[layout::Params],
     opts: &RenderOptions,
 ) -> Option<Vec<Line>> {
+    let mut best: Option<(usize, Vec<Line>)> = None;
+    for &r in variants {
+        if best.as_ref().is_some_and(|b| b.0 == 0) {
+            break;
+        }
+        if let Some((crossings, lines)) = variant_fit(g, r, dir, params, opts)
+            && best.as_ref().is_none_or(|b| crossings < b.0)
+        {
+            best = Some((crossings, lines));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// One variant at its first stage that fits: (crossings, lines).
+fn variant_fit(
+    g: &Graph,
+    r: &rank::Ranked,
+    dir: model::Direction,
+    params: &[layout::Params],
+    opts: &RenderOptions,
+) -> Option<(usize, Vec<Line>)> {
     // A stage too wide with ports close together is too wide with them spread too.
     let mut too_wide: Option<(usize, usize)> = None;
     for &p in params {
         if too_wide == Some((p.sep, p.wrap)) {
             continue;
         }
-        let mut best: Option<(usize, Vec<Line>)> = None;
-        for r in std::iter::once(ranked).chain(far) {
-            if best.as_ref().is_some_and(|b| b.0 == 0) {
-                break;
+        let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
+            Ok(drawn) => drawn,
+            Err(Stage::TooWide) => {
+                too_wide = Some((p.sep, p.wrap));
+                continue;
             }
-            let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
-                Ok(drawn) => drawn,
-                Err(Stage::TooWide) => {
-                    too_wide = Some((p.sep, p.wrap));
-                    continue;
-                }
-                Err(Stage::Overlap) => continue,
-            };
-            if best.as_ref().is_none_or(|b| drawing.crossings < b.0) {
-                let crossings = drawing.crossings;
-                let lines = drawing.into_lines(&plan, opts.ascii);
-                if lines.iter().all(|l| l.width() <= opts.width) {
-                    best = Some((crossings, lines));
-                }
-            }
-        }
-        if let Some((_, lines)) = best {
-            return Some(lines);
+            Err(Stage::Overlap) => continue,
+        };
+        let crossings = drawing.crossings;
+        let lines = drawing.into_lines(&plan, opts.ascii);
+        if lines.iter().all(|l| l.width() <= opts.width) {
+            return Some((crossings, lines));
         }
     }
     None
@@ -240,6 +263,6 @@ fn draw_stage(
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
-    let drawing = draw::draw(g, r, &plan, opts.ascii).map_err(|_| Stage::Overlap)?;
+    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|_| Stage::Overlap)?;
     Ok((plan, drawing))
 }

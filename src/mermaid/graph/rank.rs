@@ -33,6 +33,8 @@ pub struct Ranked {
     pub reversed: Vec<bool>,
     /// self loops: edge indices
     pub loops: Vec<usize>,
+    /// back edges kept out of the layers, drawn around the outside (see [`laned`])
+    pub lanes: Vec<usize>,
 }
 
 /// One layering constraint `from` above `to`: an edge (`Some(index)`), or a soft one that
@@ -217,6 +219,7 @@ pub fn rank(g: &Graph) -> Ranked {
         segs,
         reversed,
         loops,
+        lanes: Vec::new(),
     };
     order(g, &mut r);
     r
@@ -329,5 +332,67 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
         let (back, front): (Vec<usize>, Vec<usize>) = layer.iter().partition(|&&i| back_dummy[i]);
         *layer = front.into_iter().chain(back).collect();
     }
+    Some(out)
+}
+
+/// The same layering with the back edges that skip a layer taken out of it (with their
+/// dummies), to be drawn around the outside once the rest is drawn: such an edge drawn
+/// through the layers climbs between the boxes it skips and crosses the edges leaving
+/// them. A back edge to the next layer up stays (it runs beside its forward partner), and
+/// so does one naming a subgraph. `None` when there is nothing to take out.
+pub fn laned(g: &Graph, r: &Ranked) -> Option<Ranked> {
+    let layer = |n: usize| r.items[n].layer;
+    let lane: Vec<bool> = g
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            r.reversed[i]
+                && e.from != e.to
+                && e.from_frame.is_none()
+                && e.to_frame.is_none()
+                && layer(e.from).abs_diff(layer(e.to)) >= 2
+        })
+        .collect();
+    if !lane.contains(&true) {
+        return None;
+    }
+    let mut keep = vec![true; r.items.len()];
+    for s in r.segs.iter().filter(|s| lane[s.edge]) {
+        if r.items[s.lower].node.is_none() {
+            keep[s.lower] = false;
+        }
+    }
+    let mut index = vec![usize::MAX; r.items.len()];
+    let mut items = Vec::with_capacity(r.items.len());
+    for (i, it) in r.items.iter().enumerate() {
+        if keep[i] {
+            index[i] = items.len();
+            items.push(it.clone());
+        }
+    }
+    let segs = r
+        .segs
+        .iter()
+        .filter(|s| !lane[s.edge])
+        .map(|s| Seg {
+            upper: index[s.upper],
+            lower: index[s.lower],
+            ..s.clone()
+        })
+        .collect();
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter().enumerate() {
+        layers[it.layer].push(i);
+    }
+    let mut out = Ranked {
+        items,
+        layers,
+        segs,
+        reversed: r.reversed.clone(),
+        loops: r.loops.clone(),
+        lanes: (0..g.edges.len()).filter(|&i| lane[i]).collect(),
+    };
+    order(g, &mut out);
     Some(out)
 }

@@ -37,34 +37,43 @@ pub fn assign_tracks(
             return Err("edges would overlap".into());
         }
     }
+    // `e` leaves at the column where `f` arrives: `e` must turn on a track above `f`'s.
+    let before = |e: usize, f: usize| ports[e].0 == ports[f].1;
+    for (i, &e) in bent.iter().enumerate() {
+        for &f in &bent[i + 1..] {
+            if ports[e].0 == ports[f].0 || ports[e].1 == ports[f].1 {
+                // shared port: only possible when ports ran out of room
+                return Err("edges share a port".into());
+            }
+        }
+    }
     let mut assigned: Vec<(usize, usize)> = Vec::new();
-    let limit = bent.len() + 2;
-    for &e in &bent {
+    let mut left = bent;
+    while !left.is_empty() {
+        // the first (in cross order) whose predecessors all have their tracks
+        let k = left
+            .iter()
+            .position(|&e| !left.iter().any(|&f| f != e && before(f, e)))
+            .ok_or("edges wait on each other's channels")?;
+        let e = left.remove(k);
         let (ea, eb) = ports[e];
         let (e0, e1) = (ea.min(eb), ea.max(eb));
-        let mut chosen = None;
-        'try_t: for t in 0..limit {
-            for &(f, tf) in &assigned {
-                let (fa, fb) = ports[f];
-                let (f0, f1) = (fa.min(fb), fa.max(fb));
-                if t == tf && !(e1 + 1 < f0 || f1 + 1 < e0) {
-                    continue 'try_t;
-                }
-                if ea == fb && t >= tf {
-                    continue 'try_t;
-                }
-                if eb == fa && tf >= t {
-                    continue 'try_t;
-                }
-                if ea == fa || eb == fb {
-                    // shared port: only possible when ports ran out of room
-                    return Err("edges share a port".into());
-                }
-            }
-            chosen = Some(t);
-            break;
-        }
-        let t = chosen.ok_or("no free channel for an edge")?;
+        let lowest = assigned
+            .iter()
+            .filter(|&&(f, _)| before(f, e))
+            .map(|&(_, tf)| tf + 1)
+            .max()
+            .unwrap_or(0);
+        // one of as many tracks as there are assigned segments is free
+        let t = (lowest..=lowest + assigned.len())
+            .find(|&t| {
+                assigned.iter().all(|&(f, tf)| {
+                    let (fa, fb) = ports[f];
+                    let (f0, f1) = (fa.min(fb), fa.max(fb));
+                    tf != t || e1 + 1 < f0 || f1 + 1 < e0
+                })
+            })
+            .unwrap_or(lowest);
         tracks[e] = Some(t);
         assigned.push((e, t));
     }
