@@ -429,3 +429,45 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
         )
     );
 }
+
+/// A subgraph widened for its long title reached over an edge passing beside it, and
+/// items were pushed back and forth until the layout gave up (the list form); nested
+/// frames with long titles likewise. Both draw now, with every title.
+#[test]
+fn frames_widened_for_long_titles_still_draw() {
+    let beside = "flowchart TD
+  subgraph a [outer frame with a long title]
+    subgraph b [inner]
+      X[x] --> Y[y]
+    end
+  end
+  P --> X
+  Q --> Y";
+    let nested = "flowchart TD
+  subgraph a [outer frame with a long title]
+    subgraph b [inner frame with an even longer title]
+      X[x] --> Y[y]
+    end
+  end
+  P --> X
+  Q --> Y
+  R --> b";
+    for src in [beside, nested] {
+        let r = quizz::mermaid::render(
+            src,
+            &RenderOptions {
+                width: 60,
+                ascii: false,
+            },
+        );
+        let all = text(&r.lines);
+        assert_eq!(r.form, Form::Drawing, "{all}");
+        let subgraphs = src
+            .lines()
+            .filter(|l| l.trim_start().starts_with("subgraph"));
+        for title in subgraphs.filter_map(|l| l.split_once('[')).map(|(_, t)| t) {
+            let title = title.trim_end_matches(']');
+            assert!(all.contains(title), "{title}:\n{all}");
+        }
+    }
+}

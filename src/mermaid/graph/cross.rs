@@ -93,38 +93,15 @@ pub fn resolve_frames(
     if g.clusters.is_empty() {
         return Ok(());
     }
-    let extent = |c: usize, cross: &[i64]| -> Option<(usize, usize, i64, i64)> {
-        let members: Vec<usize> = (0..r.items.len())
-            .filter(|&i| paths[i].contains(&c))
-            .collect();
-        if members.is_empty() {
-            return None;
-        }
-        let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
-        let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
-        let depth_below = |i: usize| {
-            paths[i]
-                .len()
-                .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
-                as i64
-        };
-        let f0 = members
-            .iter()
-            .map(|&i| cross[i] - margin * depth_below(i))
-            .min()
-            .unwrap_or(0)
-            - margin;
-        let mut f1 = members
-            .iter()
-            .map(|&i| cross[i] + csize[i] as i64 - 1 + margin * depth_below(i))
-            .max()
-            .unwrap_or(0)
-            + margin;
-        if let Some(min_w) = min_w {
-            f1 = f1.max(f0 + min_w[c]);
-        }
-        Some((lo, hi, f0, f1))
+    let extents = Extents {
+        g,
+        r,
+        csize,
+        paths,
+        margin,
+        min_w,
     };
+    let extent = |c: usize, cross: &[i64]| extents.of(c, cross);
     let shift_cluster = |c: usize, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
         for l2 in lo..=hi {
             if let Some(&first) = r.layers[l2]
@@ -152,7 +129,15 @@ pub fn resolve_frames(
                         continue;
                     }
                     moved = true;
-                    if (j0 + j1) >= (f0 + f1) {
+                    // right of the frame's first member in the layer (a frame widened
+                    // for its title reaches far right of its members)
+                    let first_member = r.layers[l]
+                        .iter()
+                        .filter(|&&i| paths[i].contains(&c))
+                        .map(|&i| cross[i])
+                        .min();
+                    let right = first_member.map_or((j0 + j1) >= (f0 + f1), |m| j0 > m);
+                    if right {
                         // item is to the right: push it and what follows in its layer
                         shift_from(r, cross, l, j, f1 + 2 - j0);
                     } else {
@@ -199,5 +184,59 @@ fn shift_from(r: &Ranked, cross: &mut [i64], layer: usize, item: usize, d: i64) 
         if cross[i] >= threshold {
             cross[i] = cross[i].saturating_add(d.clamp(0, 100_000));
         }
+    }
+}
+
+/// Where each subgraph's frame lies: its layers and cross range.
+struct Extents<'a> {
+    g: &'a Graph,
+    r: &'a Ranked,
+    csize: &'a [usize],
+    paths: &'a [Vec<usize>],
+    margin: i64,
+    min_w: Option<&'a [i64]>,
+}
+
+impl Extents<'_> {
+    /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
+    /// its members, the frames inside it (with their titles) and its own title.
+    fn of(&self, c: usize, cross: &[i64]) -> Option<(usize, usize, i64, i64)> {
+        let (r, paths, margin) = (self.r, self.paths, self.margin);
+        let members: Vec<usize> = (0..r.items.len())
+            .filter(|&i| paths[i].contains(&c))
+            .collect();
+        if members.is_empty() {
+            return None;
+        }
+        let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
+        let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
+        let depth_below = |i: usize| {
+            paths[i]
+                .len()
+                .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
+                as i64
+        };
+        let mut f0 = members
+            .iter()
+            .map(|&i| cross[i] - margin * depth_below(i))
+            .min()
+            .unwrap_or(0)
+            - margin;
+        let mut f1 = members
+            .iter()
+            .map(|&i| cross[i] + self.csize[i] as i64 - 1 + margin * depth_below(i))
+            .max()
+            .unwrap_or(0)
+            + margin;
+        for child in (0..self.g.clusters.len()).filter(|&k| self.g.clusters[k].parent == Some(c)) {
+            if let Some((_, _, c0, c1)) = self.of(child, cross) {
+                f0 = f0.min(c0 - margin);
+                f1 = f1.max(c1 + margin);
+            }
+        }
+        if let Some(min_w) = self.min_w {
+            f1 = f1.max(f0 + min_w[c]);
+        }
+        Some((lo, hi, f0, f1))
     }
 }
