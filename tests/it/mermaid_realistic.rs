@@ -471,3 +471,24 @@ fn frames_widened_for_long_titles_still_draw() {
         }
     }
 }
+
+/// The inner `[*]` of a composite state carries the edges into and out of the state's
+/// frame, which are drawn from the frame's border. It was widened for their ports into a
+/// bar that joined nothing (`─●─`, `─◉─`); it is a bare point now.
+#[test]
+fn inner_start_and_end_points_have_no_loose_bars() {
+    let q = questions()
+        .into_iter()
+        .find(|q| q.id == "t1")
+        .expect("t1 in the set");
+    for width in [95, 75] {
+        for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
+            let all = text(&r.lines);
+            assert_eq!(r.form, Form::Drawing, "t1 {key} at {width}");
+            assert!(
+                !all.contains("─●─") && !all.contains("─◉─"),
+                "t1 {key} at {width}:\n{all}"
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@ use crate::mermaid::graph::detour;
 use crate::mermaid::graph::layout::{
     Frame, NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
 };
-use crate::mermaid::graph::model::{Graph, NoteSide};
+use crate::mermaid::graph::model::{Graph, NoteSide, Shape};
 use crate::mermaid::graph::rank::{Ranked, Seg};
 use crate::mermaid::graph::route::LabelAt;
 use crate::mermaid::graph::shapes;
@@ -342,7 +342,7 @@ pub fn draw(
         footnotes: Vec::new(),
         width,
     };
-    boxes(&mut p, r);
+    boxes(&mut p, g, r);
     for note in plan.notes.iter().filter(|n| n.node.is_some()) {
         node_note(&mut p, note);
     }
@@ -423,7 +423,7 @@ pub(super) fn footnote(
 }
 
 /// Phase 1: node boxes.
-fn boxes(p: &mut Plane, r: &Ranked) {
+fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
     let plan = p.plan;
     for (i, it) in r.items.iter().enumerate() {
         let Some(n) = it.node else { continue };
@@ -444,6 +444,43 @@ fn boxes(p: &mut Plane, r: &Ranked) {
             plan.horizontal,
         );
         p.block_rect(row, col, w, h);
+        bare_point(p, g, r, i, (row, col));
+    }
+}
+
+/// A `[*]` or a choice widened only for edges that its subgraph's frame sends out (drawn
+/// from the frame's border, not from the point) keeps no bar there: it would join
+/// nothing. Its bar spans the ports that meet it, if any.
+fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: usize, (row, col): (usize, usize)) {
+    let Some(n) = r.items[item].node else { return };
+    let shape = p.plan.texts[n].shape;
+    let (w, h) = p.plan.boxes[n];
+    let horizontal = p.plan.horizontal;
+    let len = if horizontal { h } else { w };
+    if !shape.is_point() || shape == Shape::Bar || len <= 1 {
+        return;
+    }
+    let base = if horizontal { row } else { col };
+    let (mut lo, mut hi) = (len / 2, len / 2);
+    for (si, s) in r.segs.iter().enumerate() {
+        let at = if s.upper == item && !(s.first && upper_frame(g, r, s.edge).is_some()) {
+            p.plan.ports[si].0
+        } else if s.lower == item && !(s.last && lower_frame(g, r, s.edge).is_some()) {
+            p.plan.ports[si].1
+        } else {
+            continue;
+        };
+        let off = p.cross(at).saturating_sub(base);
+        lo = lo.min(off);
+        hi = hi.max(off);
+    }
+    for k in (0..len).filter(|&k| k < lo || k > hi) {
+        let (rr, cc) = if horizontal {
+            (row + k, col)
+        } else {
+            (row, col + k)
+        };
+        p.canvas.put(rr, cc, ' ', Style::Plain);
     }
 }
 
