@@ -213,9 +213,4 @@ impl Glyphs {
     pub fn hshaft(self, kind: LineKind) -> char {
         self.line(LEFT | RIGHT, kind, kind, false)
     }
-
-    /// Vertical shaft glyph.
-    pub fn vshaft(self, kind: LineKind) -> char {
-        self.line(UP | DOWN, kind, kind, false)
-    }
 }

@@ -474,21 +474,24 @@ fn frames_widened_for_long_titles_still_draw() {
 
 /// The inner `[*]` of a composite state carries the edges into and out of the state's
 /// frame, which are drawn from the frame's border. It was widened for their ports into a
-/// bar that joined nothing (`─●─`, `─◉─`); it is a bare point now.
+/// bar that joined nothing (`─●─`, `─◉─`); it is a bare point now. A choice with two
+/// ways out was a bar too (`─◆─` over `┘ └`); its ways now leave the point (`┌◆┐`).
 #[test]
-fn inner_start_and_end_points_have_no_loose_bars() {
-    let q = questions()
+fn points_have_no_loose_bars() {
+    for q in questions()
         .into_iter()
-        .find(|q| q.id == "t1")
-        .expect("t1 in the set");
-    for width in [95, 75] {
-        for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
-            let all = text(&r.lines);
-            assert_eq!(r.form, Form::Drawing, "t1 {key} at {width}");
-            assert!(
-                !all.contains("─●─") && !all.contains("─◉─"),
-                "t1 {key} at {width}:\n{all}"
-            );
+        .filter(|q| q.id == "t1" || q.id == "t2")
+    {
+        for width in [95, 75] {
+            for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
+                let all = text(&r.lines);
+                assert_eq!(r.form, Form::Drawing, "{} {key} at {width}", q.id);
+                assert!(
+                    !["─●─", "─◉─", "─◆─"].iter().any(|bar| all.contains(bar)),
+                    "{} {key} at {width}:\n{all}",
+                    q.id
+                );
+            }
         }
     }
 }

@@ -94,19 +94,23 @@ fn draw_point(
         (_, true) => '=',
         (_, false) => '━',
     };
-    let (fill, cells) = if horizontal {
-        (g.vshaft(LineKind::Solid), h)
-    } else {
-        (g.hshaft(LineKind::Solid), w)
-    };
-    let fill = if shape == Shape::Bar { mark } else { fill };
-    for k in 0..cells {
-        let (r, c) = if horizontal {
-            (row + k, col)
+    let cells = if horizontal { h } else { w };
+    if shape == Shape::Bar {
+        for k in 0..cells {
+            let (r, c) = if horizontal {
+                (row + k, col)
+            } else {
+                (row, col + k)
+            };
+            canvas.put(r, c, mark, Style::Border);
+        }
+    } else if cells > 1 {
+        // a line the edges join (`┌◆┐`), so they leave the point, not a loose bar
+        if horizontal {
+            canvas.vline(col, row, row + cells - 1, LineKind::Solid, Style::Border);
         } else {
-            (row, col + k)
-        };
-        canvas.put(r, c, fill, Style::Border);
+            canvas.hline(row, col, col + cells - 1, LineKind::Solid, Style::Border);
+        }
     }
     let (r, c) = if horizontal {
         (row + h / 2, col)
