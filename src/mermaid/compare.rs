@@ -10,8 +10,9 @@
 //!   subsequence of rows, pair by pair).
 //! - Drawings: cells. Rows are aligned pair by pair (an edit-distance alignment that costs
 //!   the cells that differ, so an inserted box shifts the rows below it without marking
-//!   them), then the cells that differ in aligned rows are marked, and every drawn cell of
-//!   a row with no counterpart.
+//!   them), then aligned rows are compared cell by cell along a longest common subsequence
+//!   (so a box shifted by a longer label is not marked, the label is), and every drawn cell
+//!   of a row with no counterpart is marked.
 
 use std::ops::Range;
 
@@ -35,6 +36,19 @@ pub fn differences(options: &[Rendered]) -> Vec<Marks> {
     } else {
         row_marks(&lines)
     }
+}
+
+/// The share of an option's drawn (non-blank) cells that carry a mark: near 1 when the
+/// drawings are laid out so differently that marks land nearly everywhere.
+pub fn marked_share(lines: &[Line], marks: &Marks) -> f64 {
+    let drawn: usize = lines
+        .iter()
+        .map(|l| l.text().chars().filter(|c| !c.is_whitespace()).count())
+        .sum();
+    let marked: usize = marks.iter().flatten().map(ExactSizeIterator::len).sum();
+    #[allow(clippy::cast_precision_loss)] // cell counts are small
+    let share = marked as f64 / drawn.max(1) as f64;
+    share
 }
 
 /// Whole-row marks for lists: rows outside a common subsequence with some other option.
@@ -209,22 +223,13 @@ pub fn cell_marks(options: &[&[Line]]) -> Vec<Marks> {
             let (a, b) = (&grids[i], &grids[j]);
             for (ra, m) in align(a, b).into_iter().enumerate() {
                 let row = &a[ra];
-                let other = m.map(|rb| &b[rb]);
-                let len = row.len().max(other.map_or(0, Vec::len));
+                let differs = match m {
+                    Some(rb) => cells_apart(row, &b[rb]),
+                    None => row.iter().map(|c| !blank(Some(c))).collect(),
+                };
                 let flags = &mut marked[i][ra];
-                if flags.len() < len {
-                    flags.resize(len, false);
-                }
-                for (k, flag) in flags.iter_mut().enumerate().take(len) {
-                    let x = row.get(k);
-                    let differs = match other {
-                        Some(o) => {
-                            let y = o.get(k);
-                            !(x == y || blank(x) && blank(y))
-                        }
-                        None => !blank(x),
-                    };
-                    *flag |= differs;
+                for (flag, d) in flags.iter_mut().zip(differs) {
+                    *flag |= d;
                 }
             }
         }
@@ -233,6 +238,47 @@ pub fn cell_marks(options: &[&[Line]]) -> Vec<Marks> {
         .into_iter()
         .map(|rows| rows.into_iter().map(|r| ranges(&r)).collect())
         .collect()
+}
+
+/// The cells of row `a` outside a longest common subsequence with row `b` (the shorter
+/// one taken as padded with blanks): what a shifted box or a longer label moves along is
+/// kept, what changed is marked.
+fn cells_apart(a: &[String], b: &[String]) -> Vec<bool> {
+    if a == b {
+        return vec![false; a.len()];
+    }
+    let len = a.len().max(b.len());
+    let same = |i: usize, j: usize| {
+        let (x, y) = (a.get(i), b.get(j));
+        x == y || blank(x) && blank(y)
+    };
+    // lcs[i][j]: longest common subsequence of a[i..] and b[j..]
+    let w = len + 1;
+    let mut lcs = vec![0u16; w * w];
+    for i in (0..len).rev() {
+        for j in (0..len).rev() {
+            lcs[i * w + j] = if same(i, j) {
+                lcs[(i + 1) * w + j + 1] + 1
+            } else {
+                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+            };
+        }
+    }
+    let mut differs = vec![true; len];
+    let (mut i, mut j) = (0, 0);
+    while i < len && j < len {
+        if same(i, j) {
+            differs[i] = false;
+            i += 1;
+            j += 1;
+        } else if lcs[(i + 1) * w + j] >= lcs[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    differs.truncate(a.len());
+    differs
 }
 
 /// Runs of `true` as ranges.

@@ -51,9 +51,10 @@ pub fn half_width(width: usize) -> usize {
     width.saturating_sub(GAP + super::body::DIAGRAM_INDENT.len()) / 2
 }
 
-/// A share of marked rows above which cell marks stop helping: the drawings are laid out
-/// differently, so nearly every row differs. The list marks the rows that read differently.
-const MARKED_ROWS_TOO_MANY: f64 = 0.4;
+/// A share of an option's drawn cells marked above which cell marks stop helping: the
+/// drawings are laid out so differently that marks land nearly everywhere. The list marks
+/// the rows that read differently.
+const MARKED_CELLS_TOO_MANY: f64 = 0.4;
 
 /// The options arranged for a body `width` columns wide (`width` counts the space for
 /// the drawings, not the marker indent): side by side when the terminal is wide and the
@@ -119,12 +120,10 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
     }
     let marks = mermaid::compare::differences(rendered_options);
     let too_broad = !view.list
-        && rendered_options.iter().zip(&marks).any(|(r, m)| {
-            let rows = m.iter().filter(|row| !row.is_empty()).count();
-            #[allow(clippy::cast_precision_loss)] // row counts are small
-            let share = rows as f64 / r.lines.len().max(1) as f64;
-            share > MARKED_ROWS_TOO_MANY
-        });
+        && rendered_options
+            .iter()
+            .zip(&marks)
+            .any(|(r, m)| mermaid::compare::marked_share(&r.lines, m) > MARKED_CELLS_TOO_MANY);
     if too_broad {
         // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
         return unmarked(Some(

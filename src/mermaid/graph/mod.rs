@@ -147,19 +147,33 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
     let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
-    // Back edges that skip layers taken out and routed round the outside, else as they
-    // are; back edges naming a subgraph stay in the layers: as they are, and with their
-    // dummies moved to the far side.
-    let other = if big {
+    // Back edges that skip layers taken out and routed round the outside (when they do
+    // not all find a way, only those that skip two or more), else as they are; back edges
+    // naming a subgraph stay in the layers: as they are, and with their dummies moved to
+    // the far side.
+    let (laned, longest) = if big {
+        (None, None)
+    } else {
+        let all = rank::laned(&g, &ranked, 2);
+        let longest = rank::laned(&g, &ranked, 3)
+            .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
+        (all, longest)
+    };
+    let far = if big || laned.is_some() {
         None
     } else {
-        rank::laned(&g, &ranked).or_else(|| rank::far_side(&ranked))
+        rank::far_side(&ranked)
     };
-    let variants: Vec<&rank::Ranked> = match &other {
-        Some(o) if !o.lanes.is_empty() => vec![o, &ranked],
-        Some(o) => vec![&ranked, o],
-        None => vec![&ranked],
-    };
+    let variants: Vec<Variant> = laned
+        .iter()
+        .map(|r| Variant { r, fallback: false })
+        .chain(longest.iter().map(|r| Variant { r, fallback: true }))
+        .chain(std::iter::once(Variant {
+            r: &ranked,
+            fallback: false,
+        }))
+        .chain(far.iter().map(|r| Variant { r, fallback: false }))
+        .collect();
     let fit = |dir| first_fit(&g, &variants, dir, &params, opts);
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
@@ -189,21 +203,28 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
     Some((lines, dir != own))
 }
 
+/// One way to lay a graph out, and whether it is only worth trying when no way before it
+/// fitted.
+struct Variant<'a> {
+    r: &'a rank::Ranked,
+    fallback: bool,
+}
+
 /// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
 /// each variant at the first stage where it fits.
 fn first_fit(
     g: &Graph,
-    variants: &[&rank::Ranked],
+    variants: &[Variant],
     dir: model::Direction,
     params: &[layout::Params],
     opts: &RenderOptions,
 ) -> Option<Vec<Line>> {
     let mut best: Option<(usize, Vec<Line>)> = None;
-    for &r in variants {
-        if best.as_ref().is_some_and(|b| b.0 == 0) {
-            break;
+    for v in variants {
+        if best.as_ref().is_some_and(|b| b.0 == 0 || v.fallback) {
+            continue;
         }
-        if let Some((crossings, lines)) = variant_fit(g, r, dir, params, opts)
+        if let Some((crossings, lines)) = variant_fit(g, v.r, dir, params, opts)
             && best.as_ref().is_none_or(|b| crossings < b.0)
         {
             best = Some((crossings, lines));
@@ -226,7 +247,19 @@ fn variant_fit(
         if too_wide == Some((p.sep, p.wrap)) {
             continue;
         }
-        let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
+        let res = draw_stage(g, r, dir, p, opts);
+        if std::env::var_os("QDBG").is_some() {
+            eprintln!(
+                "QDBG lanes={} {p:?} -> {}",
+                r.lanes.len(),
+                match &res {
+                    Ok((_, d)) => format!("ok {}", d.crossings),
+                    Err(Stage::TooWide) => "wide".into(),
+                    Err(Stage::Overlap) => "overlap".into(),
+                }
+            );
+        }
+        let (plan, drawing) = match res {
             Ok(drawn) => drawn,
             Err(Stage::TooWide) => {
                 too_wide = Some((p.sep, p.wrap));

@@ -335,12 +335,12 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
     Some(out)
 }
 
-/// The same layering with the back edges that skip a layer taken out of it (with their
-/// dummies), to be drawn around the outside once the rest is drawn: such an edge drawn
-/// through the layers climbs between the boxes it skips and crosses the edges leaving
-/// them. A back edge to the next layer up stays (it runs beside its forward partner), and
-/// so does one naming a subgraph. `None` when there is nothing to take out.
-pub fn laned(g: &Graph, r: &Ranked) -> Option<Ranked> {
+/// The same layering with the back edges that span `min_span` layers or more taken out of
+/// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
+/// edge drawn through the layers climbs between the boxes it skips and crosses the edges
+/// leaving them. A back edge to the next layer up stays (it runs beside its forward
+/// partner), and so does one naming a subgraph. `None` when there is nothing to take out.
+pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
     let layer = |n: usize| r.items[n].layer;
     let lane: Vec<bool> = g
         .edges
@@ -351,7 +351,7 @@ pub fn laned(g: &Graph, r: &Ranked) -> Option<Ranked> {
                 && e.from != e.to
                 && e.from_frame.is_none()
                 && e.to_frame.is_none()
-                && layer(e.from).abs_diff(layer(e.to)) >= 2
+                && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
         })
         .collect();
     if !lane.contains(&true) {
