@@ -247,19 +247,7 @@ fn variant_fit(
         if too_wide == Some((p.sep, p.wrap)) {
             continue;
         }
-        let res = draw_stage(g, r, dir, p, opts);
-        if std::env::var_os("QDBG").is_some() {
-            eprintln!(
-                "QDBG lanes={} {p:?} -> {}",
-                r.lanes.len(),
-                match &res {
-                    Ok((_, d)) => format!("ok {}", d.crossings),
-                    Err(Stage::TooWide) => "wide".into(),
-                    Err(Stage::Overlap) => "overlap".into(),
-                }
-            );
-        }
-        let (plan, drawing) = match res {
+        let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide) => {
                 too_wide = Some((p.sep, p.wrap));
