@@ -218,66 +218,74 @@ fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
     out
 }
 
-/// Marks a cell a line cannot enter.
-const WALL: u32 = u32::MAX / 4;
+/// Why a drawing with lanes failed when a back edge found no way round (the same
+/// layering with its ports spread wider finds none either).
+pub const NO_WAY_ROUND: &str = "no way round for a back edge";
 
-/// What entering each cell of the grid costs, worked out once per route: `[vertical,
-/// horizontal]` by the way the line runs.
-struct StepCosts {
-    /// extra cost over a plain step, or [`WALL`]
-    enter: Vec<[u32; 2]>,
-    /// the cell is a crossing (no turning on it)
-    crossing: Vec<[bool; 2]>,
-    /// next to a box, a label or a note: only a port may touch one
-    near: Vec<bool>,
+/// Marks a cell a line cannot enter.
+const WALL: u32 = 1 << 20;
+
+/// What entering each cell of the grid costs, worked out when the search first asks
+/// (it visits a part of the grid) and kept for the rest of the route.
+struct StepCosts<'a, 'p> {
+    p: &'a Plane<'p>,
+    grid: Grid,
+    /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
+    /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
+    memo: Vec<[u32; 2]>,
 }
 
-impl StepCosts {
-    fn new(p: &Plane, grid: Grid) -> Self {
-        let (rows, cols) = (grid.rows, grid.cols);
-        let cells = rows * cols;
-        let mut near = vec![false; cells];
-        for (row, line) in p.occ.rows.iter().enumerate().take(rows) {
-            for (col, o) in line.iter().enumerate().take(cols) {
-                if o.h == BLOCK {
-                    for d in DIRS {
-                        if let Some(c) = step((row, col), d, grid) {
-                            near[c.0 * cols + c.1] = true;
-                        }
-                    }
-                }
-            }
-        }
-        let mut enter = vec![[WALL; 2]; cells];
-        let mut crossing = vec![[false; 2]; cells];
-        for row in 0..rows {
-            for col in grid.left..cols {
-                let at = row * cols + col;
-                for horizontal in [false, true] {
-                    let o = usize::from(horizontal);
-                    let d = if horizontal { Dir4::Right } else { Dir4::Down };
-                    let mut c = match pass(p, (row, col), horizontal) {
-                        Pass::Wall => continue,
-                        Pass::Free => 0,
-                        Pass::Cross if edge_at(p, (row, col)) => CROSS,
-                        Pass::Cross => BORDER,
-                    };
-                    crossing[at][o] = c > 0;
-                    if c == CROSS && label_along(p, (row, col), !horizontal) {
-                        c += NEAR_LABEL;
-                    }
-                    if beside_parallel(p, (row, col), d, grid) {
-                        c += PARALLEL;
-                    }
-                    enter[at][o] = c;
-                }
-            }
-        }
+const UNKNOWN: u32 = u32::MAX;
+/// the cell is a crossing (no turning on it)
+const CROSSING: u32 = 1 << 30;
+/// next to a box, a label or a note: only a port may touch one
+const NEAR: u32 = 1 << 29;
+const COST: u32 = NEAR - 1;
+
+impl<'a, 'p> StepCosts<'a, 'p> {
+    fn new(p: &'a Plane<'p>, grid: Grid) -> Self {
         StepCosts {
-            enter,
-            crossing,
-            near,
+            p,
+            grid,
+            memo: vec![[UNKNOWN; 2]; grid.rows * grid.cols],
         }
+    }
+
+    /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
+    /// horizontally or not.
+    fn get(&mut self, cell: (usize, usize), horizontal: bool) -> (u32, bool, bool) {
+        let at = cell.0 * self.grid.cols + cell.1;
+        let o = usize::from(horizontal);
+        if self.memo[at][o] == UNKNOWN {
+            self.memo[at][o] = self.work_out(cell, horizontal);
+        }
+        let v = self.memo[at][o];
+        (v & COST, v & CROSSING != 0, v & NEAR != 0)
+    }
+
+    fn work_out(&self, cell: (usize, usize), horizontal: bool) -> u32 {
+        let (p, grid) = (self.p, self.grid);
+        let near = DIRS.iter().any(|&d| {
+            step(cell, d, grid)
+                .and_then(|c| p.occ.get(&c))
+                .is_some_and(|o| o.h == BLOCK)
+        });
+        let flags = if near { NEAR } else { 0 };
+        let mut c = match pass(p, cell, horizontal) {
+            Pass::Wall => return WALL | flags,
+            Pass::Free => 0,
+            Pass::Cross if edge_at(p, cell) => CROSS,
+            Pass::Cross => BORDER,
+        };
+        let crossing = if c > 0 { CROSSING } else { 0 };
+        if c == CROSS && label_along(p, cell, !horizontal) {
+            c += NEAR_LABEL;
+        }
+        let d = if horizontal { Dir4::Right } else { Dir4::Down };
+        if beside_parallel(p, cell, d, grid) {
+            c += PARALLEL;
+        }
+        c | crossing | flags
     }
 }
 
@@ -326,7 +334,7 @@ fn route(p: &mut Plane, g: &Graph, e: usize) -> Result<(), String> {
     let cols = grid.cols;
     let starts = ports(p, edge.from, grid);
     let goals = ports(p, edge.to, grid);
-    let path = search(p, edge.to, grid, &starts, &goals).ok_or("no way round for a back edge")?;
+    let path = search(p, edge.to, grid, &starts, &goals).ok_or(NO_WAY_ROUND)?;
     let end = path[path.len() - 1];
     let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
     let cell_of = |s: usize| ((s / 4) / cols, (s / 4) % cols);
@@ -372,7 +380,7 @@ fn search(
     for port in goals {
         goal[port.cell.0 * cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    let costs = StepCosts::new(p, grid);
+    let mut costs = StepCosts::new(p, grid);
     // A* towards the target's outline (a bound on the steps left), with a bucket queue:
     // costs are small integers and the bound is consistent, so buckets fill in order.
     let (trow, tcol) = p.box_at[target];
@@ -416,7 +424,7 @@ fn search(
                 found = Some(s);
                 break 'search;
             }
-            let crossing = costs.crossing[at][usize::from(is_horizontal(d))];
+            let (_, crossing, _) = costs.get(cell, is_horizontal(d));
             for nd in DIRS {
                 // no U-turns; no turn on a crossing
                 if nd == opposite(d) || (crossing && nd != d) {
@@ -427,15 +435,15 @@ fn search(
                 };
                 let to = next.0 * cols + next.1;
                 let at_goal = goal[to] & (1 << index(nd)) != 0;
-                let enter = costs.enter[to][usize::from(is_horizontal(nd))];
-                if enter == WALL || (costs.near[to] && !at_goal) {
+                let (enter, _, near) = costs.get(next, is_horizontal(nd));
+                if enter >= WALL || (near && !at_goal) {
                     continue;
                 }
                 let mut c = cost + STEP + enter;
                 if nd != d {
                     c += TURN;
                 }
-                let ns = state(next, nd);
+                let ns = to * 4 + index(nd);
                 if c < dist[ns] {
                     dist[ns] = c;
                     prev[ns] = s as u32;

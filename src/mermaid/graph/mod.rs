@@ -241,16 +241,17 @@ fn variant_fit(
     params: &[layout::Params],
     opts: &RenderOptions,
 ) -> Option<(usize, Vec<Line>)> {
-    // A stage too wide with ports close together is too wide with them spread too.
-    let mut too_wide: Option<(usize, usize)> = None;
+    // A stage too wide with ports close together is too wide with them spread too, and
+    // a back edge with no way round finds none with them spread either.
+    let mut hopeless: Option<(usize, usize)> = None;
     for &p in params {
-        if too_wide == Some((p.sep, p.wrap)) {
+        if hopeless == Some((p.sep, p.wrap)) {
             continue;
         }
         let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
             Ok(drawn) => drawn,
-            Err(Stage::TooWide) => {
-                too_wide = Some((p.sep, p.wrap));
+            Err(Stage::TooWide | Stage::NoWayRound) => {
+                hopeless = Some((p.sep, p.wrap));
                 continue;
             }
             Err(Stage::Overlap) => continue,
@@ -269,6 +270,8 @@ enum Stage {
     TooWide,
     /// something would overlap (or could not be placed)
     Overlap,
+    /// a back edge taken out of the layers found no way round
+    NoWayRound,
 }
 
 /// One stage: plan, check the width, draw.
@@ -284,6 +287,12 @@ fn draw_stage(
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
-    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|_| Stage::Overlap)?;
+    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| {
+        if e == detour::NO_WAY_ROUND {
+            Stage::NoWayRound
+        } else {
+            Stage::Overlap
+        }
+    })?;
     Ok((plan, drawing))
 }
