@@ -529,3 +529,39 @@ fn difference_marks_stay_narrow() {
     );
     assert!(narrow.len() >= 17, "narrow {narrow:?}, broad {broad:?}");
 }
+
+/// t3's composite state ends in a `[*]` that two inner states reach; the composite's two
+/// exits were drawn from the frame's border right under the two arrows into that point, so
+/// each inner state seemed to run on out of the frame. The exits now leave the border away
+/// from the point: no column holds both an arrow into `◉` and an exit under it.
+#[test]
+fn exits_of_a_composite_state_do_not_line_up_with_its_end_point() {
+    let q = questions()
+        .into_iter()
+        .find(|q| q.id == "t3")
+        .expect("t3 in the set");
+    for width in [95, 75, 60] {
+        for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
+            let rows: Vec<Vec<char>> = r.lines.iter().map(|l| l.text().chars().collect()).collect();
+            for (k, row) in rows.iter().enumerate() {
+                let Some(col) = row.iter().position(|&c| c == '◉') else {
+                    continue;
+                };
+                let Some(border) = rows.get(k + 1) else {
+                    continue;
+                };
+                if !border.contains(&'┘') {
+                    continue; // the last `[*]`, outside any frame
+                }
+                for c in col.saturating_sub(1)..=col + 1 {
+                    assert_ne!(
+                        border.get(c),
+                        Some(&'┬'),
+                        "t3 {key} at {width}, row {k}:\n{}",
+                        text(&r.lines)
+                    );
+                }
+            }
+        }
+    }
+}

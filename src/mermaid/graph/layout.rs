@@ -327,8 +327,14 @@ impl<'a> Builder<'a> {
         for (i, it) in r.items.iter().enumerate() {
             let Some(n) = it.node else { continue };
             let (mut w, mut h) = shapes::size(&self.texts[n]);
-            let k = self.side_a[i].len().max(self.side_b[i].len());
             let point = self.texts[n].shape.is_point();
+            // a point is not widened for the edges its frame sends and takes
+            let own = |side: usize, list: &[usize]| {
+                list.iter()
+                    .filter(|&&si| !(point && self.via_frame(si, side)))
+                    .count()
+            };
+            let k = own(0, &self.side_a[i]).max(own(1, &self.side_b[i]));
             let need = (k.max(1) - 1) * self.spacing + if point { 1 } else { 3 };
             let loop_w = loop_of[n].map(|e| max_width(&self.edge_labels[e]));
             if horizontal {
@@ -467,44 +473,168 @@ impl<'a> Builder<'a> {
         rows
     }
 
-    /// Phase 3: ports spread evenly on each side, ordered by where the other end is.
+    /// A segment that meets item `i` on `side` (0: the side facing the previous layer) only
+    /// through its subgraph's frame: drawn from the frame's border, not from the item.
+    fn via_frame(&self, si: usize, side: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        let s = &r.segs[si];
+        if side == 0 {
+            s.last && lower_frame(g, r, s.edge).is_some()
+        } else {
+            s.first && upper_frame(g, r, s.edge).is_some()
+        }
+    }
+
+    /// Cross position of the centre of item `i`'s box.
+    fn center(&self, i: usize) -> i64 {
+        match self.r.items[i].node {
+            Some(n) => self.cross[i] + self.box_off[n] + (self.box_cross(n) as i64 - 1) / 2,
+            None => self.cross[i],
+        }
+    }
+
+    /// Phase 3: ports spread evenly on each side, ordered by where the other end is. The
+    /// edges a subgraph's frame sends or takes through a `[*]` inside it leave (or reach)
+    /// the frame's border away from the point's own edges, so no line seems to run through
+    /// the point and out of the frame.
     fn assign_ports(&mut self) {
         let r = self.r;
-        let center = |b: &Builder, i: usize| match r.items[i].node {
-            Some(n) => b.cross[i] + b.box_off[n] + (b.box_cross(n) as i64 - 1) / 2,
-            None => b.cross[i],
-        };
+        let mut via_frames: Vec<(usize, usize)> = Vec::new(); // (side, segment)
         for i in 0..r.items.len() {
             let (lo, hi) = self.port_range(i);
+            let point = r.items[i]
+                .node
+                .is_some_and(|n| self.texts[n].shape.is_point());
             for side in 0..2 {
                 let mut list = if side == 0 {
                     self.side_a[i].clone()
                 } else {
                     self.side_b[i].clone()
                 };
+                if point {
+                    let (framed, own): (Vec<usize>, Vec<usize>) =
+                        list.iter().partition(|&&si| self.via_frame(si, side));
+                    via_frames.extend(framed.into_iter().map(|si| (side, si)));
+                    list = own;
+                }
                 if list.is_empty() {
                     continue;
                 }
-                list.sort_by_key(|&si| {
-                    let s = &r.segs[si];
-                    let other = if side == 0 { s.upper } else { s.lower };
-                    // back edges keep to the outside of their side
-                    let back = i64::from(r.reversed[s.edge]);
-                    (center(self, other), back, s.edge)
-                });
-                let k = list.len() as i64;
-                let spacing = self.spacing as i64;
-                let span = (k - 1) * spacing;
-                let start = lo + ((hi - lo) - span).max(0) / 2;
-                let mut spots: Vec<i64> = (0..k).map(|j| (start + j * spacing).min(hi)).collect();
-                off_dividers(&mut spots, &self.divider_rows(i), (lo, hi));
+                self.sort_by_other_end(&mut list, side);
+                let spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
                 for (&si, pos) in list.iter().zip(spots) {
+                    self.set_port(si, side, pos);
+                }
+            }
+        }
+        self.frame_ports(&via_frames);
+    }
+
+    /// Order a side's segments by where their other end is (back edges to the outside).
+    fn sort_by_other_end(&self, list: &mut [usize], side: usize) {
+        let r = self.r;
+        list.sort_by_key(|&si| {
+            let s = &r.segs[si];
+            let other = if side == 0 { s.upper } else { s.lower };
+            let back = i64::from(r.reversed[s.edge]);
+            (self.center(other), back, s.edge)
+        });
+    }
+
+    /// `k` ports spread evenly and centred in `lo..=hi`, off the given divider rows.
+    fn spread(&self, k: usize, (lo, hi): (i64, i64), dividers: &[i64]) -> Vec<i64> {
+        let k = k as i64;
+        let spacing = self.spacing as i64;
+        let span = (k - 1) * spacing;
+        let start = lo + ((hi - lo) - span).max(0) / 2;
+        let mut spots: Vec<i64> = (0..k).map(|j| (start + j * spacing).min(hi)).collect();
+        off_dividers(&mut spots, dividers, (lo, hi));
+        spots
+    }
+
+    fn set_port(&mut self, si: usize, side: usize, pos: i64) {
+        if side == 0 {
+            self.ports[si].1 = pos;
+        } else {
+            self.ports[si].0 = pos;
+        }
+    }
+
+    /// Ports for the segments that meet a `[*]` only through its frame: spread over the
+    /// frame's members, clear of the ports already on that border (and, leaving, of the
+    /// point's own).
+    fn frame_ports(&mut self, via_frames: &[(usize, usize)]) {
+        let (g, r) = (self.g, self.r);
+        let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        for &(side, si) in via_frames {
+            let s = &r.segs[si];
+            let frame = if side == 0 {
+                lower_frame(g, r, s.edge)
+            } else {
+                upper_frame(g, r, s.edge)
+            };
+            let Some(c) = frame else { continue };
+            match groups.iter_mut().find(|(key, _)| *key == (c, side)) {
+                Some((_, list)) => list.push(si),
+                None => groups.push(((c, side), vec![si])),
+            }
+        }
+        for ((c, side), mut list) in groups {
+            let members = (0..r.items.len()).filter(|&i| self.paths[i].contains(&c));
+            let (lo, hi) = members.fold((i64::MAX, i64::MIN), |(lo, hi), i| {
+                (
+                    lo.min(self.cross[i]),
+                    hi.max(self.cross[i] + self.csize[i] as i64 - 1),
+                )
+            });
+            if lo > hi {
+                continue;
+            }
+            // the gap the border faces, and what already crosses it there
+            let at = if side == 0 {
+                r.segs[list[0]].lower
+            } else {
+                r.segs[list[0]].upper
+            };
+            let layer = r.items[at].layer;
+            let gap = if side == 0 {
+                layer.checked_sub(1)
+            } else {
+                Some(layer)
+            };
+            let mut taken: Vec<i64> = gap
+                .and_then(|k| self.gap_segs.get(k))
+                .into_iter()
+                .flatten()
+                .filter(|si| !list.contains(si))
+                .map(|&si| {
                     if side == 0 {
-                        self.ports[si].1 = pos;
+                        self.ports[si].1
                     } else {
-                        self.ports[si].0 = pos;
+                        self.ports[si].0
+                    }
+                })
+                .collect();
+            // leaving: clear of the point and its own ports too, so no line seems to run
+            // through it and out (arriving over the start point reads as it means)
+            if side == 1 {
+                let mut own = vec![self.center(at)];
+                for &si in self.side_a[at].iter().chain(&self.side_b[at]) {
+                    if !list.contains(&si) {
+                        own.extend([self.ports[si].0, self.ports[si].1]);
                     }
                 }
+                taken.extend(own.iter().flat_map(|&x| [x - 1, x, x + 1]));
+            }
+            self.sort_by_other_end(&mut list, side);
+            let spots = self.spread(list.len(), (lo, hi), &[]);
+            for (&si, want) in list.iter().zip(spots) {
+                let pos = (0..=(hi - lo))
+                    .flat_map(|d| [want + d, want - d])
+                    .find(|p| (lo..=hi).contains(p) && !taken.contains(p))
+                    .unwrap_or(want);
+                taken.push(pos);
+                self.set_port(si, side, pos);
             }
         }
     }
