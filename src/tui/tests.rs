@@ -1093,6 +1093,32 @@ fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
     );
 }
 
+/// Back on a diagram question scrolled to its top, the highlighted option (D) was off
+/// screen while option 1's title was on it: Enter said no title was on screen. It now
+/// highlights the first option in view and picks nothing; the next Enter picks it.
+#[test]
+fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    run(
+        app,
+        [Action::CursorDown, Action::CursorDown, Action::CursorDown],
+    );
+    for _ in 0..200 {
+        run(app, [Action::ScrollUp]);
+    }
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("1. Option A"), "{shown}");
+    assert!(!shown.contains("4. Option D"), "{shown}");
+    run(app, [Action::Choose]);
+    assert_eq!(app.session.answer("q6"), None, "{shown}");
+    let status = app.status.clone().unwrap_or_default();
+    assert!(status.contains("Option 1 is highlighted"), "{status}");
+    run(app, [Action::Choose]);
+    assert_eq!(app.session.answer("q6"), Some("A"));
+}
+
 #[test]
 fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     let mut f = fixture();

@@ -289,15 +289,24 @@ fn cursor_to_view(app: &mut App) {
 /// Whether the title row of the option under the cursor is on screen: Enter chooses
 /// only an option the taker can see is the one.
 fn cursor_title_in_view(app: &App) -> bool {
-    let width = body::width(app);
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    let (starts, in_view) = option_titles(app);
+    starts.get(cursor).is_none_or(|&start| in_view(start))
+}
+
+/// The options whose title row is on screen.
+fn titles_in_view(app: &App) -> Vec<usize> {
+    let (starts, in_view) = option_titles(app);
+    (0..starts.len()).filter(|&i| in_view(starts[i])).collect()
+}
+
+/// The body row of each option's title, and whether a body row is on screen.
+fn option_titles(app: &App) -> (Vec<usize>, impl Fn(usize) -> bool) {
     let viewport = usize::from(body::viewport_rows(app));
     let top = usize::from(app.scroll);
-    let built = body::build(app, width);
-    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
-    built
-        .option_rows
-        .get(cursor)
-        .is_none_or(|&(start, _)| start >= top && start < top + viewport)
+    let built = body::build(app, body::width(app));
+    let starts = built.option_rows.iter().map(|&(start, _)| start).collect();
+    (starts, move |row: usize| row >= top && row < top + viewport)
 }
 
 fn clamp_u16(n: usize) -> u16 {
@@ -326,6 +335,16 @@ pub fn choose(app: &mut App) {
             } else if cursor_title_in_view(app) {
                 let n = app.cursors.get(app.current()).copied().unwrap_or(0);
                 pick(app, n);
+            } else if let Some(&first) = titles_in_view(app).first() {
+                // The highlighted option is off screen: highlight one in view, pick nothing.
+                let i = app.current();
+                if let Some(c) = app.cursors.get_mut(i) {
+                    *c = first;
+                }
+                app.status = Some(format!(
+                    "Option {} is highlighted now: Enter picks it (or press a number).",
+                    first + 1
+                ));
             } else {
                 app.status = Some(
                     "No option's title is on screen: scroll to one, or press its number.".into(),
