@@ -120,19 +120,27 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
     }
     let mut out: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
     let drawn = |r: &Rendered| r.form == Form::Drawing;
-    if out.iter().any(|r| drawn(r) && r.turned) {
-        let turned: Vec<Option<Rendered>> = sources
-            .iter()
-            .zip(&out)
-            .map(|(s, r)| {
-                (drawn(r) && !r.turned && r.kind != DiagramKind::Sequence)
-                    .then(|| render_form(s, opts, Want::Turned))
-            })
-            .collect();
-        if turned.iter().flatten().all(drawn) {
-            for (r, t) in out.iter_mut().zip(turned) {
-                if let Some(t) = t {
-                    *r = t;
+    if out.iter().any(|r| drawn(r) && r.turned) && out.iter().any(|r| drawn(r) && !r.turned) {
+        // Turned alike: all turned, else all in their own direction, else all lists.
+        let alike = |want: Want, turned: bool| -> Option<Vec<Rendered>> {
+            sources
+                .iter()
+                .zip(&out)
+                .map(|(s, r)| {
+                    if !drawn(r) || r.turned == turned || r.kind == DiagramKind::Sequence {
+                        return Some(r.clone());
+                    }
+                    Some(render_form(s, opts, want)).filter(drawn)
+                })
+                .collect()
+        };
+        match alike(Want::Turned, true).or_else(|| alike(Want::Own, false)) {
+            Some(same) => out = same,
+            None => {
+                for (s, r) in sources.iter().zip(out.iter_mut()) {
+                    if drawn(r) {
+                        *r = render_compact(s, opts);
+                    }
                 }
             }
         }
@@ -206,6 +214,8 @@ pub(crate) enum Want {
     /// like `Best`, but a flowchart, state or class diagram is laid out turned a quarter
     /// (LR top-down, TD left to right), as its sibling options had to be
     Turned,
+    /// like `Best`, but never turned (as its sibling options could not be)
+    Own,
     /// always the compact form
     Compact,
 }

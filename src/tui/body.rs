@@ -17,8 +17,9 @@ use super::theme::Theme;
 use crate::quiz::{MermaidOption, Question, QuestionKind};
 use crate::text::{display_width, sanitize_line};
 
-/// Diagrams sit under their option's marker.
-pub const DIAGRAM_INDENT: &str = "    ";
+/// Diagrams sit under their option's marker (an 80-column terminal leaves 75 columns for
+/// a diagram, a 100-column one 95).
+pub const DIAGRAM_INDENT: &str = "   ";
 
 pub struct Body<'a> {
     /// Diagram lines borrow from the cache `update` keeps (no copy per frame).
@@ -210,7 +211,7 @@ fn push_diagrams<'a>(
     let pairs = arranged.pairs && drawn.iter().all(|d| d.width <= half);
     let margin = |marked: bool| {
         if marked {
-            Span::styled("  ▌ ", super::diagrams::highlight(theme))
+            Span::styled(" ▌ ", super::diagrams::highlight(theme))
         } else {
             Span::raw(DIAGRAM_INDENT)
         }

@@ -565,3 +565,34 @@ fn exits_of_a_composite_state_do_not_line_up_with_its_end_point() {
         }
     }
 }
+
+/// The four options share one form and one direction: at 74 columns f8's option A drew
+/// top-down while B–D only fitted turned left to right (and A did not), so the question
+/// showed two directions. Turned alike, else in their own direction alike, else all lists.
+#[test]
+fn options_are_turned_alike() {
+    for q in questions() {
+        for width in (56..=96).step_by(2) {
+            let rendered = render_question(&q, width);
+            let forms: Vec<Form> = rendered.iter().map(|r| r.form).collect();
+            assert!(
+                forms.iter().all(|f| *f == forms[0]),
+                "{} at {width}: {forms:?}",
+                q.id
+            );
+            let turned: Vec<bool> = rendered
+                .iter()
+                .map(|r| {
+                    r.lines
+                        .first()
+                        .is_some_and(|l| l.text().ends_with(" to fit"))
+                })
+                .collect();
+            assert!(
+                turned.iter().all(|t| *t == turned[0]),
+                "{} at {width}: turned {turned:?}",
+                q.id
+            );
+        }
+    }
+}

@@ -178,6 +178,8 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
         (fit(own.turned())?, own.turned())
+    } else if want == Want::Own {
+        (fit(own)?, own)
     } else {
         match fit(own) {
             Some(lines) if !big && !own.horizontal() && lines.len() > TALL => {
