@@ -114,12 +114,13 @@ pub fn place_labels_td(
                 let c1 = c0 + w - 1;
                 // A label beside its edge keeps two cells from any other line on its far
                 // side, so it cannot be read as that line's.
+                // (A label over its own line keeps two cells on both sides.)
                 let (reach0, reach1) = if c1 < b {
                     (c0 - 2, c1 + 1)
                 } else if c0 > b {
                     (c0 - 1, c1 + 2)
                 } else {
-                    (c0 - 1, c1 + 1)
+                    (c0 - 2, c1 + 2)
                 };
                 // its own line it may cover, not touch
                 let hits_line = verticals.iter().any(|&(f, x)| {
