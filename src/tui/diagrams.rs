@@ -115,11 +115,20 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
         pairs,
         note,
     };
+    let drawn = rendered_options
+        .iter()
+        .all(|r| r.form == mermaid::Form::Drawing);
+    // Lists the taker did not ask for: the drawings do not fit this width.
+    let listed = !view.list
+        && rendered_options
+            .iter()
+            .all(|r| r.form == mermaid::Form::Compact);
+    let fit_note = listed.then_some("Listed: too wide to draw here.");
     if !view.differences {
-        return unmarked(None);
+        return unmarked(fit_note);
     }
     let marks = mermaid::compare::differences(rendered_options);
-    let too_broad = !view.list
+    let too_broad = drawn
         && rendered_options
             .iter()
             .zip(&marks)
@@ -138,7 +147,7 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
     Arranged {
         options,
         pairs,
-        note: None,
+        note: fit_note,
     }
 }
 
