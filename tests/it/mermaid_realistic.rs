@@ -416,6 +416,19 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
             assert!(arrives, "{target} at {width}:\n{all}");
         }
     }
+    // a guard reads as its source's: "conflict, refetch" sits by Posting, not Fetching
+    let drawn = text(
+        &quizz::mermaid::render(
+            fetch,
+            &RenderOptions {
+                width: 75,
+                ascii: false,
+            },
+        )
+        .lines,
+    );
+    let row = |s: &str| drawn.lines().position(|l| l.contains(s)).unwrap_or(0);
+    assert!(row("conflict, refetch") > row("Grading"), "{drawn}");
     insta::assert_snapshot!(
         "back_edges_labelled_w75",
         text(

@@ -5,8 +5,6 @@
 //! to a side of its target: fewest crossings first, then fewest turns, then shortest —
 //! which takes it up the outside of the drawing, one lane per edge.
 
-use std::cmp::Reverse;
-
 use crate::mermaid::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
 use crate::mermaid::graph::draw::{BLOCK, FRAME, Plane, bit, footnote};
 use crate::mermaid::graph::layout::Plan;
@@ -546,8 +544,8 @@ fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32
         .any(|form| beside(p, corners, form, owner, grid))
 }
 
-/// A label beside the longest vertical run of a line it fits beside, with a clear cell
-/// on both sides of the text so it cannot be read as another line's.
+/// A label beside a vertical run of its line, as near the line's source as it fits, with
+/// a clear cell on both sides of the text so it cannot be read as another line's.
 fn beside(
     p: &mut Plane,
     corners: &[(usize, usize)],
@@ -557,34 +555,41 @@ fn beside(
 ) -> bool {
     let w = max_width(lines);
     let nl = lines.len();
-    let mut runs: Vec<((usize, usize), (usize, usize))> = corners
+    // vertical runs in the order the line takes them from its source; on each, from the
+    // end nearer the source, so the label reads as the source's (a guard on a decision)
+    let runs = corners
         .windows(2)
-        .filter(|pair| pair[0].1 == pair[1].1 && pair[0].0.abs_diff(pair[1].0) > nl + 1)
-        .map(|pair| (pair[0], pair[1]))
-        .collect();
-    runs.sort_by_key(|(a, b)| Reverse(a.0.abs_diff(b.0)));
-    for (a, b) in runs {
-        let top = a.0.min(b.0) + (a.0.abs_diff(b.0) + 1 - nl) / 2;
+        .filter(|pair| pair[0].1 == pair[1].1 && pair[0].0.abs_diff(pair[1].0) > nl + 1);
+    for pair in runs {
+        let (a, b) = (pair[0], pair[1]);
+        let (lo, hi) = (a.0.min(b.0) + 1, a.0.max(b.0) - nl);
+        let tops: Vec<usize> = if a.0 > b.0 {
+            (lo..=hi).rev().collect()
+        } else {
+            (lo..=hi).collect()
+        };
         let x = a.1;
         let sides = [Some(x + 2), x.checked_sub(w + 1)];
-        for left in sides
-            .into_iter()
-            .flatten()
-            .filter(|&l| l >= grid.left && l + w < grid.cols)
-        {
-            let blank = |p: &Plane, c: (usize, usize)| {
-                c.1 == x || (p.occ.get(&c).is_none() && p.canvas.is_empty(c.0, c.1))
-            };
-            let clear = (top..top + nl).all(|row| {
-                p.label_fits(row, left, w, owner)
-                    && (left == 0 || blank(p, (row, left - 1)))
-                    && blank(p, (row, left + w))
-            });
-            if clear {
-                for (k, line) in lines.iter().enumerate() {
-                    p.put_label(top + k, left, line);
+        for top in tops {
+            for left in sides
+                .into_iter()
+                .flatten()
+                .filter(|&l| l >= grid.left && l + w < grid.cols)
+            {
+                let blank = |p: &Plane, c: (usize, usize)| {
+                    c.1 == x || (p.occ.get(&c).is_none() && p.canvas.is_empty(c.0, c.1))
+                };
+                let clear = (top..top + nl).all(|row| {
+                    p.label_fits(row, left, w, owner)
+                        && (left == 0 || blank(p, (row, left - 1)))
+                        && blank(p, (row, left + w))
+                });
+                if clear {
+                    for (k, line) in lines.iter().enumerate() {
+                        p.put_label(top + k, left, line);
+                    }
+                    return true;
                 }
-                return true;
             }
         }
     }
