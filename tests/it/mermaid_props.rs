@@ -149,3 +149,77 @@ proptest! {
         }
     }
 }
+
+/// A flowchart or state diagram with cycles, as a quiz bot writes them: named boxes,
+/// forward edges and back edges (retries, loops), some labelled.
+fn cyclic_graph() -> impl Strategy<Value = (String, Vec<String>)> {
+    let names = prop::collection::vec("[a-z]{2,9}( [a-z]{2,7}){0,2}", 3..8);
+    let edges = prop::collection::vec(
+        (
+            0usize..8,
+            0usize..8,
+            prop::option::of("[a-z]{2,8}( [a-z]{2,6})?"),
+        ),
+        2..12,
+    );
+    (names, edges, prop::bool::ANY, prop::bool::ANY).prop_map(|(names, edges, lr, state)| {
+        let n = names.len();
+        let mut src = if state {
+            String::from("stateDiagram-v2\n")
+        } else {
+            format!("flowchart {}\n", if lr { "LR" } else { "TD" })
+        };
+        let mut labels = Vec::new();
+        // a chain through every node, then the random (often backward) edges
+        let chain = (0..n - 1).map(|i| (i, i + 1, None));
+        for (a, b, label) in chain.chain(edges.into_iter().map(|(a, b, l)| (a % n, b % n, l))) {
+            let (x, y) = (&names[a], &names[b]);
+            let id = |i: usize| format!("N{i}");
+            if state {
+                src.push_str(&format!("    {} --> {}", id(a), id(b)));
+                if let Some(l) = &label {
+                    src.push_str(&format!(" : {l}"));
+                }
+                src.push('\n');
+            } else {
+                match &label {
+                    Some(l) => {
+                        src.push_str(&format!("    {}[{x}] -- {l} --> {}[{y}]\n", id(a), id(b)))
+                    }
+                    None => src.push_str(&format!("    {}[{x}] --> {}[{y}]\n", id(a), id(b))),
+                }
+            }
+            labels.extend(label);
+        }
+        if state {
+            for (i, name) in names.iter().enumerate() {
+                src.push_str(&format!("    N{i} : {name}\n"));
+            }
+        }
+        (src, labels)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Back edges routed round the outside never break a drawing: it fits, and every
+    /// edge label is drawn (on the picture or as a footnote).
+    #[test]
+    fn cyclic_graphs_fit_and_keep_their_labels(
+        (src, labels) in cyclic_graph(),
+        width in 40usize..120,
+    ) {
+        let r = render(&src, &RenderOptions { width, ascii: false });
+        for line in &r.lines {
+            prop_assert!(line.width() <= width, "line wider than {}: {:?}\n{}", width, line.text(), src);
+        }
+        if r.form == quizz::mermaid::Form::Drawing {
+            let all: String = r.lines.iter().map(|l| l.text()).collect::<Vec<_>>().join("\n");
+            // (a label may wrap: each word is drawn)
+            for word in labels.iter().flat_map(|l| l.split_whitespace()) {
+                prop_assert!(all.contains(word), "label word {:?} missing:\n{}\n{}", word, all, src);
+            }
+        }
+    }
+}
