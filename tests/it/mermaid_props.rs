@@ -215,7 +215,7 @@ proptest! {
             prop_assert!(line.width() <= width, "line wider than {}: {:?}\n{}", width, line.text(), src);
         }
         if r.form == quizz::mermaid::Form::Drawing {
-            let all: String = r.lines.iter().map(|l| l.text()).collect::<Vec<_>>().join("\n");
+            let all: String = r.lines.iter().map(quizz::mermaid::Line::text).collect::<Vec<_>>().join("\n");
             // (a label may wrap: each word is drawn)
             for word in labels.iter().flat_map(|l| l.split_whitespace()) {
                 prop_assert!(all.contains(word), "label word {:?} missing:\n{}\n{}", word, all, src);
