@@ -182,12 +182,10 @@ fn cyclic_graph() -> impl Strategy<Value = (String, Vec<String>)> {
                 }
                 src.push('\n');
             } else {
-                match &label {
-                    Some(l) => {
-                        src.push_str(&format!("    {}[{x}] -- {l} --> {}[{y}]\n", id(a), id(b)))
-                    }
-                    None => src.push_str(&format!("    {}[{x}] --> {}[{y}]\n", id(a), id(b))),
-                }
+                let arrow = label
+                    .as_ref()
+                    .map_or_else(|| "-->".to_string(), |l| format!("-- {l} -->"));
+                src.push_str(&format!("    {}[{x}] {arrow} {}[{y}]\n", id(a), id(b)));
             }
             labels.extend(label);
         }
