@@ -89,6 +89,15 @@ pub struct Rendered {
     pub form: Form,
     /// drawn turned a quarter to fit (an LR graph top-down, a TD one left to right)
     turned: bool,
+    /// a graph drawn left to right (or right to left)
+    across: bool,
+}
+
+impl Rendered {
+    /// A graph drawn left to right (or right to left), as drawn: turned or not.
+    pub fn across(&self) -> bool {
+        self.across
+    }
 }
 
 /// What a diagram's renderer returns: its lines, their form, and whether a graph was
@@ -97,6 +106,8 @@ pub(crate) struct Output {
     pub lines: Vec<Line>,
     pub form: Form,
     pub turned: bool,
+    /// a graph drawn left to right (or right to left)
+    pub across: bool,
 }
 
 /// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
@@ -120,21 +131,32 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
     }
     let mut out: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
     let drawn = |r: &Rendered| r.form == Form::Drawing;
-    if out.iter().any(|r| drawn(r) && r.turned) && out.iter().any(|r| drawn(r) && !r.turned) {
-        // Turned alike: all turned, else all in their own direction, else all lists.
-        let alike = |want: Want, turned: bool| -> Option<Vec<Rendered>> {
+    let graph = |r: &Rendered| drawn(r) && r.kind != DiagramKind::Sequence;
+    let across = out.iter().filter(|r| graph(r) && r.across).count();
+    let down = out.iter().filter(|r| graph(r) && !r.across).count();
+    if across > 0 && down > 0 {
+        // One direction for all: the one most options took, else the other, else lists.
+        // An option is turned to it, or drawn in its own direction when that is it.
+        let alike = |target: bool| -> Option<Vec<Rendered>> {
             sources
                 .iter()
                 .zip(&out)
                 .map(|(s, r)| {
-                    if !drawn(r) || r.turned == turned || r.kind == DiagramKind::Sequence {
+                    if !graph(r) || r.across == target {
                         return Some(r.clone());
                     }
-                    Some(render_form(s, opts, want)).filter(drawn)
+                    let own_across = r.across != r.turned;
+                    let want = if own_across == target {
+                        Want::Own
+                    } else {
+                        Want::Turned
+                    };
+                    Some(render_form(s, opts, want)).filter(|t| drawn(t) && t.across == target)
                 })
                 .collect()
         };
-        match alike(Want::Turned, true).or_else(|| alike(Want::Own, false)) {
+        let first = across > down;
+        match alike(first).or_else(|| alike(!first)) {
             Some(same) => out = same,
             None => {
                 for (s, r) in sources.iter().zip(out.iter_mut()) {
@@ -200,6 +222,7 @@ fn shared_sequences(sources: &[&str], opts: &RenderOptions) -> Option<Vec<Render
                     kind: DiagramKind::Sequence,
                     form: out.form,
                     turned: false,
+                    across: false,
                 }
             })
             .collect(),
@@ -234,6 +257,7 @@ fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
             kind,
             form: out.form,
             turned: out.turned,
+            across: out.across,
         },
         Err(reason) => Rendered {
             lines: fallback::frame(source, &reason, width, opts.ascii),
@@ -241,6 +265,7 @@ fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
             kind,
             form: Form::Source,
             turned: false,
+            across: false,
         },
     };
     enforce_width(&mut rendered.lines, width, opts.ascii);

@@ -586,26 +586,50 @@ fn exits_of_a_composite_state_do_not_line_up_with_its_end_point() {
 fn options_are_turned_alike() {
     for q in questions() {
         for width in (56..=96).step_by(2) {
-            let rendered = render_question(&q, width);
-            let forms: Vec<Form> = rendered.iter().map(|r| r.form).collect();
-            assert!(
-                forms.iter().all(|f| *f == forms[0]),
-                "{} at {width}: {forms:?}",
-                q.id
-            );
-            let turned: Vec<bool> = rendered
-                .iter()
-                .map(|r| {
-                    r.lines
-                        .first()
-                        .is_some_and(|l| l.text().ends_with(" to fit"))
-                })
-                .collect();
-            assert!(
-                turned.iter().all(|t| *t == turned[0]),
-                "{} at {width}: turned {turned:?}",
-                q.id
-            );
+            assert_alike(&q.id, &render_question(&q, width), width);
         }
+    }
+}
+
+fn assert_alike(id: &str, rendered: &[Rendered], width: usize) {
+    let forms: Vec<Form> = rendered.iter().map(|r| r.form).collect();
+    assert!(
+        forms.iter().all(|f| *f == forms[0]),
+        "{id} at {width}: {forms:?}"
+    );
+    let across: Vec<bool> = rendered.iter().map(Rendered::across).collect();
+    assert!(
+        across.iter().all(|t| *t == across[0]),
+        "{id} at {width}: across {across:?}"
+    );
+}
+
+/// Options written in different directions (one LR, one TD) are drawn in one: both
+/// top-down when the LR one fits turned (it was listed, as neither could be turned to
+/// match the other's flag), both left to right on a terminal wide enough for that.
+#[test]
+fn options_written_in_different_directions_are_drawn_in_one() {
+    let lr = "flowchart LR
+    A[read config] --> B{valid?}
+    B -- yes --> C[connect to GitHub]
+    C --> D[fetch comments]
+    D --> E[parse quiz]
+    B -- no --> H[print error]";
+    let td = "flowchart TD
+    A[read config] --> B{valid?}
+    B -- yes --> C[connect to GitHub]
+    C --> D[fetch comments]
+    D --> E[parse the quiz]
+    B -- no --> H[print error]";
+    for width in [60, 75, 95, 130, 200] {
+        let rendered = render_options(
+            &[lr, td],
+            &RenderOptions {
+                width,
+                ascii: false,
+            },
+        );
+        assert_alike("lr+td", &rendered, width);
+        assert_eq!(rendered[0].form, Form::Drawing, "at {width}");
     }
 }

@@ -54,12 +54,13 @@ fn has_empty_cluster(g: &Graph) -> bool {
 /// The drawing, or the compact list when no stage fits.
 pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
     if want != Want::Compact
-        && let Some((lines, turned)) = draw_fitted(g, opts, want)
+        && let Some((lines, dir)) = draw_fitted(g, opts, want)
     {
         return Output {
             lines,
             form: Form::Drawing,
-            turned,
+            turned: dir != g.direction,
+            across: dir.horizontal(),
         };
     }
     let mut lines = compact::render(g, opts.width, opts.ascii);
@@ -70,6 +71,7 @@ pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
         lines,
         form: Form::Compact,
         turned: false,
+        across: false,
     }
 }
 
@@ -143,7 +145,11 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
 /// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
 /// top-down, TD left to right); a tall TD drawing gives way to a turned one a third
 /// shorter. Returns the lines and whether they are turned.
-fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>, bool)> {
+fn draw_fitted(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+) -> Option<(Vec<Line>, model::Direction)> {
     let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
@@ -202,7 +208,7 @@ fn draw_fitted(g: &Graph, opts: &RenderOptions, want: Want) -> Option<(Vec<Line>
         lines.insert(0, Line::styled(note, Style::Dim));
     }
     lines.extend(legend::drawn(&g, opts));
-    Some((lines, dir != own))
+    Some((lines, dir))
 }
 
 /// One way to lay a graph out, and whether it is only worth trying when no way before it

@@ -19,12 +19,14 @@ pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, St
             lines,
             form: Form::Drawing,
             turned: false,
+            across: false,
         });
     }
     Ok(Output {
         lines: compact::render(&diagram, opts),
         form: Form::Compact,
         turned: false,
+        across: false,
     })
 }
 
@@ -50,6 +52,7 @@ pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output
                 lines,
                 form: Form::Drawing,
                 turned: false,
+                across: false,
             })
             .collect(),
     )
