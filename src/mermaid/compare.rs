@@ -25,16 +25,33 @@ use crate::mermaid::{Form, Rendered};
 /// past the row's text: there another option draws something this one does not.
 pub type Marks = Vec<Vec<Range<usize>>>;
 
+/// Where the options of a question differ.
+#[derive(Debug, Clone, Default)]
+pub struct Differences {
+    /// per option, the marks (see [`Marks`])
+    pub marks: Vec<Marks>,
+    /// per option: a drawing laid out so differently from every other option that cell
+    /// marks would say nothing (it gets none; the list form compares it row by row)
+    pub apart: Vec<bool>,
+}
+
+/// Two drawings whose marks against each other cover more than this share of either's
+/// drawn cells are laid out too differently to compare cell by cell.
+pub const APART: f64 = 0.4;
+
 /// For each option, where it differs from the others (see the module documentation).
 /// Options are compared in the form they were rendered in; `marks[i][row]` lines up with
 /// `options[i].lines[row]`.
-pub fn differences(options: &[Rendered]) -> Vec<Marks> {
+pub fn differences(options: &[Rendered]) -> Differences {
     let lines: Vec<&[Line]> = options.iter().map(|r| r.lines.as_slice()).collect();
     let cells = !options.is_empty() && options.iter().all(|r| r.form == Form::Drawing);
     if cells {
         cell_marks(&lines)
     } else {
-        row_marks(&lines)
+        Differences {
+            marks: row_marks(&lines),
+            apart: vec![false; options.len()],
+        }
     }
 }
 
@@ -205,59 +222,109 @@ fn align(a: &[Vec<String>], b: &[Vec<String>]) -> Vec<Option<usize>> {
     matched
 }
 
-/// Cell marks for drawings.
-pub fn cell_marks(options: &[&[Line]]) -> Vec<Marks> {
+/// Cell marks for drawings: each option against every other laid out like it (see
+/// [`APART`]); an option laid out like none of the others is `apart`, unmarked.
+pub fn cell_marks(options: &[&[Line]]) -> Differences {
     let grids: Vec<Vec<Vec<String>>> = options
         .iter()
         .map(|ls| ls.iter().map(grid_row).collect())
         .collect();
-    let mut marked: Vec<Vec<Vec<bool>>> = grids
+    let n = grids.len();
+    let drawn_cells: Vec<usize> = grids
         .iter()
-        .map(|g| g.iter().map(|r| vec![false; r.len()]).collect())
+        .map(|g| g.iter().map(|r| drawn(r)).sum())
         .collect();
-    for i in 0..grids.len() {
-        for j in 0..grids.len() {
-            if i == j {
-                continue;
-            }
+    // against[i][j]: the cells of option i that differ from option j, and their share
+    let mut against: Vec<Vec<Option<Against>>> = vec![vec![None; n]; n];
+    for i in 0..n {
+        for j in (0..n).filter(|&j| j != i) {
             let (a, b) = (&grids[i], &grids[j]);
-            for (ra, m) in align(a, b).into_iter().enumerate() {
-                let row = &a[ra];
-                let differs = match m {
-                    Some(rb) => cells_apart(row, &b[rb]),
-                    None => row.iter().map(|c| !blank(Some(c))).collect(),
-                };
-                let flags = &mut marked[i][ra];
-                for (flag, d) in flags.iter_mut().zip(differs) {
-                    *flag |= d;
+            let flags: Vec<Vec<bool>> = align(a, b)
+                .into_iter()
+                .enumerate()
+                .map(|(ra, m)| match m {
+                    Some(rb) => cells_apart(&a[ra], &b[rb]),
+                    None => a[ra].iter().map(|c| !blank(Some(c))).collect(),
+                })
+                .collect();
+            let marked: usize = flags.iter().flatten().filter(|f| **f).count();
+            #[allow(clippy::cast_precision_loss)] // cell counts are small
+            let share = marked as f64 / drawn_cells[i].max(1) as f64;
+            against[i][j] = Some((flags, share));
+        }
+    }
+    let share = |i: usize, j: usize| against[i][j].as_ref().map_or(1.0, |x| x.1);
+    let alike = |i: usize, j: usize| i != j && share(i, j) <= APART && share(j, i) <= APART;
+    let mut marks = Vec::with_capacity(n);
+    let mut apart = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut flags: Vec<Vec<bool>> = grids[i].iter().map(|r| vec![false; r.len()]).collect();
+        let partners: Vec<usize> = (0..n).filter(|&j| alike(i, j)).collect();
+        for &j in &partners {
+            if let Some((theirs, _)) = &against[i][j] {
+                for (mine, other) in flags.iter_mut().zip(theirs) {
+                    for (m, o) in mine.iter_mut().zip(other) {
+                        *m |= *o;
+                    }
                 }
             }
         }
+        apart.push(n > 1 && partners.is_empty());
+        marks.push(flags.iter().map(|r| ranges(r)).collect());
     }
-    marked
-        .into_iter()
-        .map(|rows| rows.into_iter().map(|r| ranges(&r)).collect())
-        .collect()
+    Differences { marks, apart }
 }
 
-/// The cells of row `a` outside a longest common subsequence with row `b` (the shorter
-/// one taken as padded with blanks): what a shifted box or a longer label moves along is
-/// kept, what changed is marked.
+/// The cells of one drawing that differ from another (per row), and their share of its
+/// drawn cells.
+type Against = (Vec<Vec<bool>>, f64);
+
+/// A row cut into what is compared as a whole: a word (letters, digits, `_`) as one
+/// token, any other cell as its own. (start cell, cells, text)
+fn tokens(row: &[String]) -> Vec<(usize, usize, String)> {
+    let word = |c: &str| c.chars().all(|ch| ch.is_alphanumeric() || ch == '_') && !c.is_empty();
+    let mut out: Vec<(usize, usize, String)> = Vec::new();
+    for (k, cell) in row.iter().enumerate() {
+        match out.last_mut() {
+            Some((start, len, text)) if word(cell) && *start + *len == k && word(text) => {
+                *len += 1;
+                text.push_str(cell);
+            }
+            _ => {
+                let text = if blank(Some(cell)) {
+                    " ".to_string()
+                } else {
+                    cell.clone()
+                };
+                out.push((k, 1, text));
+            }
+        }
+    }
+    out
+}
+
+/// The cells of row `a` outside a longest common subsequence of tokens with row `b`
+/// (words whole, other cells one by one; the shorter row taken as padded with blanks):
+/// what a shifted box or a longer label moves along is kept, what changed is marked, and
+/// a word is never half matched by letters another word happens to share.
 fn cells_apart(a: &[String], b: &[String]) -> Vec<bool> {
     if a == b {
         return vec![false; a.len()];
     }
-    let len = a.len().max(b.len());
-    let same = |i: usize, j: usize| {
-        let (x, y) = (a.get(i), b.get(j));
-        x == y || blank(x) && blank(y)
+    let (mut ta, mut tb) = (tokens(a), tokens(b));
+    let pad = |t: &mut Vec<(usize, usize, String)>, from: usize, to: usize| {
+        t.extend((from..to).map(|k| (k, 1, " ".to_string())));
     };
-    // lcs[i][j]: longest common subsequence of a[i..] and b[j..]
-    let w = len + 1;
-    let mut lcs = vec![0u16; w * w];
-    for i in (0..len).rev() {
-        for j in (0..len).rev() {
-            lcs[i * w + j] = if same(i, j) {
+    let len = a.len().max(b.len());
+    pad(&mut ta, a.len(), len);
+    pad(&mut tb, b.len(), len);
+    let (n, m) = (ta.len(), tb.len());
+    let w = m + 1;
+    // lcs[i][j]: longest common subsequence of ta[i..] and tb[j..]
+    let mut lcs = vec![0u16; (n + 1) * w];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i * w + j] = if ta[i].2 == tb[j].2 {
                 lcs[(i + 1) * w + j + 1] + 1
             } else {
                 lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
@@ -266,9 +333,10 @@ fn cells_apart(a: &[String], b: &[String]) -> Vec<bool> {
     }
     let mut differs = vec![true; len];
     let (mut i, mut j) = (0, 0);
-    while i < len && j < len {
-        if same(i, j) {
-            differs[i] = false;
+    while i < n && j < m {
+        if ta[i].2 == tb[j].2 {
+            let (start, cells, _) = ta[i];
+            differs[start..start + cells].fill(false);
             i += 1;
             j += 1;
         } else if lcs[(i + 1) * w + j] >= lcs[i * w + j + 1] {
@@ -278,6 +346,10 @@ fn cells_apart(a: &[String], b: &[String]) -> Vec<bool> {
         }
     }
     differs.truncate(a.len());
+    // a blank that matched nothing is no difference of its own
+    for (d, cell) in differs.iter_mut().zip(a) {
+        *d &= !blank(Some(cell));
+    }
     differs
 }
 
@@ -327,7 +399,7 @@ mod tests {
         let b = "graph LR\nA[start] -.-> B[end]";
         let r = render_options(&[a, b, a, a], &opts(80));
         assert!(r.iter().all(|r| r.form == Form::Drawing));
-        let marks = differences(&r);
+        let marks = differences(&r).marks;
         let marked = |m: &Marks| {
             m.iter()
                 .flatten()
@@ -345,10 +417,53 @@ mod tests {
         let a = "sequenceDiagram\nA->>B: one\nB-->>A: two";
         let b = "sequenceDiagram\nA->>B: one\nB->>A: new\nB-->>A: two";
         let r = render_options(&[a, b], &opts(60));
-        let marks = differences(&r);
+        let marks = differences(&r).marks;
         let rows_marked = |m: &Marks| m.iter().filter(|r| !r.is_empty()).count();
         // the new message's label and arrow rows
         assert_eq!(rows_marked(&marks[1]), 2, "{:?}", marks[1]);
         assert_eq!(rows_marked(&marks[0]), 0, "{:?}", marks[0]);
+    }
+
+    /// A word is compared whole: "fetch issue comments" against "pick newest trusted
+    /// quiz" marks every letter, not the letters the two happen to share.
+    #[test]
+    fn words_are_never_half_matched() {
+        let row = |s: &str| grid_row(&Line::styled(s, crate::mermaid::Style::Plain));
+        let a = row("│ fetch issue comments │");
+        let b = row("│ pick newest trusted quiz │");
+        let flags = cells_apart(&a, &b);
+        let letters: Vec<bool> = a
+            .iter()
+            .zip(&flags)
+            .filter(|(c, _)| c.chars().all(char::is_alphabetic))
+            .map(|(_, f)| *f)
+            .collect();
+        assert!(letters.iter().all(|f| *f), "{flags:?}");
+        // a box only shifted right by a longer label elsewhere is not marked
+        let c = row("│ fetch issue comments │");
+        let d = row("   │ fetch issue comments │");
+        assert!(!cells_apart(&c, &d).contains(&true));
+    }
+
+    /// Three options alike but for one edge, and one laid out differently: the three mark
+    /// their edge, the fourth is apart and unmarked (it would be marked nearly everywhere).
+    #[test]
+    fn an_option_laid_out_differently_is_apart() {
+        let a = "graph TD\nA[start] --> B[middle]\nB --> C[end]";
+        let b = "graph TD\nA[start] -.-> B[middle]\nB --> C[end]";
+        let d = "graph TD\nC[end] --> B[middle]\nC --> A[start]\nA --> X[somewhere else entirely]";
+        let r = render_options(&[a, b, a, d], &opts(80));
+        assert!(r.iter().all(|r| r.form == Form::Drawing));
+        let diff = differences(&r);
+        assert_eq!(diff.apart, vec![false, false, false, true]);
+        let marked = |m: &Marks| {
+            m.iter()
+                .flatten()
+                .map(ExactSizeIterator::len)
+                .sum::<usize>()
+        };
+        assert!(marked(&diff.marks[1]) > 0);
+        assert!(marked(&diff.marks[1]) < 40, "{:?}", diff.marks[1]);
+        assert_eq!(marked(&diff.marks[3]), 0);
     }
 }

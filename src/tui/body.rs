@@ -125,8 +125,8 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                     Line::styled(title, row_style(theme, chosen, i == cursor))
                 })
                 .collect();
-            if let Some(note) = arranged.note {
-                body.lines.push(Line::styled(note, theme.dim()));
+            if let Some(note) = &arranged.note {
+                body.lines.push(Line::styled(note.clone(), theme.dim()));
             }
             match arranged {
                 Cow::Borrowed(cached) => push_diagrams(&mut body, &titles, cached, width, theme),

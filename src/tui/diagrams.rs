@@ -11,6 +11,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::theme::Theme;
 use crate::mermaid::{self, RenderOptions, Rendered};
 use crate::quiz::MermaidOption;
+use crate::text::sanitize_line;
 
 /// How the options of a diagram question are shown; kept while moving between questions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -37,7 +38,7 @@ pub struct Arranged {
     /// Two options to a row (wide terminals, when each fits half the width).
     pub pairs: bool,
     /// A dim line over the options, such as why the differences are marked in the list.
-    pub note: Option<&'static str>,
+    pub note: Option<String>,
 }
 
 /// Side by side needs room for two drawings and a gap: a body this wide (a terminal of
@@ -50,11 +51,6 @@ pub const GAP: usize = 3;
 pub fn half_width(width: usize) -> usize {
     width.saturating_sub(GAP + super::body::DIAGRAM_INDENT.len()) / 2
 }
-
-/// A share of an option's drawn cells marked above which cell marks stop helping: the
-/// drawings are laid out so differently that marks land nearly everywhere. The list marks
-/// the rows that read differently.
-const MARKED_CELLS_TOO_MANY: f64 = 0.4;
 
 /// The options arranged for a body `width` columns wide (`width` counts the space for
 /// the drawings, not the marker indent): side by side when the terminal is wide and the
@@ -71,16 +67,16 @@ pub fn arrange(
         let halves = rendered(options, half, view);
         let all_drawn = halves.iter().all(|r| r.form == mermaid::Form::Drawing);
         if all_drawn || view.list {
-            return marked(&halves, theme, view, true);
+            return marked(&halves, options, theme, view, true);
         }
         let full = rendered(options, width, view);
         if full.iter().all(|r| r.form != mermaid::Form::Drawing) {
             // Listed either way: the narrower lists pair up.
-            return marked(&halves, theme, view, true);
+            return marked(&halves, options, theme, view, true);
         }
-        return marked(&full, theme, view, false);
+        return marked(&full, options, theme, view, false);
     }
-    marked(&rendered(options, width, view), theme, view, false)
+    marked(&rendered(options, width, view), options, theme, view, false)
 }
 
 /// The options drawn for `width` columns, in one form for all of them.
@@ -104,10 +100,17 @@ fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered
     }
 }
 
-/// Styles the rendered options and marks their differences. Drawings laid out so
-/// differently that most rows differ get no cell marks, and a note pointing to the list.
-fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) -> Arranged {
-    let unmarked = |note| Arranged {
+/// Styles the rendered options and marks their differences. A drawing laid out so
+/// differently from all the others that cell marks would say nothing gets none, and a
+/// note points to the list.
+fn marked(
+    rendered_options: &[Rendered],
+    options: &[MermaidOption],
+    theme: Theme,
+    view: View,
+    pairs: bool,
+) -> Arranged {
+    let unmarked = |note: Option<String>| Arranged {
         options: rendered_options
             .iter()
             .map(|r| styled(r, None, theme))
@@ -115,39 +118,49 @@ fn marked(rendered_options: &[Rendered], theme: Theme, view: View, pairs: bool) 
         pairs,
         note,
     };
-    let drawn = rendered_options
-        .iter()
-        .all(|r| r.form == mermaid::Form::Drawing);
     // Lists the taker did not ask for: the drawings do not fit this width.
     let listed = !view.list
         && rendered_options
             .iter()
             .all(|r| r.form == mermaid::Form::Compact);
-    let fit_note = listed.then_some("Listed: too wide to draw here.");
+    let fit_note = listed.then(|| "Listed: too wide to draw here.".to_string());
     if !view.differences {
         return unmarked(fit_note);
     }
-    let marks = mermaid::compare::differences(rendered_options);
-    let too_broad = drawn
-        && rendered_options
-            .iter()
-            .zip(&marks)
-            .any(|(r, m)| mermaid::compare::marked_share(&r.lines, m) > MARKED_CELLS_TOO_MANY);
-    if too_broad {
+    let differences = mermaid::compare::differences(rendered_options);
+    let apart: Vec<&str> = options
+        .iter()
+        .zip(&differences.apart)
+        .filter(|(_, apart)| **apart)
+        .map(|(o, _)| o.label.as_str())
+        .collect();
+    if !apart.is_empty() && apart.len() == rendered_options.len() {
         // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
         return unmarked(Some(
-            "Laid out differently: no cells marked. v lists them, differing rows marked.",
+            "Laid out differently: no cells marked. v lists them, differing rows marked."
+                .to_string(),
         ));
     }
+    let note = match apart.as_slice() {
+        [] => fit_note,
+        [one] => Some(format!(
+            "Option {} is laid out differently, so not marked: v lists them.",
+            sanitize_line(one)
+        )),
+        many => Some(format!(
+            "Options {} are laid out differently, so not marked: v lists them.",
+            sanitize_line(&many.join(", "))
+        )),
+    };
     let options = rendered_options
         .iter()
-        .zip(&marks)
+        .zip(&differences.marks)
         .map(|(r, m)| styled(r, Some(m), theme))
         .collect();
     Arranged {
         options,
         pairs,
-        note: fit_note,
+        note,
     }
 }
 

@@ -58,8 +58,8 @@ pub fn update(app: &mut App, action: Action) -> Effect {
     let effect = apply(app, action);
     refresh_diagrams(app);
     // The drawings may be too different for cell marks: the status says what happened.
-    if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note) {
-        app.status = Some(note.into());
+    if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note.clone()) {
+        app.status = Some(note);
     }
     grading::refresh_result_diagrams(app);
     if moves_view {
