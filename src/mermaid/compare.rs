@@ -55,19 +55,6 @@ pub fn differences(options: &[Rendered]) -> Differences {
     }
 }
 
-/// The share of an option's drawn (non-blank) cells that carry a mark: near 1 when the
-/// drawings are laid out so differently that marks land nearly everywhere.
-pub fn marked_share(lines: &[Line], marks: &Marks) -> f64 {
-    let drawn: usize = lines
-        .iter()
-        .map(|l| l.text().chars().filter(|c| !c.is_whitespace()).count())
-        .sum();
-    let marked: usize = marks.iter().flatten().map(ExactSizeIterator::len).sum();
-    #[allow(clippy::cast_precision_loss)] // cell counts are small
-    let share = marked as f64 / drawn.max(1) as f64;
-    share
-}
-
 /// Whole-row marks for lists: rows outside a common subsequence with some other option.
 pub fn row_marks(options: &[&[Line]]) -> Vec<Marks> {
     let texts: Vec<Vec<String>> = options
