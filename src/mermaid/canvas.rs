@@ -153,6 +153,13 @@ impl Canvas {
         self.rows.get(row).and_then(|r| r.get(col))
     }
 
+    /// The style of a cell that holds something.
+    pub fn style_at(&self, row: usize, col: usize) -> Option<Style> {
+        self.cell(row, col)
+            .filter(|c| c.content != Content::Empty)
+            .map(|c| c.style)
+    }
+
     /// True when the cell holds nothing.
     pub fn is_empty(&self, row: usize, col: usize) -> bool {
         self.cell(row, col)

@@ -23,6 +23,8 @@ const BORDER: u32 = 10;
 const PARALLEL: u32 = 4;
 /// a crossing close to the crossed line's label (which then reads as either line's)
 const NEAR_LABEL: u32 = 30;
+/// a step two cells from a label (one blank cell between reads as the label's line)
+const BY_LABEL: u32 = 6;
 
 const DIRS: [Dir4; 4] = [Dir4::Up, Dir4::Down, Dir4::Left, Dir4::Right];
 
@@ -151,6 +153,21 @@ fn label_along(p: &Plane, (row, col): (usize, usize), horizontal: bool) -> bool 
             .flatten()
             .any(|c| p.occ.get(&c).is_some_and(|o| o.h == BLOCK))
     })
+}
+
+/// Is an edge label two cells from `cell` (left, right, above or below)?
+fn label_within_two(p: &Plane, (row, col): (usize, usize)) -> bool {
+    let label = |c: (usize, usize)| {
+        p.occ.get(&c).is_some_and(|o| o.h == BLOCK)
+            && p.canvas.style_at(c.0, c.1) == Some(Style::Label)
+    };
+    let around = [
+        Some((row, col + 2)),
+        col.checked_sub(2).map(|c| (row, c)),
+        Some((row + 2, col)),
+        row.checked_sub(2).map(|r| (r, col)),
+    ];
+    around.into_iter().flatten().any(label)
 }
 
 /// Does an edge (not a box, a label or a frame) hold the cell?
@@ -282,6 +299,9 @@ impl<'a, 'p> StepCosts<'a, 'p> {
         let d = if horizontal { Dir4::Right } else { Dir4::Down };
         if beside_parallel(p, cell, d, grid) {
             c += PARALLEL;
+        }
+        if !near && label_within_two(p, cell) {
+            c += BY_LABEL;
         }
         c | crossing | flags
     }
@@ -508,26 +528,12 @@ fn draw_path(
     Ok(())
 }
 
-/// A back edge's label: on a long enough horizontal run (over the line), else beside the
-/// longest vertical one with a clear cell between; `false` when neither has room.
+/// A back edge's label, at the first run of its line from its source that has room: on
+/// a horizontal run long enough (over the line), beside a vertical one (wrapped narrower
+/// when it does not fit) with a clear cell between; `false` when none has room.
 fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
     let one = lines.join(" ");
     let w1 = display_width(&one);
-    for pair in corners.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        if a.0 != b.0 {
-            continue;
-        }
-        let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-        if c1 - c0 >= w1 + 3 {
-            let col = c0 + (c1 - c0 + 1 - w1) / 2;
-            if p.label_fits(a.0, col, w1, owner) {
-                p.put_label(a.0, col, &one);
-                return true;
-            }
-        }
-    }
-    // beside the longest vertical run, wrapped narrower when it does not fit
     let grid = grid(p, 0);
     let mut forms = vec![lines.to_vec()];
     for wrap in [20, 14, 10] {
@@ -539,57 +545,69 @@ fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32
             forms.push(narrower);
         }
     }
-    forms
-        .iter()
-        .any(|form| beside(p, corners, form, owner, grid))
+    for pair in corners.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.0 == b.0 {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            if c1 - c0 >= w1 + 3 {
+                let col = c0 + (c1 - c0 + 1 - w1) / 2;
+                if p.label_fits(a.0, col, w1, owner) {
+                    p.put_label(a.0, col, &one);
+                    return true;
+                }
+            }
+        } else if forms
+            .iter()
+            .any(|form| beside(p, (a, b), form, owner, grid))
+        {
+            return true;
+        }
+    }
+    false
 }
 
-/// A label beside a vertical run of its line, as near the line's source as it fits, with
-/// a clear cell on both sides of the text so it cannot be read as another line's.
+/// A label beside the vertical run `a`→`b` of its line, as near `a` (the source's end)
+/// as it fits, with a clear cell on both sides of the text so it cannot be read as
+/// another line's.
 fn beside(
     p: &mut Plane,
-    corners: &[(usize, usize)],
+    (a, b): ((usize, usize), (usize, usize)),
     lines: &[String],
     owner: u32,
     grid: Grid,
 ) -> bool {
     let w = max_width(lines);
     let nl = lines.len();
-    // vertical runs in the order the line takes them from its source; on each, from the
-    // end nearer the source, so the label reads as the source's (a guard on a decision)
-    let runs = corners
-        .windows(2)
-        .filter(|pair| pair[0].1 == pair[1].1 && pair[0].0.abs_diff(pair[1].0) > nl + 1);
-    for pair in runs {
-        let (a, b) = (pair[0], pair[1]);
-        let (lo, hi) = (a.0.min(b.0) + 1, a.0.max(b.0) - nl);
-        let tops: Vec<usize> = if a.0 > b.0 {
-            (lo..=hi).rev().collect()
-        } else {
-            (lo..=hi).collect()
-        };
-        let x = a.1;
-        let sides = [Some(x + 2), x.checked_sub(w + 1)];
-        for top in tops {
-            for left in sides
-                .into_iter()
-                .flatten()
-                .filter(|&l| l >= grid.left && l + w < grid.cols)
-            {
-                let blank = |p: &Plane, c: (usize, usize)| {
-                    c.1 == x || (p.occ.get(&c).is_none() && p.canvas.is_empty(c.0, c.1))
-                };
-                let clear = (top..top + nl).all(|row| {
-                    p.label_fits(row, left, w, owner)
-                        && (left == 0 || blank(p, (row, left - 1)))
-                        && blank(p, (row, left + w))
-                });
-                if clear {
-                    for (k, line) in lines.iter().enumerate() {
-                        p.put_label(top + k, left, line);
-                    }
-                    return true;
+    if a.0.abs_diff(b.0) <= nl + 1 {
+        return false;
+    }
+    let (lo, hi) = (a.0.min(b.0) + 1, a.0.max(b.0) - nl);
+    let tops: Vec<usize> = if a.0 > b.0 {
+        (lo..=hi).rev().collect()
+    } else {
+        (lo..=hi).collect()
+    };
+    let x = a.1;
+    let sides = [Some(x + 2), x.checked_sub(w + 1)];
+    for top in tops {
+        for left in sides
+            .into_iter()
+            .flatten()
+            .filter(|&l| l >= grid.left && l + w < grid.cols)
+        {
+            let blank = |p: &Plane, c: (usize, usize)| {
+                c.1 == x || (p.occ.get(&c).is_none() && p.canvas.is_empty(c.0, c.1))
+            };
+            let clear = (top..top + nl).all(|row| {
+                p.label_fits(row, left, w, owner)
+                    && (left == 0 || blank(p, (row, left - 1)))
+                    && blank(p, (row, left + w))
+            });
+            if clear {
+                for (k, line) in lines.iter().enumerate() {
+                    p.put_label(top + k, left, line);
                 }
+                return true;
             }
         }
     }
