@@ -411,6 +411,10 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
                 chars.next().is_some_and(|c| c.is_ascii_alphanumeric()) && chars.next() == Some(' ')
             });
             assert!(!footnote, "{label} became a footnote at {width}:\n{all}");
+            // a lane keeps two cells from another edge's label (`│ open PR │` read as
+            // the lane's)
+            assert!(!all.contains("│ open PR"), "{all}");
+            assert!(!all.contains("│ all answered"), "{all}");
             // the back edge arrives at its target's side: `─▶│ Target`
             let arrives = all.lines().any(|l| l.contains(&format!("▶│ {target}")));
             assert!(arrives, "{target} at {width}:\n{all}");
