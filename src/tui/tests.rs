@@ -1119,6 +1119,30 @@ fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
     assert_eq!(app.session.answer("q6"), Some("A"));
 }
 
+/// `g`/Home on a scrolled question goes to its top (there was no key for that: it
+/// jumped to question 1); on the top it goes to question 1. `G`/End on the last question
+/// goes to its bottom.
+#[test]
+fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    let last = app.current();
+    run(app, [Action::LastQuestion]);
+    assert!(
+        app.scroll > 0,
+        "G on the last question scrolls to its bottom"
+    );
+    run(app, [Action::FirstQuestion]);
+    assert_eq!(
+        (app.current(), app.scroll),
+        (last, 0),
+        "g goes to its top first"
+    );
+    run(app, [Action::FirstQuestion]);
+    assert_eq!(app.current(), 0, "then to question 1");
+}
+
 #[test]
 fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     let mut f = fixture();

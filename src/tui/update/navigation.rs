@@ -108,6 +108,7 @@ pub fn open_review(app: &mut App) {
     app.review_cursor = app.current();
 }
 
+/// The top of a scrolled question, else the first question.
 pub fn first(app: &mut App) {
     match app.screen {
         Screen::Review => app.review_cursor = 0,
@@ -115,10 +116,12 @@ pub fn first(app: &mut App) {
             app.results_cursor = 0;
             app.scroll = 0;
         }
+        Screen::Question if app.scroll > 0 => app.scroll = 0,
         _ => go(app, 0),
     }
 }
 
+/// The last question, and on it, its bottom.
 pub fn last(app: &mut App) {
     let last = app.question_count().saturating_sub(1);
     match app.screen {
@@ -127,6 +130,7 @@ pub fn last(app: &mut App) {
             app.results_cursor = last;
             app.scroll = u16::MAX;
         }
+        Screen::Question if app.current() == last => app.scroll = u16::MAX,
         _ => go(app, last),
     }
 }
