@@ -892,6 +892,38 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
     assert_eq!(app.status.as_deref(), Some("vi exited with 1"));
 }
 
+/// At 80 columns a read-only, flagged question's header ran into the answered count
+/// (`…(T takes over)2/24 answered`): the count goes short and the title gives way.
+#[test]
+fn a_long_header_never_runs_into_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    run(&mut second, [Action::Start, Action::NextQuestion]);
+    for width in [60, 80] {
+        second.size = (width, 24);
+        let shown = screen(&mut second, width, 24);
+        let header = shown.lines().next().unwrap_or_default().to_string();
+        assert!(
+            header.contains("read-only") || header.contains('…'),
+            "{header}"
+        );
+        assert!(
+            header.trim_end().ends_with(" answered") || header.trim_end().ends_with("/6"),
+            "{header}"
+        );
+        let count = header
+            .trim_end()
+            .rsplit(' ')
+            .find(|w| w.contains('/'))
+            .unwrap_or("");
+        let before = &header[..header.rfind(count).unwrap_or(0)];
+        assert!(before.ends_with(' '), "the count stands apart: {header}");
+    }
+}
+
 #[test]
 fn a_second_window_reads_only_until_it_takes_over() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,13 +11,19 @@ use crate::tui::keymap::hints;
 
 pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
-    let left = format!(" quizz · {}", sanitize_line(title));
-    let right = format!(
-        "{}/{} answered ",
-        app.session.answered_count(),
-        app.question_count()
-    );
-    let pad = usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right));
+    let width = usize::from(area.width);
+    let mut left = format!(" quizz · {}", sanitize_line(title));
+    let (done, all) = (app.session.answered_count(), app.question_count());
+    let mut right = format!("{done}/{all} answered ");
+    // A long title gives way: the count goes short, then the title is cut.
+    if display_width(&left) + display_width(&right) + 1 > width {
+        right = format!("{done}/{all} ");
+    }
+    let room = width.saturating_sub(display_width(&right) + 1);
+    if display_width(&left) > room {
+        left = super::review::clip(&left, room);
+    }
+    let pad = width.saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![
         Span::styled(left, theme.title()),
         Span::raw(" ".repeat(pad)),
