@@ -904,7 +904,7 @@ fn a_long_header_never_runs_into_the_count() {
     run(&mut second, [Action::Start, Action::NextQuestion]);
     for width in [60, 80] {
         second.size = (width, 24);
-        let shown = screen(&mut second, width, 24);
+        let shown = screen(&second, width, 24);
         let header = shown.lines().next().unwrap_or_default().to_string();
         assert!(
             header.contains("read-only") || header.contains('…'),
