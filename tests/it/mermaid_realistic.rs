@@ -605,3 +605,22 @@ fn options_written_in_different_directions_are_drawn_in_one() {
         assert_eq!(rendered[0].form, Form::Drawing, "at {width}");
     }
 }
+
+/// t3 is written `direction LR`. Its composite state's two exits were given one port
+/// where the frame was thin, so every left-to-right layout failed and even 300 columns
+/// drew it top-down "to fit". Wide enough, it is drawn as written.
+#[test]
+fn a_composite_state_is_drawn_in_its_own_direction_when_it_fits() {
+    let q = questions()
+        .into_iter()
+        .find(|q| q.id == "t3")
+        .expect("t3 in the set");
+    for ((key, src), r) in q.options.iter().zip(render_question(&q, 300)) {
+        assert_eq!(r.form, Form::Drawing, "t3 {key}");
+        assert!(
+            r.across(),
+            "t3 {key} at 300 is not left to right:\n{}\n{src}",
+            text(&r.lines)
+        );
+    }
+}

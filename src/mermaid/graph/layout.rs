@@ -617,6 +617,8 @@ impl<'a> Builder<'a> {
                 .collect();
             // leaving: clear of the point and its own ports too, so no line seems to run
             // through it and out (arriving over the start point reads as it means)
+            // (when there is room)
+            let mut near_point = Vec::new();
             if side == 1 {
                 let mut own = vec![self.center(at)];
                 for &si in self.side_a[at].iter().chain(&self.side_b[at]) {
@@ -624,15 +626,17 @@ impl<'a> Builder<'a> {
                         own.extend([self.ports[si].0, self.ports[si].1]);
                     }
                 }
-                taken.extend(own.iter().flat_map(|&x| [x - 1, x, x + 1]));
+                near_point.extend(own.iter().flat_map(|&x| [x - 1, x, x + 1]));
             }
             self.sort_by_other_end(&mut list, side);
             let spots = self.spread(list.len(), (lo, hi), &[]);
             for (&si, want) in list.iter().zip(spots) {
-                let pos = (0..=(hi - lo))
-                    .flat_map(|d| [want + d, want - d])
-                    .find(|p| (lo..=hi).contains(p) && !taken.contains(p))
-                    .unwrap_or(want);
+                let free = |avoid: &[i64]| {
+                    (0..=(hi - lo))
+                        .flat_map(|d| [want + d, want - d])
+                        .find(|p| (lo..=hi).contains(p) && !taken.contains(p) && !avoid.contains(p))
+                };
+                let pos = free(&near_point).or_else(|| free(&[])).unwrap_or(want);
                 taken.push(pos);
                 self.set_port(si, side, pos);
             }
