@@ -75,6 +75,26 @@ impl Session {
         Ok(())
     }
 
+    /// While another quizz saves this attempt, reads what it saved (answers, flags) so
+    /// this window shows it; `true` when something changed. The question this window is on
+    /// stays. A file that cannot be read now is tried again next time.
+    pub fn reread(&mut self) -> bool {
+        if self.busy.is_none() {
+            return false;
+        }
+        let Ok(found) = self.store.load_attempt(&self.origin, &self.quiz) else {
+            return false;
+        };
+        let theirs = found.attempt;
+        if theirs.answers == self.attempt.answers && theirs.flagged == self.attempt.flagged {
+            return false;
+        }
+        let current = self.attempt.current;
+        self.attempt = theirs;
+        self.attempt.current = current;
+        true
+    }
+
     pub fn answer(&self, id: &str) -> Option<&str> {
         self.attempt.answers.get(id).map(String::as_str)
     }

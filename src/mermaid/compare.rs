@@ -37,7 +37,7 @@ pub struct Differences {
 
 /// Two drawings whose marks against each other cover more than this share of either's
 /// drawn cells are laid out too differently to compare cell by cell.
-pub const APART: f64 = 0.4;
+pub const APART: f64 = 0.3;
 
 /// For each option, where it differs from the others (see the module documentation).
 /// Options are compared in the form they were rendered in; `marks[i][row]` lines up with

@@ -161,7 +161,8 @@ async fn event_loop(
             }
         }
         update::save_batch(&mut app);
-        ticker = match (app.is_busy(), ticker) {
+        let ticking = app.is_busy() || app.session.busy().is_some();
+        ticker = match (ticking, ticker) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),
             (false, _) => None,

@@ -924,6 +924,28 @@ fn a_long_header_never_runs_into_the_count() {
     }
 }
 
+/// A read-only window showed what it read when it opened, until a key: it now follows
+/// what the other window saves (answers and flags) while it ticks.
+#[test]
+fn a_read_only_window_follows_the_other_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start]);
+    let mut second = open();
+    run(&mut second, [Action::Start]);
+    assert!(second.session.busy().is_some());
+    run(&mut first, [Action::Pick(1), Action::ToggleFlag]);
+    super::update::save_batch(&mut first);
+    assert_eq!(second.session.answer("q1"), None);
+    for _ in 0..5 {
+        run(&mut second, [Action::Tick]);
+    }
+    assert!(second.session.answer("q1").is_some(), "the answer shows");
+    assert!(second.session.is_flagged("q1"), "the flag shows");
+    assert_eq!(second.cursors[0], 1, "the highlight is on the answer");
+}
+
 #[test]
 fn a_second_window_reads_only_until_it_takes_over() {
     let dir = tempfile::tempdir().unwrap();

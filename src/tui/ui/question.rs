@@ -26,9 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     );
     if let Some(header) = areas.header {
         let mut title = position_title(app);
-        if app.session.is_flagged(&q.id) {
-            title.push_str(" · ⚑ flagged");
-        }
+        // read-only first: on a narrow terminal the end of the title gives way
         if app.reading {
             title.push_str(" · graded, read only");
         } else if app.session.busy().is_some() {
@@ -36,6 +34,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 " · read-only ({} takes over)",
                 key_for(Context::Question, &Action::TakeOver)
             ));
+        }
+        if app.session.is_flagged(&q.id) {
+            title.push_str(" · ⚑ flagged");
         }
         chrome::header(frame, header, app, &title);
     }

@@ -196,6 +196,10 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::Tick => {
             app.clock = Instant::now();
             app.spinner = app.spinner.wrapping_add(1);
+            // a read-only window follows what the other window saves, twice a second
+            if app.spinner.is_multiple_of(5) && app.session.reread() {
+                app.reload_cursors();
+            }
         }
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
