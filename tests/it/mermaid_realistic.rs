@@ -43,6 +43,14 @@ fn questions() -> Vec<Question> {
     qs
 }
 
+/// One question of the set by its id.
+fn question(id: &str) -> Question {
+    questions()
+        .into_iter()
+        .find(|q| q.id == id)
+        .unwrap_or_else(|| panic!("{id} in the set"))
+}
+
 fn render_question(q: &Question, width: usize) -> Vec<Rendered> {
     let sources: Vec<&str> = q.options.iter().map(|(_, s)| s.as_str()).collect();
     render_options(
@@ -345,10 +353,7 @@ fn crossings(lines: &[Line]) -> usize {
 /// only the longest fits round the outside, at most two.
 #[test]
 fn back_edges_go_round_the_outside() {
-    let q = questions()
-        .into_iter()
-        .find(|q| q.id == "f6")
-        .expect("f6 in the set");
+    let q = question("f6");
     for (width, most) in [(95, 1), (75, 1), (60, 2)] {
         for ((key, _), r) in q.options.iter().zip(render_question(&q, width)) {
             assert_eq!(r.form, Form::Drawing, "f6 {key} at {width}");
@@ -612,10 +617,7 @@ fn options_written_in_different_directions_are_drawn_in_one() {
 /// drew it top-down "to fit". Wide enough, it is drawn as written.
 #[test]
 fn a_composite_state_is_drawn_in_its_own_direction_when_it_fits() {
-    let q = questions()
-        .into_iter()
-        .find(|q| q.id == "t3")
-        .expect("t3 in the set");
+    let q = question("t3");
     for ((key, src), r) in q.options.iter().zip(render_question(&q, 300)) {
         assert_eq!(r.form, Form::Drawing, "t3 {key}");
         assert!(
