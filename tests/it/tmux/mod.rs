@@ -55,17 +55,26 @@ impl Tmux {
             self.data.display()
         );
         self.tmux(&["kill-session", "-t", name]);
-        self.tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            name,
-            "-x",
-            &w.to_string(),
-            "-y",
-            &h.to_string(),
-            &cmd,
-        ]);
+        // Killing the last session stops the tmux server; a new session started while it
+        // is stopping can be lost (seen on a loaded machine): start again until it holds.
+        let (w, h) = (w.to_string(), h.to_string());
+        for _ in 0..50 {
+            self.tmux(&["new-session", "-d", "-s", name, "-x", &w, "-y", &h, &cmd]);
+            if self.has_session(name) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("tmux would not start a session {name}");
+    }
+
+    fn has_session(&self, name: &str) -> bool {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(["has-session", "-t", name])
+            .output()
+            .is_ok_and(|o| o.status.success())
     }
 
     pub fn keys(&self, keys: &[&str]) {
