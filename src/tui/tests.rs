@@ -1197,6 +1197,24 @@ fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
     assert_eq!(app.current(), 0, "then to question 1");
 }
 
+/// `v` on a scrolled diagram question kept the scroll offset, which in the other form
+/// pointed somewhere else: the highlighted option's title is now at the top.
+#[test]
+fn switching_pictures_and_lists_keeps_the_highlighted_option_in_view() {
+    let mut f = fixture_with(settings(false), (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::CursorDown, Action::CursorDown]);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("3. Option C"), "{shown}");
+    run(app, [Action::ToggleDiagramList]);
+    let listed = screen(app, 80, 24);
+    assert!(listed.contains("3. Option C"), "{listed}");
+    run(app, [Action::ToggleDiagramList]);
+    let drawn = screen(app, 80, 24);
+    assert!(drawn.contains("3. Option C"), "{drawn}");
+}
+
 #[test]
 fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     let mut f = fixture();

@@ -55,8 +55,12 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::Resize(..)
     );
     let differences = matches!(action, Action::ToggleDifferences);
+    let reform = matches!(action, Action::ToggleDiagramList);
     let effect = apply(app, action);
     refresh_diagrams(app);
+    if reform {
+        navigation::keep_place_after_reform(app);
+    }
     // The drawings may be too different for cell marks: the status says what happened.
     if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note.clone()) {
         app.status = Some(note);

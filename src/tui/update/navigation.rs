@@ -213,6 +213,19 @@ pub fn scroll_help(app: &mut App, action: &Action) -> bool {
     true
 }
 
+/// After the options change form (pictures ↔ lists) on a scrolled question: the
+/// highlighted option's title at the top, so the taker stays where they were.
+pub fn keep_place_after_reform(app: &mut App) {
+    if app.screen != Screen::Question || app.scroll == 0 {
+        return;
+    }
+    let built = body::build(app, body::width(app));
+    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    if let Some(&(start, _)) = built.option_rows.get(cursor) {
+        app.scroll = clamp_u16(start);
+    }
+}
+
 /// Keeps the option under the cursor on screen (tall diagrams scroll into view).
 fn scroll_to_cursor(app: &mut App) {
     let width = body::width(app);
