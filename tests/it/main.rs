@@ -43,6 +43,7 @@ mod cli_polish;
 mod code_e2e;
 mod github_e2e;
 mod github_errors;
+mod github_fallbacks;
 mod github_moves;
 mod github_results;
 mod grade_claude_cli;
