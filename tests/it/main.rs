@@ -57,6 +57,7 @@ mod mermaid_glyphs;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
+mod plain_input;
 mod roundtrip_props;
 mod tui_discover;
 mod tui_github;
