@@ -14,11 +14,11 @@ pub enum GithubError {
         token_source: String,
         message: String,
     },
-    #[error("GitHub wants a token for this ({message}): run `quizz auth login`, or set GH_TOKEN")]
+    #[error("GitHub wants a token for this ({message}): {}", get_a_token())]
     NeedsToken { message: String },
     /// `reset`: when the limit resets (seconds since the Unix epoch), from GitHub's
     /// `x-ratelimit-reset` or, for a secondary limit or a 429, `Retry-After`.
-    #[error("GitHub's API rate limit is used up{}{}", reset_text(*reset), if *authenticated { "" } else { "; with a token (`quizz auth login`) the limit is much higher" })]
+    #[error("GitHub's API rate limit is used up{}{}", reset_text(*reset), if *authenticated { String::new() } else { format!("; with a token the limit is much higher: {}", get_a_token()) })]
     RateLimited {
         reset: Option<u64>,
         authenticated: bool,
@@ -111,13 +111,30 @@ impl GithubError {
     }
 }
 
+/// How to give quizz a token: `quizz auth login` stores it in the keyring, so it is
+/// suggested only where there is one.
+fn get_a_token() -> &'static str {
+    if super::auth::keyring_unavailable() {
+        "set GH_TOKEN (there is no keyring here for `quizz auth login`)"
+    } else {
+        "run `quizz auth login`, or set GH_TOKEN"
+    }
+}
+
 fn fix_token_hint(source: &str) -> String {
+    let no_keyring = super::auth::keyring_unavailable();
     if source.starts_with("the keyring") {
         "run `quizz auth login` again with a valid token, or `quizz auth logout`".into()
     } else if source.starts_with("`gh") {
-        "run `gh auth login` (or `quizz auth login`)".into()
+        if no_keyring {
+            "run `gh auth login`, or set GH_TOKEN".into()
+        } else {
+            "run `gh auth login` (or `quizz auth login`)".into()
+        }
     } else if source == "no token" {
-        "run `quizz auth login`, or set GH_TOKEN".into()
+        get_a_token().into()
+    } else if no_keyring {
+        format!("set {source} to a valid token")
     } else {
         format!("set {source} to a valid token, or unset it to use `quizz auth login`")
     }

@@ -222,3 +222,60 @@ fn a_pr_with_more_comments_than_quizz_lists_says_the_listing_was_cut() {
         again.all()
     );
 }
+
+/// `auth status` exits 0 only when GitHub accepts the token; the help says so.
+#[test]
+fn auth_status_exits_non_zero_whenever_the_token_does_not_work() {
+    let api = Api::direct();
+    let mut sb = Sandbox::new(&api);
+    sb.run(&["auth", "status"], "").ok();
+
+    sb.set("GH_TOKEN", "ghp_not_a_valid_token");
+    let rejected = sb.run(&["auth", "status"], "");
+    assert_eq!(rejected.code, 1, "{}", rejected.all());
+    let err = flat(&rejected.stderr);
+    assert!(err.contains("GitHub rejected the token from GH_TOKEN"), "{err}");
+    // The sandbox has no keyring: `quizz auth login` could not store a token.
+    assert!(!err.contains("quizz auth login"), "{err}");
+    assert!(err.contains("set GH_TOKEN to a valid token"), "{err}");
+
+    sb.set("GH_TOKEN", TOKEN);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    sb.api_base = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let unreachable = sb.run(&["auth", "status"], "");
+    assert_eq!(unreachable.code, 1, "{}", unreachable.all());
+    assert!(
+        unreachable.stdout.contains("user: unknown (the token could not be checked)")
+            && flat(&unreachable.stderr).contains("cannot reach GitHub"),
+        "{}",
+        unreachable.all()
+    );
+
+    let help = sb.run(&["auth", "status", "--help"], "");
+    help.ok();
+    assert!(
+        flat(&help.stdout).contains(
+            "Exit status: 0 when GitHub accepts the token (it names the user); 1 when the token does not work"
+        ),
+        "{}",
+        help.all()
+    );
+}
+
+/// With no keyring, `auth status` says what does work instead of `quizz auth login`.
+#[test]
+fn auth_status_without_a_keyring_suggests_what_works() {
+    let api = Api::direct();
+    let mut sb = Sandbox::new(&api);
+    sb.unset("GH_TOKEN");
+    let run = sb.run(&["auth", "status"], "");
+    assert_eq!(run.code, 1, "{}", run.all());
+    let out = flat(&run.stdout);
+    assert!(out.contains("keyring: no keyring is available here"), "{out}");
+    assert!(
+        out.contains("Set GH_TOKEN to a token (or log in with `gh auth login`)"),
+        "{out}"
+    );
+    assert!(!out.contains("Log in with `quizz auth login`"), "{out}");
+}
