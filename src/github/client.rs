@@ -495,7 +495,12 @@ impl Client {
     /// The next page a listing's `Link` names, on the API's own host only: a link to
     /// another host (a proxy rewriting answers) is refused like a redirect there, and the
     /// listing with it.
-    fn next_page(&self, reply: &Reply, current: &str, what: &str) -> Result<Option<String>, GithubError> {
+    fn next_page(
+        &self,
+        reply: &Reply,
+        current: &str,
+        what: &str,
+    ) -> Result<Option<String>, GithubError> {
         let Some(link) = reply.next_link() else {
             return Ok(None);
         };
@@ -761,10 +766,11 @@ mod tests {
             "https://127.0.0.1:9/api/v3/repos/o/new",
             "http://127.0.0.1:10/api/v3/repos/o/new",
             "//evil.example/repos/o/new",
+            "http://user:secret@127.0.0.2:9/repos/o/new",
         ] {
             let err = c.resolve_on_api_host(here, elsewhere).unwrap_err();
             assert!(
-                matches!(&err, OffHost::Elsewhere(to) if !to.contains("127.0.0.1:9/"))
+                matches!(&err, OffHost::Elsewhere(to) if !to.contains("secret"))
                     || matches!(&err, OffHost::Unreadable(d) if d.contains("cannot be read")),
                 "{elsewhere}: {err:?}"
             );
@@ -772,6 +778,10 @@ mod tests {
         assert_eq!(
             c.api_path("http://127.0.0.1:9/api/v3/repositories/5/issues?x=1"),
             "/repositories/5/issues?x=1"
+        );
+        assert_eq!(
+            c.resolve_on_api_host(here, "http://user:secret@127.0.0.2:9/x"),
+            Err(OffHost::Elsewhere("http://127.0.0.2:9".into()))
         );
         assert_eq!(c.api_path("/repos/o/r"), "/repos/o/r");
     }
@@ -831,5 +841,40 @@ mod tests {
             GithubError::Unauthorized { .. }
         ));
         assert!(classify(&reply(502, &[], ""), "x", "t", true).is_offline());
+        // A proxy's 407 is not the token's fault; the cache may stand in for it.
+        let proxy = classify(&reply(407, &[], "<html></html>"), "x", "GH_TOKEN", true);
+        assert!(matches!(proxy, GithubError::ProxyAuth { .. }) && proxy.cache_may_stand_in());
+        // Retry-After (a 429, a secondary limit) says when the limit resets.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let GithubError::RateLimited {
+            reset: Some(reset), ..
+        } = classify(&reply(429, &[("retry-after", "90")], "{}"), "x", "t", true)
+        else {
+            panic!("a 429 is a rate limit");
+        };
+        assert!((now + 90..now + 100).contains(&reset), "{reset} vs {now}");
+    }
+
+    #[test]
+    fn a_page_that_is_not_json_names_the_portal_not_the_parser() {
+        let portal = reply(
+            200,
+            &[("content-type", "text/html; charset=utf-8")],
+            "<html>Sign in</html>",
+        );
+        let err = json::<Vec<u64>>(&portal, "the comments").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("is not GitHub's: a 200 with text/html instead of JSON"),
+            "{err}"
+        );
+        let broken = reply(200, &[("content-type", "application/json")], "[1,");
+        assert!(matches!(
+            json::<Vec<u64>>(&broken, "x"),
+            Err(GithubError::Protocol { .. })
+        ));
     }
 }

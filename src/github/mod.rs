@@ -413,9 +413,9 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
                     pr: pr.to_string(),
                     by: d.describe(),
                 },
-                None if !opened.cache.listed_complete => PrError::NoQuizInCutListing {
-                    pr: pr.to_string(),
-                },
+                None if !opened.cache.listed_complete => {
+                    PrError::NoQuizInCutListing { pr: pr.to_string() }
+                }
                 None => PrError::NoQuiz { pr: pr.to_string() },
             });
         }
@@ -437,7 +437,10 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
     }
     notes.push(format!("quiz from the comment by {}", comment.describe()));
     if !opened.cache.listed_complete {
-        notes.push(format!("a newer quiz may exist: {}", sync::cut_listing_note()));
+        notes.push(format!(
+            "a newer quiz may exist: {}",
+            sync::cut_listing_note()
+        ));
     }
     let offline = offline_note.is_some();
     notes.extend(offline_note);

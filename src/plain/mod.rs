@@ -66,11 +66,7 @@ pub fn ask_all(
     out: &mut dyn Write,
     opts: &PlainOptions,
 ) -> Result<Finish> {
-    let mut numbered = NumberedInput {
-        inner: input,
-        lines: 0,
-    };
-    let input: &mut dyn BufRead = &mut numbered;
+    let input: &mut dyn BufRead = &mut NumberedInput::new(input);
     let width = opts.width;
     let total = session.quiz.questions.len();
     let counts: Vec<String> = session
@@ -514,6 +510,12 @@ struct UnreadableLine(usize);
 struct NumberedInput<'a> {
     inner: &'a mut dyn BufRead,
     lines: usize,
+}
+
+impl<'a> NumberedInput<'a> {
+    fn new(inner: &'a mut dyn BufRead) -> Self {
+        Self { inner, lines: 0 }
+    }
 }
 
 impl std::io::Read for NumberedInput<'_> {

@@ -5,7 +5,7 @@
 
 use crate::github_fake as support;
 
-use support::{ANSWERS, Api, BOT, Fault, FakeGithub, Sandbox, TOKEN, seed_quiz_comment};
+use support::{ANSWERS, Api, BOT, FakeGithub, Fault, Sandbox, TOKEN, seed_quiz_comment};
 
 fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -35,13 +35,21 @@ fn falls_back_to_the_cache(name: &str, fault: impl Fn(&Api, &str)) -> String {
     let out = flat(&take.stdout);
     assert!(out.contains("offline ("), "{}", take.all());
     assert!(out.contains("using the copy cached"), "{}", take.all());
-    assert!(out.contains("Results:"), "the quiz was taken: {}", take.all());
+    assert!(
+        out.contains("Results:"),
+        "the quiz was taken: {}",
+        take.all()
+    );
     assert!(
         out.contains("the results wait in the outbox"),
         "{}",
         take.all()
     );
-    assert!(!flat(&take.all()).contains("rejected the token"), "{}", take.all());
+    assert!(
+        !flat(&take.all()).contains("rejected the token"),
+        "{}",
+        take.all()
+    );
     let results = sb.run(&["results", "7", "--repo", &repo], "");
     results.ok();
     let notes = flat(&results.stderr);
@@ -124,13 +132,14 @@ fn a_redirect_to_another_host_uses_the_cache_and_sends_it_nothing() {
         api.fake.redirect_elsewhere(repo, &other.base());
     });
     assert!(
-        out.contains(&format!(
-            "to another host ({}); not followed",
-            other.base()
-        )),
+        out.contains(&format!("to another host ({}); not followed", other.base())),
         "{out}"
     );
-    assert!(other.all_requests().is_empty(), "{:#?}", other.all_requests());
+    assert!(
+        other.all_requests().is_empty(),
+        "{:#?}",
+        other.all_requests()
+    );
 }
 
 #[test]
@@ -148,7 +157,11 @@ fn a_page_link_to_another_host_uses_the_cache_and_sends_it_nothing() {
         )),
         "{out}"
     );
-    assert!(other.all_requests().is_empty(), "{:#?}", other.all_requests());
+    assert!(
+        other.all_requests().is_empty(),
+        "{:#?}",
+        other.all_requests()
+    );
 }
 
 /// Without a cached copy, a page link to another host stops the take with the real cause
@@ -174,7 +187,11 @@ fn a_page_link_to_another_host_is_refused_on_the_first_look() {
         "{err}"
     );
     assert!(!err.contains("rejected the token"), "{err}");
-    assert!(other.all_requests().is_empty(), "{:#?}", other.all_requests());
+    assert!(
+        other.all_requests().is_empty(),
+        "{:#?}",
+        other.all_requests()
+    );
 }
 
 /// quizz lists at most 100 pages of 100 comments. With 10,000 older comments before it, the
@@ -196,12 +213,15 @@ fn a_pr_with_more_comments_than_quizz_lists_says_the_listing_was_cut() {
     assert_eq!(first.code, 1, "{}", first.all());
     let err = flat(&first.stderr);
     assert!(
-        err.contains(&format!("no quiz in the comments of {repo}#7 quizz could list"))
-            && err.contains("GitHub's listing stopped after its first 10000 comments")
+        err.contains(&format!(
+            "no quiz in the comments of {repo}#7 quizz could list"
+        )) && err.contains("GitHub's listing stopped after its first 10000 comments")
             && err.contains("the same command run again reads on"),
         "{err}"
     );
-    let listed = api.fake.requests(&format!("/repos/{repo}/issues/7/comments"));
+    let listed = api
+        .fake
+        .requests(&format!("/repos/{repo}/issues/7/comments"));
     assert_eq!(listed.len(), 100, "the listing stops at 100 pages");
     // Another taker's first look, with `results`.
     let results = Sandbox::new(&api).run(&["results", "7", "--repo", &repo], "");
@@ -234,7 +254,10 @@ fn auth_status_exits_non_zero_whenever_the_token_does_not_work() {
     let rejected = sb.run(&["auth", "status"], "");
     assert_eq!(rejected.code, 1, "{}", rejected.all());
     let err = flat(&rejected.stderr);
-    assert!(err.contains("GitHub rejected the token from GH_TOKEN"), "{err}");
+    assert!(
+        err.contains("GitHub rejected the token from GH_TOKEN"),
+        "{err}"
+    );
     // The sandbox has no keyring: `quizz auth login` could not store a token.
     assert!(!err.contains("quizz auth login"), "{err}");
     assert!(err.contains("set GH_TOKEN to a valid token"), "{err}");
@@ -246,7 +269,9 @@ fn auth_status_exits_non_zero_whenever_the_token_does_not_work() {
     let unreachable = sb.run(&["auth", "status"], "");
     assert_eq!(unreachable.code, 1, "{}", unreachable.all());
     assert!(
-        unreachable.stdout.contains("user: unknown (the token could not be checked)")
+        unreachable
+            .stdout
+            .contains("user: unknown (the token could not be checked)")
             && flat(&unreachable.stderr).contains("cannot reach GitHub"),
         "{}",
         unreachable.all()
@@ -272,7 +297,10 @@ fn auth_status_without_a_keyring_suggests_what_works() {
     let run = sb.run(&["auth", "status"], "");
     assert_eq!(run.code, 1, "{}", run.all());
     let out = flat(&run.stdout);
-    assert!(out.contains("keyring: no keyring is available here"), "{out}");
+    assert!(
+        out.contains("keyring: no keyring is available here"),
+        "{out}"
+    );
     assert!(
         out.contains("Set GH_TOKEN to a token (or log in with `gh auth login`)"),
         "{out}"

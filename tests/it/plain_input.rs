@@ -26,7 +26,10 @@ fn take_demo(data: &Path, stdin: &[u8]) -> Output {
 fn a_line_that_is_not_utf8_is_named_and_the_next_line_is_the_answer() {
     let data = tempfile::tempdir().unwrap();
     // Line 1: Latin-1 bytes; line 2: the answer to q1. Line 6: part of the open answer.
-    let out = take_demo(data.path(), b"caf\xe9\n1\nf\n2\nf\nmy \xc3\x28 answer\ntest\n.\nA\n");
+    let out = take_demo(
+        data.path(),
+        b"caf\xe9\n1\nf\n2\nf\nmy \xc3\x28 answer\ntest\n.\nA\n",
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -34,7 +37,9 @@ fn a_line_that_is_not_utf8_is_named_and_the_next_line_is_the_answer() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("Line 1 of the input is not UTF-8 text, so it cannot be read; type it again."),
+        stdout.contains(
+            "Line 1 of the input is not UTF-8 text, so it cannot be read; type it again."
+        ),
         "{stdout}"
     );
     assert!(
