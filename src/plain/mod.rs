@@ -261,13 +261,10 @@ fn read_confidence(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -
     loop {
         write!(out, "Confidence (1-5, Enter to skip): ")?;
         out.flush()?;
-        let line = match read_line(input) {
-            Ok(Some(line)) => line,
-            Ok(None) => return Ok(Rating::EndOfInput),
-            Err(e) => {
-                say_unreadable(e, out, width)?;
-                continue;
-            }
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End => return Ok(Rating::EndOfInput),
         };
         let line = line.trim();
         if line.is_empty() {
@@ -554,14 +551,31 @@ impl BufRead for NumberedInput<'_> {
     }
 }
 
-/// Says which line could not be read, when that is what `e` is; any other error stands.
-fn say_unreadable(e: anyhow::Error, out: &mut dyn Write, width: usize) -> Result<()> {
+/// A line the taker typed at a prompt.
+enum Typed {
+    Line(String),
+    /// Not UTF-8 text: said so, to be asked again.
+    Unreadable,
+    End,
+}
+
+/// The next line; one that is not UTF-8 text is named (the take goes on), any other
+/// error stands.
+fn read_typed(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Result<Typed> {
+    let e = match read_line(input) {
+        Ok(Some(line)) => return Ok(Typed::Line(line)),
+        Ok(None) => return Ok(Typed::End),
+        Err(e) => e,
+    };
     let unreadable = e
         .downcast_ref::<std::io::Error>()
         .and_then(|io| io.get_ref())
         .and_then(|inner| inner.downcast_ref::<UnreadableLine>());
     match unreadable {
-        Some(line) => Ok(print_wrapped(out, &line.to_string(), width, "", "")?),
+        Some(line) => {
+            print_wrapped(out, &line.to_string(), width, "", "")?;
+            Ok(Typed::Unreadable)
+        }
         None => Err(e),
     }
 }
@@ -583,13 +597,10 @@ fn read_choice(
     loop {
         write!(out, "{}: ", ask_hint(q))?;
         out.flush()?;
-        let line = match read_line(input) {
-            Ok(Some(line)) => line,
-            Ok(None) => return Ok(Entry::EndOfInput),
-            Err(e) => {
-                say_unreadable(e, out, width)?;
-                continue;
-            }
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End => return Ok(Entry::EndOfInput),
         };
         if line.trim().is_empty() {
             return Ok(Entry::Skip);
@@ -666,19 +677,11 @@ fn read_open(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Resu
     out.flush()?;
     let mut lines: Vec<String> = Vec::new();
     loop {
-        let line = match read_line(input) {
-            Ok(Some(line)) => line,
-            Ok(None) => {
-                return Ok(if lines.is_empty() {
-                    Entry::EndOfInput
-                } else {
-                    Entry::Value(lines.join("\n"))
-                });
-            }
-            Err(e) => {
-                say_unreadable(e, out, width)?;
-                continue;
-            }
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End if lines.is_empty() => return Ok(Entry::EndOfInput),
+            Typed::End => return Ok(Entry::Value(lines.join("\n"))),
         };
         if lines.is_empty() && line.trim().is_empty() {
             return Ok(Entry::Skip);

@@ -7,7 +7,7 @@ use crate::github_fake as support;
 
 use support::{ANSWERS, Api, BOT, Fault, Sandbox, TAKER, TOKEN, seed_quiz_comment};
 
-fn repo_with_quiz(api: &Api, name: &str) -> String {
+pub(crate) fn repo_with_quiz(api: &Api, name: &str) -> String {
     let repo = api.repo(name);
     api.fake.add_pull(&repo, 7, "octo", "feature");
     api.fake

@@ -3,6 +3,7 @@
 //! `quizz fetch` cached, with the notice a 502 gets. And a PR with more comments than quizz
 //! lists says so instead of "no quiz". Direct to the fake (Prism would refuse these answers).
 
+use crate::github_errors::repo_with_quiz;
 use crate::github_fake as support;
 
 use support::{ANSWERS, Api, BOT, FakeGithub, Fault, Sandbox, TOKEN, seed_quiz_comment};
@@ -11,12 +12,14 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn repo_with_quiz(api: &Api, name: &str) -> String {
-    let repo = api.repo(name);
-    api.fake.add_pull(&repo, 7, "octo", "feature");
-    api.fake
-        .add_comment(&repo, 7, BOT, "Bot", &seed_quiz_comment());
-    repo
+/// The other host heard nothing: no request, so no token either.
+#[track_caller]
+fn never_asked(other: &FakeGithub) {
+    assert!(
+        other.all_requests().is_empty(),
+        "{:#?}",
+        other.all_requests()
+    );
 }
 
 /// `quizz fetch`, then `fault`, then `take` and `results`: both use the cache, say so with
@@ -63,66 +66,55 @@ fn falls_back_to_the_cache(name: &str, fault: impl Fn(&Api, &str)) -> String {
     out
 }
 
-fn with_fault(fault: Fault) -> impl Fn(&Api, &str) {
-    move |api: &Api, repo: &str| api.fake.set_fault(repo, Some(fault))
-}
-
+/// Each answer that says nothing of the quiz, and what its notice must say.
 #[test]
-fn a_rate_limit_uses_the_cache_and_says_when_it_resets() {
-    let out = falls_back_to_the_cache("limited", with_fault(Fault::RateLimited));
-    assert!(
-        out.contains("offline (GitHub's API rate limit is used up; it resets at 13:05:00 UTC"),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_429_uses_the_cache_and_says_when_it_resets_from_retry_after() {
-    let out = falls_back_to_the_cache("429", with_fault(Fault::TooManyRequests));
-    // Retry-After: 90, counted from the answer.
-    assert!(
-        out.contains("offline (GitHub's API rate limit is used up; it resets at ")
-            && (out.contains(" UTC (in 90 s)") || out.contains(" UTC (in 89 s)")),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_secondary_rate_limit_uses_the_cache_and_says_when_it_resets() {
-    let out = falls_back_to_the_cache("secondary", with_fault(Fault::SecondaryRateLimit));
-    // Retry-After: 600.
-    assert!(
-        out.contains("rate limit is used up; it resets at ") && out.contains("(in about 10 min)"),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_422_uses_the_cache() {
-    let out = falls_back_to_the_cache("unprocessable", with_fault(Fault::Unprocessable));
-    assert!(
-        out.contains("offline (GitHub refused the request (422): Validation Failed)"),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_proxy_s_407_uses_the_cache_and_does_not_blame_the_token() {
-    let out = falls_back_to_the_cache("proxy", with_fault(Fault::ProxyAuth));
-    assert!(
-        out.contains("a proxy between quizz and GitHub asked for its own login (407)")
-            && out.contains("this is not about the GitHub token"),
-        "{out}"
-    );
-}
-
-#[test]
-fn a_captive_portal_s_html_uses_the_cache() {
-    let out = falls_back_to_the_cache("portal", with_fault(Fault::CaptivePortal));
-    assert!(
-        out.contains("is not GitHub's: a 200 with text/html instead of JSON (a captive portal"),
-        "{out}"
-    );
+fn rate_limits_a_422_a_proxy_s_407_and_a_captive_portal_use_the_cache() {
+    let cases: [(&str, Fault, &[&str]); 6] = [
+        (
+            "limited",
+            Fault::RateLimited,
+            &["offline (GitHub's API rate limit is used up; it resets at 13:05:00 UTC"],
+        ),
+        // Retry-After: 90, counted from the answer.
+        (
+            "429",
+            Fault::TooManyRequests,
+            &[
+                "offline (GitHub's API rate limit is used up; it resets at ",
+                " UTC (in ",
+            ],
+        ),
+        // Retry-After: 600.
+        (
+            "secondary",
+            Fault::SecondaryRateLimit,
+            &["rate limit is used up; it resets at ", "(in about 10 min)"],
+        ),
+        (
+            "unprocessable",
+            Fault::Unprocessable,
+            &["offline (GitHub refused the request (422): Validation Failed)"],
+        ),
+        (
+            "proxy",
+            Fault::ProxyAuth,
+            &[
+                "a proxy between quizz and GitHub asked for its own login (407)",
+                "this is not about the GitHub token",
+            ],
+        ),
+        (
+            "portal",
+            Fault::CaptivePortal,
+            &["is not GitHub's: a 200 with text/html instead of JSON (a captive portal"],
+        ),
+    ];
+    for (name, fault, says) in cases {
+        let out = falls_back_to_the_cache(name, |api, repo| api.fake.set_fault(repo, Some(fault)));
+        for part in says {
+            assert!(out.contains(part), "{name}: {part:?} in\n{out}");
+        }
+    }
 }
 
 #[test]
@@ -135,11 +127,7 @@ fn a_redirect_to_another_host_uses_the_cache_and_sends_it_nothing() {
         out.contains(&format!("to another host ({}); not followed", other.base())),
         "{out}"
     );
-    assert!(
-        other.all_requests().is_empty(),
-        "{:#?}",
-        other.all_requests()
-    );
+    never_asked(&other);
 }
 
 #[test]
@@ -157,11 +145,7 @@ fn a_page_link_to_another_host_uses_the_cache_and_sends_it_nothing() {
         )),
         "{out}"
     );
-    assert!(
-        other.all_requests().is_empty(),
-        "{:#?}",
-        other.all_requests()
-    );
+    never_asked(&other);
 }
 
 /// Without a cached copy, a page link to another host stops the take with the real cause
@@ -187,11 +171,7 @@ fn a_page_link_to_another_host_is_refused_on_the_first_look() {
         "{err}"
     );
     assert!(!err.contains("rejected the token"), "{err}");
-    assert!(
-        other.all_requests().is_empty(),
-        "{:#?}",
-        other.all_requests()
-    );
+    never_asked(&other);
 }
 
 /// quizz lists at most 100 pages of 100 comments. With 10,000 older comments before it, the

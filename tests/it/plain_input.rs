@@ -1,25 +1,11 @@
 //! Piped input to a plain take: a line that is not UTF-8 text is named and asked again,
 //! and what is printed after a prompt starts on its own line (a pipe echoes nothing).
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn take_demo(data: &Path, stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quizz"))
-        .args(["take", "--demo", "--plain"])
-        .env("XDG_DATA_HOME", data.join("data"))
-        .env("XDG_CONFIG_HOME", data.join("config"))
-        .env("XDG_CACHE_HOME", data.join("cache"))
-        .env("XDG_STATE_HOME", data.join("state"))
-        .env("QUIZZ_GRADER", "none")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(stdin);
-    child.wait_with_output().unwrap()
+    crate::cli_polish::quizz(data, &["take", "--demo", "--plain"], stdin)
 }
 
 #[test]

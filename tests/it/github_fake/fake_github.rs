@@ -349,27 +349,28 @@ impl FakeGithub {
             .redirect_elsewhere = Some(base.trim_end_matches('/').to_string());
     }
 
+    /// Changes what is known of `repo` (created empty when new).
+    fn edit_repo(&self, repo: &str, change: impl FnOnce(&mut Repo)) {
+        change(
+            self.state
+                .lock()
+                .unwrap()
+                .repos
+                .entry(repo.into())
+                .or_default(),
+        );
+    }
+
     /// Comments listings of `repo` link their next page to `base` (another host).
     pub fn link_pages_elsewhere(&self, repo: &str, base: &str) {
-        self.state
-            .lock()
-            .unwrap()
-            .repos
-            .entry(repo.into())
-            .or_default()
-            .links_elsewhere = Some(base.trim_end_matches('/').to_string());
+        let base = base.trim_end_matches('/').to_string();
+        self.edit_repo(repo, |r| r.links_elsewhere = Some(base));
     }
 
     /// `count` filler comments on `issue` of `repo`, older than every stored comment and
     /// listed before them (made up page by page: nothing is stored).
     pub fn add_filler_comments(&self, repo: &str, issue: u64, count: usize) {
-        self.state
-            .lock()
-            .unwrap()
-            .repos
-            .entry(repo.into())
-            .or_default()
-            .fillers = Some((issue, count));
+        self.edit_repo(repo, |r| r.fillers = Some((issue, count)));
     }
 
     /// The pull's head commit, its changed files, and those files' contents at that commit.
