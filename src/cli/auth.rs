@@ -34,7 +34,7 @@ enum AuthCommand {
     Login(LoginArgs),
     /// Say which source gives the token, and which user it is (never the token).
     #[command(
-        after_help = "Examples:\n  quizz auth status\n  GH_HOST=ghe.example.com quizz auth status"
+        after_help = "Examples:\n  quizz auth status\n  GH_HOST=ghe.example.com quizz auth status\n\nExit status: 0 when GitHub accepts the token (it names the user); 1 when the token does not\nwork: none found, rejected, or GitHub could not be asked (offline, rate limited)."
     )]
     Status(HostArgs),
     /// Remove quizz's token from the OS keyring.
@@ -134,7 +134,8 @@ fn status(args: &HostArgs) -> Result<()> {
     outln!("{host}");
     let lookup = auth::find_token(&host);
     // Whether the keyring can be used at all, whichever source won.
-    match auth::keyring_get(&host) {
+    let keyring = auth::keyring_get(&host);
+    match &keyring {
         Ok(Some(_)) => outln!("  keyring: available; holds a token of quizz's for {host}"),
         Ok(None) => outln!("  keyring: available; no token of quizz's for {host}"),
         Err(e) => outln!(
@@ -147,10 +148,15 @@ fn status(args: &HostArgs) -> Result<()> {
         for n in &lookup.notes {
             outln!("    ({})", sanitize_line(n));
         }
-        outln!(
-            "  Log in with `quizz auth login`, or set {}.",
-            auth::env_names(&host)[0]
-        );
+        let env = auth::env_names(&host)[0];
+        // `quizz auth login` stores in the keyring: only suggested where there is one.
+        if keyring.is_ok() {
+            outln!("  Log in with `quizz auth login`, or set {env}.");
+        } else {
+            outln!(
+                "  Set {env} to a token (or log in with `gh auth login`): with no keyring here, `quizz auth login` cannot store one."
+            );
+        }
         bail!("not logged in to {host}");
     };
     outln!("  token: from {}", token.source);
@@ -161,11 +167,11 @@ fn status(args: &HostArgs) -> Result<()> {
             outln!("  user: {}", sanitize_line(&login));
             Ok(())
         }
-        Err(e) if e.is_offline() => {
-            outln!("  user: unknown ({})", sanitize_line(&e.to_string()));
-            Ok(())
+        // Whatever the cause, the token does not work now: the exit status says so.
+        Err(e) => {
+            outln!("  user: unknown (the token could not be checked)");
+            Err(e.into())
         }
-        Err(e) => Err(e.into()),
     }
 }
 

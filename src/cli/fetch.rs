@@ -98,6 +98,10 @@ pub fn run(args: &FetchArgs) -> Result<()> {
                             list[0].describe(),
                             sanitize_line(list[0].login())
                         ),
+                        QuizPick::None if !cache.listed_complete => outln!(
+                            "{pr}: no quiz in the comments quizz could list ({})",
+                            crate::github::sync::cut_listing_note()
+                        ),
                         QuizPick::None => outln!("{pr}: no quiz"),
                     }
                 }

@@ -306,11 +306,13 @@ fn run_plain(
         );
     }
     let mut input = stdin.lock();
-    let (mut prompts, to_terminal): (Box<dyn Write>, bool) = if args.json {
+    let (prompts, to_terminal): (Box<dyn Write>, bool) = if args.json {
         (Box::new(std::io::stderr()), std::io::stderr().is_terminal())
     } else {
         (Box::new(std::io::stdout()), std::io::stdout().is_terminal())
     };
+    // Piped answers are not echoed: what follows a prompt starts on its own line.
+    let mut prompts = crate::plain::PromptLines::new(prompts, !can_ask);
     let opts = PlainOptions {
         practice: mode.practice,
         ask_confidence: mode.confidence,

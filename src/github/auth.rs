@@ -136,14 +136,28 @@ fn off_thread<T: Send + 'static>(
         .map_err(|_| KeyringError::Timeout)?
 }
 
+/// Set when this process found no keyring: hints then never suggest `quizz auth login`,
+/// which stores the token there.
+static KEYRING_UNAVAILABLE: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a keyring lookup of this process found no keyring at all.
+pub fn keyring_unavailable() -> bool {
+    KEYRING_UNAVAILABLE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// quizz's token for `host` from the keyring: `Ok(None)` when there is none.
 pub fn keyring_get(host: &str) -> Result<Option<String>, KeyringError> {
     let host = host.to_string();
-    off_thread(move || match entry(&host)?.get_password() {
+    let found = off_thread(move || match entry(&host)?.get_password() {
         Ok(t) => Ok(Some(t)),
         Err(keyring::Error::NoEntry) => Ok(None),
         Err(e) => Err(map_err(e)),
-    })
+    });
+    if matches!(found, Err(KeyringError::Unavailable(_))) {
+        KEYRING_UNAVAILABLE.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    found
 }
 
 pub fn keyring_set(host: &str, token: &str) -> Result<(), KeyringError> {

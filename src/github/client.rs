@@ -239,7 +239,17 @@ impl Client {
                     crate::text::sanitize_line(&location)
                 )));
             }
-            let target = self.redirect_target(&current, &location).map_err(moved)?;
+            let target = match self.resolve_on_api_host(&current, &location) {
+                Ok(t) => t,
+                Err(OffHost::Elsewhere(to)) => {
+                    return Err(GithubError::RedirectElsewhere {
+                        what: what.to_string(),
+                        status,
+                        to,
+                    });
+                }
+                Err(OffHost::Unreadable(detail)) => return Err(moved(detail)),
+            };
             let record = Redirect {
                 status,
                 from: self.api_path(&current),
@@ -259,10 +269,13 @@ impl Client {
         }
     }
 
-    /// The absolute URL a `Location` names, when it stays on the API's host (same scheme
-    /// and authority): never another host, which would see the token.
-    fn redirect_target(&self, current: &str, location: &str) -> Result<String, String> {
-        let base: Uri = self.base.parse().map_err(|e| format!("{e}"))?;
+    /// The absolute URL a `Location` (or a `Link`) names, when it stays on the API's host
+    /// (same scheme and authority): never another host, which would see the token.
+    fn resolve_on_api_host(&self, current: &str, location: &str) -> Result<String, OffHost> {
+        let base: Uri = self
+            .base
+            .parse()
+            .map_err(|e| OffHost::Unreadable(format!("{e}")))?;
         let scheme = base.scheme_str().unwrap_or("https");
         let authority = base.authority().map_or("", http::uri::Authority::as_str);
         let location = location.trim();
@@ -275,24 +288,27 @@ impl Client {
         } else {
             location.to_string()
         };
-        let target: Uri = location
-            .parse()
-            .map_err(|_| format!("to an address that cannot be read: {}", sanitize(&location)))?;
+        let unreadable = || {
+            OffHost::Unreadable(format!(
+                "to an address that cannot be read: {}",
+                sanitize(&location)
+            ))
+        };
+        let target: Uri = location.parse().map_err(|_| unreadable())?;
         match (target.scheme_str(), target.authority()) {
             (Some(s), Some(a))
                 if s.eq_ignore_ascii_case(scheme) && a.as_str().eq_ignore_ascii_case(authority) =>
             {
                 Ok(location)
             }
-            (s, Some(a)) => Err(format!(
-                "to another host ({}://{}); not followed, so the token is not sent there",
-                sanitize(s.unwrap_or(scheme)),
-                sanitize(a.as_str())
-            )),
-            (Some(_), None) => Err(format!(
-                "to an address that cannot be read: {}",
-                sanitize(&location)
-            )),
+            // Named by host and port only: never the user information an address may hold.
+            (s, Some(a)) => Err(OffHost::Elsewhere(sanitize(&format!(
+                "{}://{}{}",
+                s.unwrap_or(scheme),
+                a.host(),
+                a.port_u16().map(|p| format!(":{p}")).unwrap_or_default()
+            )))),
+            (Some(_), None) => Err(unreadable()),
             (None, None) => {
                 // A relative reference: resolve it against the current request's folder.
                 let current_path = current.split(['?', '#']).next().unwrap_or_default();
@@ -419,7 +435,7 @@ impl Client {
         let reply = self.check(reply, what)?;
         Ok(Fetched::Fresh {
             etag: reply.etag(),
-            value: parse(&reply.body, what)?,
+            value: json(&reply, what)?,
         })
     }
 
@@ -454,16 +470,17 @@ impl Client {
         }
         let reply = self.check(reply, what)?;
         let first_etag = reply.etag();
-        let mut items: Vec<T> = parse(&reply.body, what)?;
-        let mut next = reply.next_link();
+        let mut items: Vec<T> = json(&reply, what)?;
+        let mut next = self.next_page(&reply, url, what)?;
         let mut pages = 1;
-        while let Some(url) = &next {
+        while let Some(page) = next.take() {
             if pages >= MAX_PAGES {
+                next = Some(page);
                 break;
             }
-            let reply = self.check(self.get(url, None, what).await?, what)?;
-            items.extend(parse::<Vec<T>>(&reply.body, what)?);
-            next = reply.next_link();
+            let reply = self.check(self.get(&page, None, what).await?, what)?;
+            items.extend(json::<Vec<T>>(&reply, what)?);
+            next = self.next_page(&reply, &page, what)?;
             pages += 1;
         }
         Ok(Fetched::Fresh {
@@ -473,6 +490,31 @@ impl Client {
             },
             etag: first_etag,
         })
+    }
+
+    /// The next page a listing's `Link` names, on the API's own host only: a link to
+    /// another host (a proxy rewriting answers) is refused like a redirect there, and the
+    /// listing with it.
+    fn next_page(
+        &self,
+        reply: &Reply,
+        current: &str,
+        what: &str,
+    ) -> Result<Option<String>, GithubError> {
+        let Some(link) = reply.next_link() else {
+            return Ok(None);
+        };
+        match self.resolve_on_api_host(current, &link) {
+            Ok(url) => Ok(Some(url)),
+            Err(OffHost::Elsewhere(to)) => Err(GithubError::LinkElsewhere {
+                what: what.to_string(),
+                to,
+            }),
+            Err(OffHost::Unreadable(detail)) => Err(GithubError::Protocol {
+                what: what.to_string(),
+                detail: format!("a next page link {detail}"),
+            }),
+        }
     }
 
     /// POST once: never retried, whatever happens (GitHub may have created it anyway).
@@ -531,6 +573,17 @@ pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bo
         &HeaderName::from_static("x-ratelimit-reset"),
     )
     .and_then(|v| v.parse::<u64>().ok());
+    // A secondary limit or a 429 says how long to wait; that wins over the primary reset.
+    let retry_after = header(&reply.headers, &http::header::RETRY_AFTER)
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let reset = retry_after
+        .map(|secs| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+                + secs
+        })
+        .or(reset);
     let what = what.to_string();
     match reply.status.as_u16() {
         401 if authenticated => GithubError::Unauthorized {
@@ -550,6 +603,7 @@ pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bo
             }
         }
         403 => GithubError::Forbidden { what, message },
+        407 => GithubError::ProxyAuth { what },
         404 | 410 => GithubError::NotFound {
             what,
             token_source: token_source.to_string(),
@@ -586,6 +640,36 @@ fn github_message(body: &str) -> Option<String> {
         msg = format!("{msg}: {}", details.join("; "));
     }
     Some(crate::text::sanitize_line(&msg))
+}
+
+/// Why a `Location` or a `Link` is not followed.
+#[derive(Debug, PartialEq, Eq)]
+enum OffHost {
+    /// Another scheme, host or port (`scheme://host:port`, safe to print).
+    Elsewhere(String),
+    /// Not an address (what is wrong, safe to print).
+    Unreadable(String),
+}
+
+/// A successful answer's JSON. One that is not JSON at all (an HTML page) did not come
+/// from GitHub's API: a captive portal or a proxy answered instead.
+fn json<T: DeserializeOwned>(reply: &Reply, what: &str) -> Result<T, GithubError> {
+    parse(&reply.body, what).map_err(|e| {
+        let kind = header(&reply.headers, &http::header::CONTENT_TYPE);
+        let json_type = kind.as_deref().is_some_and(|k| k.contains("json"));
+        let json_shape = reply.body.trim_start().starts_with(['{', '[']);
+        if json_type && json_shape {
+            return e;
+        }
+        GithubError::NotGithub {
+            what: what.to_string(),
+            status: reply.status.as_u16(),
+            kind: kind.map_or_else(
+                || "no content type".to_string(),
+                |k| sanitize(k.split(';').next().unwrap_or_default().trim()),
+            ),
+        }
+    })
 }
 
 fn parse<T: DeserializeOwned>(body: &str, what: &str) -> Result<T, GithubError> {
@@ -664,14 +748,14 @@ mod tests {
         let c = Client::new("http://127.0.0.1:9/api/v3", None).unwrap();
         let here = "/repos/o/old/issues/7/comments?per_page=100";
         assert_eq!(
-            c.redirect_target(
+            c.resolve_on_api_host(
                 here,
                 "/api/v3/repositories/5/issues/7/comments?per_page=100"
             ),
             Ok("http://127.0.0.1:9/api/v3/repositories/5/issues/7/comments?per_page=100".into())
         );
         assert_eq!(
-            c.redirect_target(
+            c.resolve_on_api_host(
                 here,
                 "http://127.0.0.1:9/api/v3/repos/o/new/issues/7/comments"
             ),
@@ -682,16 +766,22 @@ mod tests {
             "https://127.0.0.1:9/api/v3/repos/o/new",
             "http://127.0.0.1:10/api/v3/repos/o/new",
             "//evil.example/repos/o/new",
+            "http://user:secret@127.0.0.2:9/repos/o/new",
         ] {
-            let err = c.redirect_target(here, elsewhere).unwrap_err();
+            let err = c.resolve_on_api_host(here, elsewhere).unwrap_err();
             assert!(
-                err.contains("another host") || err.contains("cannot be read"),
-                "{elsewhere}: {err}"
+                matches!(&err, OffHost::Elsewhere(to) if !to.contains("secret"))
+                    || matches!(&err, OffHost::Unreadable(d) if d.contains("cannot be read")),
+                "{elsewhere}: {err:?}"
             );
         }
         assert_eq!(
             c.api_path("http://127.0.0.1:9/api/v3/repositories/5/issues?x=1"),
             "/repositories/5/issues?x=1"
+        );
+        assert_eq!(
+            c.resolve_on_api_host(here, "http://user:secret@127.0.0.2:9/x"),
+            Err(OffHost::Elsewhere("http://127.0.0.2:9".into()))
         );
         assert_eq!(c.api_path("/repos/o/r"), "/repos/o/r");
     }
@@ -751,5 +841,40 @@ mod tests {
             GithubError::Unauthorized { .. }
         ));
         assert!(classify(&reply(502, &[], ""), "x", "t", true).is_offline());
+        // A proxy's 407 is not the token's fault; the cache may stand in for it.
+        let proxy = classify(&reply(407, &[], "<html></html>"), "x", "GH_TOKEN", true);
+        assert!(matches!(proxy, GithubError::ProxyAuth { .. }) && proxy.cache_may_stand_in());
+        // Retry-After (a 429, a secondary limit) says when the limit resets.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let GithubError::RateLimited {
+            reset: Some(reset), ..
+        } = classify(&reply(429, &[("retry-after", "90")], "{}"), "x", "t", true)
+        else {
+            panic!("a 429 is a rate limit");
+        };
+        assert!((now + 90..now + 100).contains(&reset), "{reset} vs {now}");
+    }
+
+    #[test]
+    fn a_page_that_is_not_json_names_the_portal_not_the_parser() {
+        let portal = reply(
+            200,
+            &[("content-type", "text/html; charset=utf-8")],
+            "<html>Sign in</html>",
+        );
+        let err = json::<Vec<u64>>(&portal, "the comments").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("is not GitHub's: a 200 with text/html instead of JSON"),
+            "{err}"
+        );
+        let broken = reply(200, &[("content-type", "application/json")], "[1,");
+        assert!(matches!(
+            json::<Vec<u64>>(&broken, "x"),
+            Err(GithubError::Protocol { .. })
+        ));
     }
 }

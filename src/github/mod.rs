@@ -51,6 +51,11 @@ pub enum PrError {
     #[error("no quiz on {pr}: none of its comments holds a quiz (has the quiz bot run yet?)")]
     NoQuiz { pr: String },
     #[error(
+        "no quiz in the comments of {pr} quizz could list: {}; or save the quiz comment to a file and run `quizz take --file FILE`",
+        sync::cut_listing_note()
+    )]
+    NoQuizInCutListing { pr: String },
+    #[error(
         "the quiz on {pr} ({by}) was deleted on GitHub, and no other quiz is left: has the quiz bot posted a new one yet?"
     )]
     QuizDeleted { pr: String, by: String },
@@ -275,7 +280,7 @@ fn open_pr(opts: &PrOptions, store: Store, cwd: &Path) -> Result<Opened, PrError
     let synced = conn
         .block_on(sync_moved(&conn.client, &conn.store, &pr))
         .map_err(|e| {
-            if e.is_offline() {
+            if e.cache_may_stand_in() {
                 PrError::OfflineNoCache {
                     pr: pr.to_string(),
                     cause: e,
@@ -371,7 +376,7 @@ async fn current_quiz(
             }
             Ok(sync::CommentState::Deleted) => deleted.push(comment),
             // Cannot check now: the cached comment is the best there is.
-            Err(e) if e.is_offline() => break Current::Found { comment, ignored },
+            Err(e) if e.cache_may_stand_in() => break Current::Found { comment, ignored },
             Err(e) => return Err(e),
         }
     };
@@ -408,6 +413,9 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
                     pr: pr.to_string(),
                     by: d.describe(),
                 },
+                None if !opened.cache.listed_complete => {
+                    PrError::NoQuizInCutListing { pr: pr.to_string() }
+                }
                 None => PrError::NoQuiz { pr: pr.to_string() },
             });
         }
@@ -428,6 +436,12 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         ));
     }
     notes.push(format!("quiz from the comment by {}", comment.describe()));
+    if !opened.cache.listed_complete {
+        notes.push(format!(
+            "a newer quiz may exist: {}",
+            sync::cut_listing_note()
+        ));
+    }
     let offline = offline_note.is_some();
     notes.extend(offline_note);
     let FoundQuiz {
@@ -538,6 +552,13 @@ pub fn open_results(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrResu
                 "no quiz from a trusted author (the newest is by {}; --trust {} counts it): no result is marked stale",
                 list[0].describe(),
                 sanitize_line(list[0].login())
+            ));
+            None
+        }
+        Current::None if !opened.cache.listed_complete => {
+            notes.push(format!(
+                "no quiz in the comments quizz could list ({}): no result is marked stale",
+                sync::cut_listing_note()
             ));
             None
         }

@@ -132,7 +132,8 @@ pub enum Freshness {
     },
     /// GitHub said 304: nothing changed.
     NotModified,
-    /// GitHub could not be reached: this is the cached copy from `synced_at`.
+    /// GitHub could not be reached, or could not be used (a rate limit, a captive portal,
+    /// an answer pointing at another host…): this is the cached copy from `synced_at`.
     Offline(GithubError),
 }
 
@@ -140,9 +141,21 @@ pub enum Freshness {
 /// comments fit in one page is always listed whole).
 const SINCE_WINDOW: usize = 100;
 
+/// Comments asked for in a page of the listing.
+pub const PER_PAGE: usize = 100;
+
+/// What a listing cut at [`super::client::MAX_PAGES`] pages means for the user.
+pub fn cut_listing_note() -> String {
+    format!(
+        "GitHub's listing stopped after its first {} comments (quizz reads at most {} pages of {PER_PAGE}), so a later comment may hold the quiz; the same command run again reads on from the newest comment seen",
+        super::client::MAX_PAGES * PER_PAGE,
+        super::client::MAX_PAGES
+    )
+}
+
 pub fn comments_url(pr: &PrRef, since: Option<&str>) -> String {
     let mut url = format!(
-        "/repos/{}/{}/issues/{}/comments?per_page=100",
+        "/repos/{}/{}/issues/{}/comments?per_page={PER_PAGE}",
         pr.owner, pr.repo, pr.number
     );
     if let Some(s) = since {
@@ -168,7 +181,8 @@ pub fn save_cache(store: &Store, pr: &PrRef, cache: &PrCache) {
     let _ = store.save_cached(&pr.origin().key_path(), cache);
 }
 
-/// Brings the cached comments of `pr` up to date. With no network and a cached copy,
+/// Brings the cached comments of `pr` up to date. With no network (or an answer that says
+/// nothing of the comments: see [`GithubError::cache_may_stand_in`]) and a cached copy,
 /// returns the copy with [`Freshness::Offline`].
 pub async fn sync_comments(
     client: &Client,
@@ -226,7 +240,7 @@ pub async fn sync_comments(
                 removed,
             }
         }
-        Err(e) if e.is_offline() => {
+        Err(e) if e.cache_may_stand_in() => {
             return match cached {
                 Some(c) => Ok((c, Freshness::Offline(e))),
                 None => Err(e),

@@ -66,6 +66,7 @@ pub fn ask_all(
     out: &mut dyn Write,
     opts: &PlainOptions,
 ) -> Result<Finish> {
+    let input: &mut dyn BufRead = &mut NumberedInput::new(input);
     let width = opts.width;
     let total = session.quiz.questions.len();
     let counts: Vec<String> = session
@@ -260,8 +261,10 @@ fn read_confidence(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -
     loop {
         write!(out, "Confidence (1-5, Enter to skip): ")?;
         out.flush()?;
-        let Some(line) = read_line(input)? else {
-            return Ok(Rating::EndOfInput);
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End => return Ok(Rating::EndOfInput),
         };
         let line = line.trim();
         if line.is_empty() {
@@ -363,6 +366,52 @@ pub fn say_saved_on_interrupt() {
     });
 }
 
+/// The output of a plain take. When the input is piped the typed answer is not echoed, so
+/// a prompt's line stays open: it is ended before the next output (a note, a hint, the
+/// grading) instead of that output being glued to the prompt.
+pub struct PromptLines<W: Write> {
+    inner: W,
+    piped: bool,
+    /// A prompt was flushed without ending its line: the answer is read next.
+    open: bool,
+    at_line_start: bool,
+}
+
+impl<W: Write> PromptLines<W> {
+    /// `piped`: the input is not a terminal (no echo ends the prompt's line).
+    pub fn new(inner: W, piped: bool) -> Self {
+        Self {
+            inner,
+            piped,
+            open: false,
+            at_line_start: true,
+        }
+    }
+}
+
+impl<W: Write> Write for PromptLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if std::mem::take(&mut self.open) && self.piped && !buf.starts_with(b"\n") {
+            self.inner.write_all(b"\n")?;
+        }
+        let n = self.inner.write(buf)?;
+        if n > 0 {
+            self.at_line_start = buf[n - 1] == b'\n';
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.at_line_start {
+            self.open = true;
+        }
+        self.inner.flush()
+    }
+}
+
 enum Entry {
     Value(String),
     Skip,
@@ -448,6 +497,89 @@ fn print_question(
     Ok(())
 }
 
+/// A line of input that is not UTF-8 text (the taker is asked again; the take goes on).
+#[derive(Debug, thiserror::Error)]
+#[error("Line {0} of the input is not UTF-8 text, so it cannot be read; type it again.")]
+struct UnreadableLine(usize);
+
+/// The taker's input, numbering the lines [`BufRead::read_line`] reads (the only way the
+/// line protocol reads), so an unreadable one can be named.
+struct NumberedInput<'a> {
+    inner: &'a mut dyn BufRead,
+    lines: usize,
+}
+
+impl<'a> NumberedInput<'a> {
+    fn new(inner: &'a mut dyn BufRead) -> Self {
+        Self { inner, lines: 0 }
+    }
+}
+
+impl std::io::Read for NumberedInput<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.inner.read(buf)
+    }
+}
+
+impl BufRead for NumberedInput<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt);
+    }
+
+    /// The whole line is consumed even when it is not UTF-8, so the next read is the next line.
+    fn read_line(&mut self, buf: &mut String) -> std::io::Result<usize> {
+        let mut bytes = Vec::new();
+        let n = self.inner.read_until(b'\n', &mut bytes)?;
+        if n == 0 {
+            return Ok(0);
+        }
+        self.lines += 1;
+        match String::from_utf8(bytes) {
+            Ok(text) => {
+                buf.push_str(&text);
+                Ok(n)
+            }
+            Err(_) => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                UnreadableLine(self.lines),
+            )),
+        }
+    }
+}
+
+/// A line the taker typed at a prompt.
+enum Typed {
+    Line(String),
+    /// Not UTF-8 text: said so, to be asked again.
+    Unreadable,
+    End,
+}
+
+/// The next line; one that is not UTF-8 text is named (the take goes on), any other
+/// error stands.
+fn read_typed(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Result<Typed> {
+    let e = match read_line(input) {
+        Ok(Some(line)) => return Ok(Typed::Line(line)),
+        Ok(None) => return Ok(Typed::End),
+        Err(e) => e,
+    };
+    let unreadable = e
+        .downcast_ref::<std::io::Error>()
+        .and_then(|io| io.get_ref())
+        .and_then(|inner| inner.downcast_ref::<UnreadableLine>());
+    match unreadable {
+        Some(line) => {
+            print_wrapped(out, &line.to_string(), width, "", "")?;
+            Ok(Typed::Unreadable)
+        }
+        None => Err(e),
+    }
+}
+
 fn read_line(input: &mut dyn BufRead) -> Result<Option<String>> {
     let mut line = String::new();
     if input.read_line(&mut line)? == 0 {
@@ -465,8 +597,10 @@ fn read_choice(
     loop {
         write!(out, "{}: ", ask_hint(q))?;
         out.flush()?;
-        let Some(line) = read_line(input)? else {
-            return Ok(Entry::EndOfInput);
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End => return Ok(Entry::EndOfInput),
         };
         if line.trim().is_empty() {
             return Ok(Entry::Skip);
@@ -543,12 +677,11 @@ fn read_open(input: &mut dyn BufRead, out: &mut dyn Write, width: usize) -> Resu
     out.flush()?;
     let mut lines: Vec<String> = Vec::new();
     loop {
-        let Some(line) = read_line(input)? else {
-            return Ok(if lines.is_empty() {
-                Entry::EndOfInput
-            } else {
-                Entry::Value(lines.join("\n"))
-            });
+        let line = match read_typed(input, out, width)? {
+            Typed::Line(line) => line,
+            Typed::Unreadable => continue,
+            Typed::End if lines.is_empty() => return Ok(Entry::EndOfInput),
+            Typed::End => return Ok(Entry::Value(lines.join("\n"))),
         };
         if lines.is_empty() && line.trim().is_empty() {
             return Ok(Entry::Skip);

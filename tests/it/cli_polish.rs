@@ -38,7 +38,8 @@ fn run(mut cmd: Command, stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn quizz(data: &Path, args: &[&str], stdin: &[u8]) -> Output {
+/// The binary with its own data folders and no grader (other plain-mode tests use it too).
+pub(crate) fn quizz(data: &Path, args: &[&str], stdin: &[u8]) -> Output {
     run(command(data, args), stdin)
 }
 

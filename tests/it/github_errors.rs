@@ -7,7 +7,7 @@ use crate::github_fake as support;
 
 use support::{ANSWERS, Api, BOT, Fault, Sandbox, TAKER, TOKEN, seed_quiz_comment};
 
-fn repo_with_quiz(api: &Api, name: &str) -> String {
+pub(crate) fn repo_with_quiz(api: &Api, name: &str) -> String {
     let repo = api.repo(name);
     api.fake.add_pull(&repo, 7, "octo", "feature");
     api.fake
@@ -176,7 +176,7 @@ fn not_found_names_what_and_which_token() {
     assert_eq!(run.code, 1, "{}", run.all());
     assert!(
         run.stderr
-            .contains("the comments of octo/nowhere#7 was not found on GitHub (404), or the token from GH_TOKEN cannot see it"),
+            .contains("GitHub found nothing (404) for the comments of octo/nowhere#7: check the owner, the repository and the number, or whether the token from GH_TOKEN can see it"),
         "{}",
         run.stderr
     );

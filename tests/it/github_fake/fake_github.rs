@@ -43,6 +43,16 @@ pub enum Fault {
     BadGateway,
     RateLimited,
     NotFound,
+    /// 429 with `Retry-After: 90` (and no `x-ratelimit-*` headers).
+    TooManyRequests,
+    /// 403 "secondary rate limit" with `Retry-After: 600`.
+    SecondaryRateLimit,
+    /// 422 Validation Failed.
+    Unprocessable,
+    /// 407 from a proxy that wants its own login.
+    ProxyAuth,
+    /// A captive portal's sign-in page: 200, HTML.
+    CaptivePortal,
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +100,12 @@ struct Repo {
     titles: HashMap<u64, (String, String)>,
     /// Every request on the repository is redirected to this absolute URL's host.
     redirect_elsewhere: Option<String>,
+    /// Comments listings' `Link` headers point at this base (another host), and always
+    /// name a next page, as a proxy rewriting answers might.
+    links_elsewhere: Option<String>,
+    /// (issue, count): that many small filler comments listed before the stored ones, made
+    /// up page by page (a PR with more comments than quizz lists, without storing them).
+    fillers: Option<(u64, usize)>,
     /// Head commits of pulls (GitHub's example sha otherwise).
     heads: HashMap<u64, String>,
     /// Changed files of pulls, in order.
@@ -333,6 +349,30 @@ impl FakeGithub {
             .redirect_elsewhere = Some(base.trim_end_matches('/').to_string());
     }
 
+    /// Changes what is known of `repo` (created empty when new).
+    fn edit_repo(&self, repo: &str, change: impl FnOnce(&mut Repo)) {
+        change(
+            self.state
+                .lock()
+                .unwrap()
+                .repos
+                .entry(repo.into())
+                .or_default(),
+        );
+    }
+
+    /// Comments listings of `repo` link their next page to `base` (another host).
+    pub fn link_pages_elsewhere(&self, repo: &str, base: &str) {
+        let base = base.trim_end_matches('/').to_string();
+        self.edit_repo(repo, |r| r.links_elsewhere = Some(base));
+    }
+
+    /// `count` filler comments on `issue` of `repo`, older than every stored comment and
+    /// listed before them (made up page by page: nothing is stored).
+    pub fn add_filler_comments(&self, repo: &str, issue: u64, count: usize) {
+        self.edit_repo(repo, |r| r.fillers = Some((issue, count)));
+    }
+
     /// The pull's head commit, its changed files, and those files' contents at that commit.
     pub fn set_pull_code(
         &self,
@@ -513,7 +553,9 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
             401 => "Unauthorized",
             403 => "Forbidden",
             404 => "Not Found",
+            407 => "Proxy Authentication Required",
             422 => "Unprocessable Entity",
+            429 => "Too Many Requests",
             502 => "Bad Gateway",
             _ => "Other",
         };
@@ -646,7 +688,51 @@ fn fault_response(fault: Fault) -> Response {
                 .push(("x-ratelimit-resource".into(), "core".into()));
             r
         }
+        Fault::TooManyRequests => {
+            let mut r = error(429, "Too Many Requests");
+            r.headers.push(("retry-after".into(), "90".into()));
+            r
+        }
+        Fault::SecondaryRateLimit => {
+            let mut r = error(
+                403,
+                "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            );
+            r.headers.push(("retry-after".into(), "600".into()));
+            r
+        }
+        Fault::Unprocessable => error(422, "Validation Failed"),
+        Fault::ProxyAuth => Response {
+            status: 407,
+            headers: vec![
+                ("content-type".into(), "text/html".into()),
+                ("proxy-authenticate".into(), "Basic realm=\"corp\"".into()),
+            ],
+            body: "<html>407 Proxy Authentication Required</html>".into(),
+        },
+        Fault::CaptivePortal => Response {
+            status: 200,
+            headers: vec![("content-type".into(), "text/html; charset=utf-8".into())],
+            body: "<!DOCTYPE html><html><body><h1>Welcome to Airport Wi-Fi</h1><a href=\"/login\">Sign in</a></body></html>".into(),
+        },
     }
+}
+
+/// A filler comment of a PR with many comments: small, and older than every stored one.
+fn filler_json(owner: &str, repo: &str, issue: u64, count: usize, i: usize) -> Value {
+    let id = 50_000_000 + i as u64;
+    json!({
+        "id": id,
+        "html_url": format!("https://github.com/{owner}/{repo}/pull/{issue}#issuecomment-{id}"),
+        "body": "+1",
+        "user": { "login": "fan", "type": "User" },
+        "created_at": rfc3339(filler_time(count, i)),
+        "updated_at": rfc3339(filler_time(count, i)),
+    })
+}
+
+fn filler_time(count: usize, i: usize) -> u64 {
+    EPOCH_2026 - (count - i) as u64
 }
 
 fn repo_route(
@@ -760,13 +846,34 @@ fn repo_route(
                 })
                 .cloned()
                 .collect();
-            let pages = all.len().div_ceil(per_page).max(1);
-            let items: Vec<Value> = all
-                .iter()
-                .skip((page - 1) * per_page)
-                .take(per_page)
-                .map(|c| comment_json(st, owner, repo, c))
+            // Fillers first (the oldest), from the first one inside `since`.
+            let (fillers_from, fillers) = match st.repos[key].fillers {
+                Some((issue, count)) if issue == n => {
+                    let first = (0..count).collect::<Vec<_>>().partition_point(|&i| {
+                        since
+                            .as_deref()
+                            .is_some_and(|s| rfc3339(filler_time(count, i)).as_str() < s)
+                    });
+                    (first, count)
+                }
+                _ => (0, 0),
+            };
+            let listed_fillers = fillers - fillers_from;
+            let total = listed_fillers + all.len();
+            let pages = total.div_ceil(per_page).max(1);
+            let items: Vec<Value> = ((page - 1) * per_page..total.min(page * per_page))
+                .map(|i| {
+                    if i < listed_fillers {
+                        filler_json(owner, repo, n, fillers, fillers_from + i)
+                    } else {
+                        comment_json(st, owner, repo, &all[i - listed_fillers])
+                    }
+                })
                 .collect();
+            let link_base = st.repos[key]
+                .links_elsewhere
+                .clone()
+                .unwrap_or_else(|| st.public_base.clone());
             let mut resp = json_response(200, &Value::Array(items));
             let link_for = |p: usize| {
                 let mut q = format!("per_page={per_page}&page={p}");
@@ -774,10 +881,10 @@ fn repo_route(
                     q.push_str("&since=");
                     q.extend(form_urlencoded::byte_serialize(s.as_bytes()));
                 }
-                format!("<{}{}?{q}>", st.public_base, req.path)
+                format!("<{link_base}{}?{q}>", req.path)
             };
             let mut links = Vec::new();
-            if page < pages {
+            if page < pages || st.repos[key].links_elsewhere.is_some() {
                 links.push(format!("{}; rel=\"next\"", link_for(page + 1)));
                 links.push(format!("{}; rel=\"last\"", link_for(pages)));
             }
