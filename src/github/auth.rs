@@ -24,6 +24,8 @@ pub struct Token {
 
 impl Token {
     pub fn new(secret: String, source: TokenSource) -> Self {
+        // Never shown: whatever quizz prints or logs from now on masks it.
+        crate::redact::remember(&secret);
         Self { secret, source }
     }
 
@@ -140,13 +142,17 @@ fn off_thread<T: Send + 'static>(
 pub fn keyring_get(host: &str) -> Result<Option<String>, KeyringError> {
     let host = host.to_string();
     off_thread(move || match entry(&host)?.get_password() {
-        Ok(t) => Ok(Some(t)),
+        Ok(t) => {
+            crate::redact::remember(&t);
+            Ok(Some(t))
+        }
         Err(keyring::Error::NoEntry) => Ok(None),
         Err(e) => Err(map_err(e)),
     })
 }
 
 pub fn keyring_set(host: &str, token: &str) -> Result<(), KeyringError> {
+    crate::redact::remember(token);
     let host = host.to_string();
     let token = token.to_string();
     off_thread(move || entry(&host)?.set_password(&token).map_err(map_err))

@@ -87,6 +87,9 @@ impl ClaudeCliGrader {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        // Its own process group: a timeout or a signal ends what it started too.
+        #[cfg(unix)]
+        cmd.process_group(0);
         cmd
     }
 
@@ -103,6 +106,9 @@ impl ClaudeCliGrader {
                 message,
             }
         })?;
+        // Dropped with this future: after the output, on timeout, or when grading is
+        // abandoned (the UI closed), the whole group is killed.
+        let _group = crate::children::ChildGroup::register(child.id());
         if let Some(mut stdin) = child.stdin.take() {
             let user = prompt.user;
             // Written alongside the wait so a child that does not read cannot block us.
@@ -111,7 +117,8 @@ impl ClaudeCliGrader {
                 let _ = stdin.shutdown().await;
             });
         }
-        // Dropping the future on timeout drops the child, which kills it (kill_on_drop).
+        // Dropping the future on timeout drops the child, which kills it (kill_on_drop),
+        // and then its group.
         let output = tokio::time::timeout(self.config.timeout, child.wait_with_output())
             .await
             .map_err(|_| GradeError::CliTimeout {
