@@ -28,6 +28,18 @@ pub const SECRET_VARS: [&str; 7] = [
 /// short).
 const MIN_LEN: usize = 8;
 
+/// Variables holding URLs whose user info is a credential (a gateway's, a proxy's).
+const URL_VARS: [&str; 8] = [
+    "GITHUB_API_URL",
+    "ANTHROPIC_BASE_URL",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+];
+
 static SECRETS: LazyLock<RwLock<Vec<String>>> = LazyLock::new(|| {
     let mut found = Vec::new();
     for var in SECRET_VARS {
@@ -35,8 +47,21 @@ static SECRETS: LazyLock<RwLock<Vec<String>>> = LazyLock::new(|| {
             add(&mut found, &value);
         }
     }
+    // Also where a library prints a host without its scheme (`user:secret@host:port`).
+    for var in URL_VARS {
+        if let Some(info) = std::env::var(var).ok().as_deref().and_then(userinfo) {
+            add(&mut found, info);
+        }
+    }
     RwLock::new(found)
 });
+
+/// The `user:password` of a URL.
+fn userinfo(url: &str) -> Option<&str> {
+    let (_, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    authority.rsplit_once('@').map(|(info, _)| info)
+}
 
 fn add(list: &mut Vec<String>, secret: &str) {
     let secret = secret.trim();
@@ -147,6 +172,12 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(strip_userinfo("no url :// here"), "no url :// here");
+    }
+
+    #[test]
+    fn a_urls_user_info_is_found() {
+        assert_eq!(userinfo("http://user:secret@127.0.0.1:9/x@y"), Some("user:secret"));
+        assert_eq!(userinfo("https://api.github.com/a@b"), None);
     }
 
     #[test]
