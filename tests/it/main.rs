@@ -50,6 +50,7 @@ mod grade_cli;
 mod grade_http;
 mod grade_models;
 mod grade_run;
+mod grade_signals;
 mod keyring;
 mod mermaid_corpus;
 mod mermaid_glyphs;
