@@ -62,4 +62,5 @@ mod tui_discover;
 mod tui_github;
 mod tui_grading;
 mod tui_safety;
+mod tui_signals;
 mod tui_tmux;

@@ -1,0 +1,37 @@
+//! A signal from outside (`kill -INT`, `-QUIT`, `-TERM`, `-HUP`) closes the full-screen UI
+//! as `q` does: the pane is back on the normal screen, with its cursor shown and mouse
+//! reporting off, and the answers are saved.
+
+use crate::tmux::Tmux;
+
+use std::process::Command;
+
+#[test]
+fn a_signal_from_outside_gives_the_terminal_back() {
+    let Some(t) = Tmux::new("signals") else {
+        return;
+    };
+    for signal in ["INT", "QUIT", "TERM", "HUP"] {
+        t.start(100, 30, "take --demo", "");
+        t.wait_for("Press Enter to start");
+        // The UI holds the alternate screen, hides the cursor and reports the mouse.
+        let flags = "#{alternate_on} #{cursor_flag} #{mouse_any_flag}";
+        assert_eq!(t.tmux(&["display", "-p", "-t", "q", flags]).trim(), "1 0 1");
+        let pid = t.quizz_pid();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let screen = t.wait_for("[quizz exited");
+        assert!(
+            screen.contains("Answers saved (0 of 6)"),
+            "SIG{signal}:\n{screen}"
+        );
+        assert_eq!(
+            t.tmux(&["display", "-p", "-t", "q", flags]).trim(),
+            "0 1 0",
+            "SIG{signal} left the terminal as the UI had it:\n{screen}"
+        );
+    }
+}
