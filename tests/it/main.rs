@@ -40,6 +40,7 @@ mod tmux;
 mod cli_completions;
 mod cli_core;
 mod cli_polish;
+mod cli_secrets;
 mod code_e2e;
 mod github_e2e;
 mod github_errors;
