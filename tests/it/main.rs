@@ -39,6 +39,7 @@ mod tmux;
 
 mod cli_completions;
 mod cli_core;
+mod cli_messages;
 mod cli_polish;
 mod cli_secrets;
 mod code_e2e;
