@@ -15,13 +15,13 @@ use support::{quizz, text};
 /// The demo's answers in plain mode: q5 (open) answered, so grading starts at the end.
 const PLAIN_ANSWERS: &str = "1\nf\n1\nf\nIt forces the tool call.\n1\n";
 
-struct Fake {
-    dir: tempfile::TempDir,
-    claude: PathBuf,
+pub struct Fake {
+    pub dir: tempfile::TempDir,
+    pub claude: PathBuf,
     pids: PathBuf,
 }
 
-fn fake_claude() -> Fake {
+pub fn fake_claude() -> Fake {
     let dir = tempfile::tempdir().unwrap();
     let pids = dir.path().join("pids");
     let claude = dir.path().join("claude");
@@ -53,7 +53,7 @@ impl Fake {
     }
 
     /// The pids the fakes wrote, once there are `n` (up to 30 s on a loaded machine).
-    fn wait_for_pids(&self, n: usize) -> Vec<String> {
+    pub fn wait_for_pids(&self, n: usize) -> Vec<String> {
         let start = Instant::now();
         loop {
             let pids: Vec<String> = std::fs::read_to_string(&self.pids)
@@ -83,7 +83,7 @@ fn alive(pid: &str) -> bool {
 
 /// Asserts that none of `pids` runs any more (killing what is left, so no test leaves
 /// processes behind); the kill is asynchronous, so it is given up to 10 s.
-fn assert_all_ended(pids: &[String], what: &str) {
+pub fn assert_all_ended(pids: &[String], what: &str) {
     let start = Instant::now();
     while pids.iter().any(|p| alive(p)) && start.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));

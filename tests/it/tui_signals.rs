@@ -1,7 +1,8 @@
 //! A signal from outside (`kill -INT`, `-QUIT`, `-TERM`, `-HUP`) closes the full-screen UI
 //! as `q` does: the pane is back on the normal screen, with its cursor shown and mouse
-//! reporting off, and the answers are saved.
+//! reporting off, and the answers are saved; a `claude` grader still at work ends too.
 
+use crate::grade_signals::{assert_all_ended, fake_claude};
 use crate::tmux::Tmux;
 
 use std::process::Command;
@@ -34,4 +35,24 @@ fn a_signal_from_outside_gives_the_terminal_back() {
             "SIG{signal} left the terminal as the UI had it:\n{screen}"
         );
     }
+}
+
+#[test]
+fn a_signal_while_the_ui_grades_ends_the_claude_grader_and_its_children() {
+    let Some(t) = Tmux::new("signals-grading") else {
+        return;
+    };
+    let fake = fake_claude();
+    let env = format!("QUIZZ_GRADER=claude CLAUDE_BIN={}", fake.claude.display());
+    t.start(100, 30, "take --demo", &env);
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "n", "n", "n", "n"]);
+    t.wait_for("Your answer");
+    t.keys(&["-l", "It forces the only tool.", "Escape", "s", "Enter", "y"]);
+    t.wait_for("Grading open answers");
+    let pids = fake.wait_for_pids(2);
+    let pid = t.quizz_pid();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    t.wait_for("[quizz exited");
+    assert_all_ended(&pids, "after SIGTERM to the UI");
 }
