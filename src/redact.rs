@@ -110,8 +110,10 @@ pub fn strip_userinfo(text: &str) -> Cow<'_, str> {
         out.push_str(before);
         let authority_end = after
             .find(|c: char| {
-                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '`' | ')' | ']')
-                    || c.is_whitespace()
+                matches!(
+                    c,
+                    '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '`' | ')' | ']'
+                ) || c.is_whitespace()
             })
             .unwrap_or(after.len());
         let authority = &after[..authority_end];
@@ -176,7 +178,10 @@ mod tests {
 
     #[test]
     fn a_urls_user_info_is_found() {
-        assert_eq!(userinfo("http://user:secret@127.0.0.1:9/x@y"), Some("user:secret"));
+        assert_eq!(
+            userinfo("http://user:secret@127.0.0.1:9/x@y"),
+            Some("user:secret")
+        );
         assert_eq!(userinfo("https://api.github.com/a@b"), None);
     }
 

@@ -55,7 +55,10 @@ fn with_no_grader_the_note_names_every_way_to_get_one() {
     );
 
     // `quizz grade --demo` does not send you to `quizz grade --demo`.
-    let grade = quizz(dir.path()).args(["grade", "--demo"]).output().unwrap();
+    let grade = quizz(dir.path())
+        .args(["grade", "--demo"])
+        .output()
+        .unwrap();
     let stderr = text(&grade.stderr);
     assert!(stderr.contains("note: no grader"), "{stderr}");
     assert!(stderr.contains("ANTHROPIC_API_KEY"), "{stderr}");

@@ -94,7 +94,10 @@ fn closed_port() -> u16 {
 #[test]
 fn no_token_is_shown_logged_or_saved_and_the_files_are_private() {
     let h = home();
-    let take = run_with_input(&mut h.command(&["take", "--demo", "--plain"]), PLAIN_ANSWERS);
+    let take = run_with_input(
+        &mut h.command(&["take", "--demo", "--plain"]),
+        PLAIN_ANSWERS,
+    );
     let shown = all_output(&take);
     // The fake's words do arrive, masked.
     assert!(shown.contains("refused: token=[hidden]"), "{shown}");
@@ -111,7 +114,10 @@ fn no_token_is_shown_logged_or_saved_and_the_files_are_private() {
         .output()
         .unwrap();
     let shown = all_output(&offline);
-    assert!(shown.contains("cannot reach GitHub at http://127.0.0.1:"), "{shown}");
+    assert!(
+        shown.contains("cannot reach GitHub at http://127.0.0.1:"),
+        "{shown}"
+    );
     assert_no_secret("a network error", &shown);
     assert!(!shown.contains("user:"), "{shown}");
 
@@ -119,7 +125,9 @@ fn no_token_is_shown_logged_or_saved_and_the_files_are_private() {
     let log = h.dir.path().join("state/quizz/quizz.log");
     assert!(files.contains(&log), "no log was written: {files:?}");
     assert!(
-        files.iter().any(|f| f.extension().is_some_and(|x| x == "json")),
+        files
+            .iter()
+            .any(|f| f.extension().is_some_and(|x| x == "json")),
         "no attempt was saved: {files:?}"
     );
     for file in &files {

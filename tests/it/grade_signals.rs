@@ -103,11 +103,12 @@ fn signal(child: &Child, name: &str) {
     assert!(status.success());
 }
 
-fn start_plain_take(fake: &Fake) -> Child {
-    let mut child = fake
-        .command(&["take", "--demo", "--plain"])
-        .spawn()
-        .unwrap();
+fn start_plain_take(fake: &Fake, env: &[(&str, &str)]) -> Child {
+    let mut cmd = fake.command(&["take", "--demo", "--plain"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
@@ -120,7 +121,7 @@ fn start_plain_take(fake: &Fake) -> Child {
 fn a_signal_to_a_plain_take_ends_the_claude_grader_and_its_children() {
     for (name, number) in [("TERM", 15), ("HUP", 1), ("INT", 2), ("QUIT", 3)] {
         let fake = fake_claude();
-        let child = start_plain_take(&fake);
+        let child = start_plain_take(&fake, &[]);
         let pids = fake.wait_for_pids(2);
         signal(&child, name);
         let out = child.wait_with_output().unwrap();
@@ -158,19 +159,7 @@ fn a_signal_to_quizz_grade_ends_the_claude_grader_and_its_children() {
 #[test]
 fn a_grading_timeout_ends_what_the_claude_grader_started() {
     let fake = fake_claude();
-    let child = {
-        let mut cmd = fake.command(&["take", "--demo", "--plain"]);
-        cmd.env("QUIZZ_GRADE_TIMEOUT", "1");
-        let mut child = cmd.spawn().unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(PLAIN_ANSWERS.as_bytes())
-            .unwrap();
-        child
-    };
+    let child = start_plain_take(&fake, &[("QUIZZ_GRADE_TIMEOUT", "1")]);
     let out = child.wait_with_output().unwrap();
     let stdout = text(&out.stdout);
     assert!(

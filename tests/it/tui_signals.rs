@@ -19,11 +19,7 @@ fn a_signal_from_outside_gives_the_terminal_back() {
         let flags = "#{alternate_on} #{cursor_flag} #{mouse_any_flag}";
         assert_eq!(t.tmux(&["display", "-p", "-t", "q", flags]).trim(), "1 0 1");
         let pid = t.quizz_pid();
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &pid])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        send(signal, &pid);
         let screen = t.wait_for("[quizz exited");
         assert!(
             screen.contains("Answers saved (0 of 6)"),
@@ -48,11 +44,27 @@ fn a_signal_while_the_ui_grades_ends_the_claude_grader_and_its_children() {
     t.wait_for("Press Enter to start");
     t.keys(&["Enter", "n", "n", "n", "n"]);
     t.wait_for("Your answer");
-    t.keys(&["-l", "It forces the only tool.", "Escape", "s", "Enter", "y"]);
+    t.keys(&[
+        "-l",
+        "It forces the only tool.",
+        "Escape",
+        "s",
+        "Enter",
+        "y",
+    ]);
     t.wait_for("Grading open answers");
     let pids = fake.wait_for_pids(2);
     let pid = t.quizz_pid();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    send("TERM", &pid);
     t.wait_for("[quizz exited");
     assert_all_ended(&pids, "after SIGTERM to the UI");
+}
+
+/// `kill -SIGNAL PID`, from outside as a user or a service manager sends it.
+fn send(signal: &str, pid: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), pid])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} {pid}");
 }
