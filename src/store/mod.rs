@@ -78,11 +78,6 @@ impl Store {
             source,
         };
         create_private_dir(&dir).map_err(err)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(err)?;
-        }
         Ok(dir)
     }
 

@@ -5,15 +5,23 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
 
-/// Creates `dir` and its missing parents with mode 0700.
+/// Creates `dir` and its missing parents with mode 0700; `dir` itself (always one of
+/// quizz's own folders) is narrowed to 0700 if an older quizz left it open to others.
 pub fn create_private_dir(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::DirBuilderExt;
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
         builder.mode(0o700);
+        builder.create(dir)?;
+        let mode = std::fs::metadata(dir)?.permissions().mode();
+        if mode & 0o077 != 0 {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        }
+        Ok(())
     }
+    #[cfg(not(unix))]
     builder.create(dir)
 }
 
@@ -59,6 +67,9 @@ mod tests {
         let dir = root.path().join("a/b");
         create_private_dir(&dir).unwrap();
         assert_eq!(mode(&root.path().join("a")), 0o700);
+        assert_eq!(mode(&dir), 0o700);
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        create_private_dir(&dir).unwrap();
         assert_eq!(mode(&dir), 0o700);
         let path = dir.join("f");
         let file = private_file_options()
