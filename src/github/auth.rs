@@ -24,7 +24,8 @@ pub struct Token {
 
 impl Token {
     pub fn new(secret: String, source: TokenSource) -> Self {
-        // Never shown: whatever quizz prints or logs from now on masks it.
+        // Never shown (the keyring's, gh's, the environment's): whatever quizz prints or
+        // logs from now on masks it.
         crate::redact::remember(&secret);
         Self { secret, source }
     }
@@ -142,10 +143,7 @@ fn off_thread<T: Send + 'static>(
 pub fn keyring_get(host: &str) -> Result<Option<String>, KeyringError> {
     let host = host.to_string();
     off_thread(move || match entry(&host)?.get_password() {
-        Ok(t) => {
-            crate::redact::remember(&t);
-            Ok(Some(t))
-        }
+        Ok(t) => Ok(Some(t)),
         Err(keyring::Error::NoEntry) => Ok(None),
         Err(e) => Err(map_err(e)),
     })
