@@ -4,6 +4,7 @@
 //! (`store`) know nothing of the terminal; the line protocol (`plain`) and the full-screen
 //! UI (`tui`) are front ends over the same `session`.
 
+pub mod children;
 pub mod cli;
 pub mod code;
 pub mod comment;
@@ -14,7 +15,9 @@ pub mod logging;
 pub mod mermaid;
 pub mod plain;
 pub mod quiz;
+pub mod redact;
 pub mod session;
+pub mod signals;
 pub mod source;
 pub mod store;
 pub mod text;

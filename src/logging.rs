@@ -1,6 +1,8 @@
 //! Logs go to a file under the XDG state dir, never to the screen. `QUIZZ_LOG` sets the
 //! level (error, warn, info, debug, trace; default warn). The file (and its folder) is
 //! created on the first line logged: a run with nothing to say leaves no file behind.
+//! Only its owner can read it (0600, in a 0700 folder), and no line holds a secret or a
+//! URL's user info ([`crate::redact`]).
 
 use std::fs::File;
 use std::io::Write;
@@ -56,13 +58,16 @@ impl LazyFile {
 
     fn open(&self) -> Option<File> {
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).ok()?;
+            crate::store::create_private_dir(dir).ok()?;
         }
-        std::fs::OpenOptions::new()
+        let file = crate::store::private_file_options()
             .create(true)
             .append(true)
             .open(&self.path)
-            .ok()
+            .ok()?;
+        // A log left readable by an older quizz is closed now.
+        crate::store::make_private(&file).ok()?;
+        Some(file)
     }
 }
 
@@ -76,7 +81,12 @@ impl Write for &LazyFile {
             *guard = self.open().map_or(State::Unavailable, State::Open);
         }
         match &mut *guard {
-            State::Open(file) => file.write(buf),
+            // One event is one write: a secret cannot straddle two.
+            State::Open(file) => {
+                let text = String::from_utf8_lossy(buf);
+                file.write_all(crate::redact::redact(&text).as_bytes())?;
+                Ok(buf.len())
+            }
             State::Unopened | State::Unavailable => Ok(buf.len()),
         }
     }

@@ -6,11 +6,21 @@
 
 use std::borrow::Cow;
 
-/// Removes terminal control sequences and invisible reordering characters.
+/// Removes terminal control sequences and invisible reordering characters, and masks
+/// secrets ([`crate::redact`]).
 ///
 /// Keeps `\n` and turns `\t` into four spaces (a tab's width is the terminal's guess);
 /// `\r\n` becomes `\n`; a lone `\r` (which would overwrite the line) is dropped.
 pub fn sanitize(input: &str) -> Cow<'_, str> {
+    // Controls go first: one inside a token cannot hide it from the mask.
+    let stripped = strip_controls(input);
+    match crate::redact::redact(&stripped) {
+        Cow::Borrowed(_) => stripped,
+        Cow::Owned(masked) => Cow::Owned(masked),
+    }
+}
+
+fn strip_controls(input: &str) -> Cow<'_, str> {
     if !input.chars().any(needs_work) {
         return Cow::Borrowed(input);
     }

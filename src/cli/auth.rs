@@ -105,7 +105,7 @@ fn login(args: &LoginArgs) -> Result<()> {
             bail!("GitHub refused this token for {host}: {e}; nothing was stored")
         }
         Err(e) if e.is_offline() => {
-            eprintln!("warning: could not check the token ({e}); storing it anyway");
+            errln!("warning: could not check the token ({e}); storing it anyway");
             None
         }
         Err(e) => return Err(e.into()),

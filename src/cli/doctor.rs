@@ -4,8 +4,8 @@ use anyhow::{Result, bail};
 use clap::Args;
 
 use crate::grade::{
-    BackendKind, DEFAULT_BASE_URL, EnvSnapshot, GradeError, GradeEvent, Selection, claude_version,
-    grade_blocking, select_grader,
+    BackendKind, DEFAULT_BASE_URL, EnvSnapshot, GRADER_SETUP, GradeError, GradeEvent, Selection,
+    claude_version, grade_blocking, select_grader,
 };
 use crate::quiz::{Answers, Outcome, Quiz, parse_quiz};
 use crate::text::sanitize_line;
@@ -92,6 +92,8 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<
         format!("{DEFAULT_BASE_URL} (default)")
     };
     outln!("base URL: {base}");
+    // The test call's `claude` ends with quizz on Ctrl-C or a signal.
+    crate::signals::exit_on_signals(None);
     if let Some(bin) = &selection.claude_bin {
         let version = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -126,11 +128,14 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<
              then `quizz grade` grades what is pending."
         );
     } else if selection.backend == BackendKind::None {
-        outln!(
-            "\nTo grade open answers, set ANTHROPIC_API_KEY, or install Claude Code (`claude`),\n\
-             or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway). Until then\n\
-             open answers stay pending; `quizz grade` grades them later."
+        outln!();
+        let text = format!(
+            "To grade open answers, {GRADER_SETUP}. Until then open answers stay pending; \
+             `quizz grade` grades them later."
         );
+        for line in crate::text::wrap_with(&text, 80, "", "") {
+            outln!("{line}");
+        }
     }
     Ok(())
 }

@@ -52,7 +52,7 @@ pub fn run(args: &FetchArgs) -> Result<()> {
     };
     let (trust, note) = trust_from(&args.trust);
     if let Some(n) = note {
-        eprintln!("note: {}", sanitize_line(&n));
+        errln!("note: {}", sanitize_line(&n));
     }
     let mut failures = 0;
     let mut conn: Option<Connection> = None;
@@ -106,7 +106,7 @@ pub fn run(args: &FetchArgs) -> Result<()> {
                     }
                 }
                 Err(e) => {
-                    eprintln!("{pr}: {}", sanitize_line(&e.to_string()));
+                    errln!("{pr}: {}", sanitize_line(&e.to_string()));
                     failures += 1;
                 }
             }

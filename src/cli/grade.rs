@@ -73,6 +73,8 @@ pub struct GradeArgs {
 const DEFAULT_JOBS: u16 = DEFAULT_CONCURRENCY as u16;
 
 pub fn run(args: &GradeArgs) -> Result<()> {
+    // Ctrl-C or a signal ends the `claude` graders too, not only quizz.
+    crate::signals::exit_on_signals(None);
     match (&args.quiz, &args.answers) {
         (Some(quiz), Some(answers)) => grade_files(args, quiz, answers),
         _ => grade_saved(args),
@@ -103,7 +105,7 @@ fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Resul
         quiz,
         &answers,
         &previous,
-        &retry,
+        Some(&retry),
         &BTreeMap::new(),
         |_| Ok(()),
     )
@@ -116,7 +118,7 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
     let store = Store::open_default()?;
     let mut session = Session::open(store, loaded).context("cannot open the saved answers")?;
     for note in &session.notes {
-        eprintln!("note: {}", crate::text::sanitize(note));
+        errln!("note: {}", crate::text::sanitize(note));
     }
     let answers = session.answers();
     if answers.values.values().all(|v| v.trim().is_empty()) {
@@ -135,14 +137,14 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         (Some(results), false) => keep_previous(&quiz, &answers, &outcomes_from(&quiz, results)),
         _ => grade_closed(&quiz, &answers),
     };
-    let retry = format!("quizz grade {}", args.source.command_args());
     let ratings = session.attempt().confidence.clone();
+    // The command that grades what stays pending is this one.
     finish(
         args,
         &quiz,
         &answers,
         &previous,
-        &retry,
+        None,
         &ratings,
         |results| {
             session
@@ -158,7 +160,7 @@ fn finish(
     quiz: &Quiz,
     answers: &Answers,
     previous: &[Outcome],
-    retry: &str,
+    retry: Option<&str>,
     ratings: &BTreeMap<String, u8>,
     save: impl FnOnce(&Results) -> Result<()>,
 ) -> Result<()> {

@@ -5,8 +5,8 @@ use std::io::{IsTerminal, Write};
 use anyhow::Result;
 
 use crate::grade::{
-    BackendKind, DEFAULT_CONCURRENCY, EnvSnapshot, GradeEvent, Selection, grade_blocking,
-    keep_previous, select_grader,
+    BackendKind, DEFAULT_CONCURRENCY, EnvSnapshot, GRADER_SETUP, GradeEvent, Selection,
+    grade_blocking, keep_previous, select_grader,
 };
 use crate::quiz::{Answers, Outcome, QuestionKind, Quiz, Results, assemble, grade_closed};
 use crate::text::{output_width, plural, sanitize_line, wrap_with};
@@ -29,7 +29,7 @@ pub fn grade_take(
     let closed = grade_closed(quiz, answers);
     let selection = select_grader(&EnvSnapshot::from_process());
     let graded = grade_with_progress(quiz, answers, &closed, &selection, DEFAULT_CONCURRENCY, out)?;
-    summarise(&graded, &selection, out, retry_command)?;
+    summarise(&graded, &selection, out, Some(retry_command))?;
     Ok(assemble(quiz, &graded.outcomes))
 }
 
@@ -98,12 +98,13 @@ pub fn grade_with_progress(
     Ok(Graded { outcomes, failed })
 }
 
-/// The closing lines: what stays pending and the command that grades just those.
+/// The closing lines: what stays pending and the command that grades just those
+/// (`None`: the command that is running, which is then said to run again).
 pub fn summarise(
     graded: &Graded,
     selection: &Selection,
     out: &mut dyn Write,
-    retry_command: &str,
+    retry_command: Option<&str>,
 ) -> Result<()> {
     let width = output_width(std::io::stdout().is_terminal() || std::io::stderr().is_terminal());
     let (note, then) = if !graded.failed.is_empty() {
@@ -118,17 +119,28 @@ pub fn summarise(
                 "they stay"
             }
         );
-        (note, format!("Re-grade just those with: {retry_command}"))
+        let then = match retry_command {
+            Some(command) => format!("Re-grade just those with: {command}"),
+            None => "Run this command again to re-grade just those.".to_string(),
+        };
+        (note, then)
     } else if selection.backend == BackendKind::None && graded.outcomes.contains(&Outcome::Pending)
     {
-        let why = selection
-            .reasons
-            .last()
-            .map_or_else(String::new, |r| format!(" ({})", sanitize_line(r)));
-        (
-            format!("no grader for open answers{why}: they stay pending."),
-            format!("`quizz doctor` says how to set one up; then grade them with: {retry_command}"),
-        )
+        // QUIZZ_GRADER's own reason (turned off, or its backend is missing); else the ways.
+        let note = match selection.reasons.last().filter(|_| selection.forced) {
+            Some(why) => format!(
+                "no grader for open answers ({}): they stay pending.",
+                sanitize_line(why)
+            ),
+            None => format!(
+                "no grader for open answers: they stay pending. To grade them, {GRADER_SETUP}."
+            ),
+        };
+        let then = match retry_command {
+            Some(command) => format!("`quizz doctor` says more; then grade them with: {command}"),
+            None => "`quizz doctor` says more; then run this command again.".to_string(),
+        };
+        (note, then)
     } else {
         return Ok(());
     };

@@ -1,11 +1,28 @@
 //! The command line: arguments, dispatch, and how errors become exit codes.
 
 /// `println!` that returns the error instead of panicking, so a closed pipe
-/// (`quizz show --demo | head -1`) ends the command quietly.
+/// (`quizz show --demo | head -1`) ends the command quietly; secrets are masked.
 macro_rules! outln {
+    () => {
+        outln!("")
+    };
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        writeln!(std::io::stdout(), $($arg)*)?;
+        let line = format!($($arg)*);
+        writeln!(std::io::stdout(), "{}", $crate::redact::redact(&line))?;
+    }};
+}
+
+/// `eprintln!` that never panics: a closed or broken stderr (`2>&-`, a reader that went
+/// away, a terminal that hung up) loses the line, not the exit status; secrets are masked.
+macro_rules! errln {
+    () => {
+        errln!("")
+    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::redact::redact(&line));
     }};
 }
 
@@ -131,7 +148,7 @@ pub fn main() -> ExitCode {
         // The reader went away (`| head`): nothing to say, as git and gh do.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("quizz: error: {}", crate::text::sanitize(&error_text(&err)));
+            errln!("quizz: error: {}", crate::text::sanitize(&error_text(&err)));
             ExitCode::from(exit_code(&err))
         }
     }

@@ -36,7 +36,7 @@ pub fn run(_args: &PostArgs) -> Result<()> {
         let entry = match &w.entry {
             Ok(e) => e,
             Err(e) => {
-                eprintln!("skipped {}: unreadable ({e})", w.path.display());
+                errln!("skipped {}: unreadable ({e})", w.path.display());
                 failed += 1;
                 continue;
             }
@@ -50,7 +50,7 @@ pub fn run(_args: &PostArgs) -> Result<()> {
         let results = match Results::from_value(entry.results.clone()) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("skipped results for {pr}: {e} ({})", w.path.display());
+                errln!("skipped results for {pr}: {e} ({})", w.path.display());
                 failed += 1;
                 continue;
             }
@@ -68,7 +68,7 @@ pub fn run(_args: &PostArgs) -> Result<()> {
                 outln!("{pr}: {}", describe(&outcome));
             }
             Err(e) => {
-                eprintln!(
+                errln!(
                     "{pr}: not posted: {} (still waiting)",
                     sanitize_line(&e.to_string())
                 );

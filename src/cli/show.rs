@@ -35,7 +35,7 @@ pub fn run(args: &ShowArgs) -> Result<()> {
         return Ok(());
     }
     for note in &loaded.notes {
-        eprintln!("note: {}", sanitize(note));
+        errln!("note: {}", sanitize(note));
     }
     let quiz = &loaded.quiz;
     let counts: Vec<String> = quiz

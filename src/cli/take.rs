@@ -150,7 +150,7 @@ fn code_of(
         None => collect(quiz, &CodeContext::File { cwd: &cwd }),
         Some(take) => {
             if std::io::stderr().is_terminal() {
-                eprintln!(
+                errln!(
                     "quizz: reading the code {} point at…",
                     crate::text::plural(anchored, "question", "questions")
                 );
@@ -228,6 +228,8 @@ fn run_tui(
         ask_confidence: mode.confidence,
     };
     let finished = crate::tui::run(session, settings, selection.grader)?;
+    // The UI caught the ending signals; posting after it must still stop on one.
+    crate::signals::exit_on_signals(None);
     let mut out = std::io::stdout();
     let Some(results) = &finished.results else {
         if let Some(owner) = finished.session.busy() {
@@ -301,7 +303,7 @@ fn run_plain(
     let stdin = std::io::stdin();
     let can_ask = stdin.is_terminal();
     if args.json && !args.plain && can_ask && std::io::stderr().is_terminal() {
-        eprintln!(
+        errln!(
             "--json takes the quiz in plain mode (the line protocol): questions here, on stderr; the results JSON on stdout."
         );
     }

@@ -24,6 +24,9 @@ pub struct Token {
 
 impl Token {
     pub fn new(secret: String, source: TokenSource) -> Self {
+        // Never shown (the keyring's, gh's, the environment's): whatever quizz prints or
+        // logs from now on masks it.
+        crate::redact::remember(&secret);
         Self { secret, source }
     }
 
@@ -161,6 +164,7 @@ pub fn keyring_get(host: &str) -> Result<Option<String>, KeyringError> {
 }
 
 pub fn keyring_set(host: &str, token: &str) -> Result<(), KeyringError> {
+    crate::redact::remember(token);
     let host = host.to_string();
     let token = token.to_string();
     off_thread(move || entry(&host)?.set_password(&token).map_err(map_err))

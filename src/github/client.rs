@@ -99,7 +99,7 @@ impl Client {
     /// Must run inside the tokio runtime that will drive the requests.
     pub fn new(base: &str, token: Option<&Token>) -> Result<Self, GithubError> {
         let bad = |detail: String| GithubError::BadBase {
-            base: base.to_string(),
+            base: crate::redact::redact(base).into_owned(),
             detail,
         };
         let base_uri: Uri = base
@@ -395,8 +395,8 @@ impl Client {
                 secs: self.timeout.as_secs(),
             }),
             Ok(Err(e)) => Err(GithubError::Network {
-                base: self.base.clone(),
-                detail: error_chain(&e),
+                base: crate::redact::redact(&self.base).into_owned(),
+                detail: crate::redact::redact(&error_chain(&e)).into_owned(),
             }),
             Ok(Ok(reply)) => Ok(reply),
         }

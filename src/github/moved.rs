@@ -164,7 +164,7 @@ pub fn migrate(store: &Store, old: &PrRef, new: &PrRef) {
         && !to.exists()
     {
         if let Some(parent) = to.parent() {
-            let _ = std::fs::create_dir_all(parent);
+            let _ = crate::store::create_private_dir(parent);
         }
         let _ = std::fs::rename(&from, &to);
     }

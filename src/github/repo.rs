@@ -20,7 +20,9 @@ pub fn api_base(host: &str) -> String {
 
 fn api_base_from(override_url: Option<String>, host: &str) -> String {
     if let Some(url) = override_url.filter(|u| !u.trim().is_empty()) {
-        return url.trim().trim_end_matches('/').to_string();
+        // User info is never sent (the token is) and must not reach a message or the log.
+        let url = crate::redact::strip_userinfo(url.trim());
+        return url.trim_end_matches('/').to_string();
     }
     if is_github_com(host) {
         "https://api.github.com".to_string()
@@ -295,6 +297,10 @@ mod tests {
         assert_eq!(
             api_base_from(Some("http://127.0.0.1:9/api/v3/".into()), "github.com"),
             "http://127.0.0.1:9/api/v3"
+        );
+        assert_eq!(
+            api_base_from(Some("http://user:secret@127.0.0.1:9/".into()), "github.com"),
+            "http://127.0.0.1:9"
         );
     }
 

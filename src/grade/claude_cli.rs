@@ -87,6 +87,9 @@ impl ClaudeCliGrader {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        // Its own process group: a timeout or a signal ends what it started too.
+        #[cfg(unix)]
+        cmd.process_group(0);
         cmd
     }
 
@@ -103,6 +106,9 @@ impl ClaudeCliGrader {
                 message,
             }
         })?;
+        // Dropped with this future: after the output, on timeout, or when grading is
+        // abandoned (the UI closed), the whole group is killed.
+        let _group = crate::children::ChildGroup::register(child.id());
         if let Some(mut stdin) = child.stdin.take() {
             let user = prompt.user;
             // Written alongside the wait so a child that does not read cannot block us.
@@ -111,7 +117,8 @@ impl ClaudeCliGrader {
                 let _ = stdin.shutdown().await;
             });
         }
-        // Dropping the future on timeout drops the child, which kills it (kill_on_drop).
+        // Dropping the future on timeout drops the child, which kills it (kill_on_drop),
+        // and then its group.
         let output = tokio::time::timeout(self.config.timeout, child.wait_with_output())
             .await
             .map_err(|_| GradeError::CliTimeout {
@@ -257,15 +264,23 @@ pub async fn claude_version(bin: &Path) -> Result<String, GradeError> {
         .env("DISABLE_TELEMETRY", "1")
         .env("CLAUDE_INVOKED_BY", "quizz")
         .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .kill_on_drop(true);
-    let output = tokio::time::timeout(Duration::from_secs(20), cmd.output())
+    #[cfg(unix)]
+    cmd.process_group(0);
+    let child = cmd.spawn().map_err(|e| GradeError::CliMissing {
+        path: bin.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let _group = crate::children::ChildGroup::register(child.id());
+    let output = tokio::time::timeout(Duration::from_secs(20), child.wait_with_output())
         .await
         .map_err(|_| GradeError::CliTimeout {
             after: Duration::from_secs(20),
         })?
-        .map_err(|e| GradeError::CliMissing {
-            path: bin.display().to_string(),
-            message: e.to_string(),
+        .map_err(|e| GradeError::Cli {
+            message: format!("cannot read its output: {e}"),
         })?;
     let text = String::from_utf8_lossy(&output.stdout);
     let line = text.lines().next().unwrap_or_default().trim();

@@ -31,8 +31,8 @@ pub use prompt::{GradePrompt, MAX_ANSWER_CHARS, build_prompt, neutralise_tags};
 pub use run::{DEFAULT_CONCURRENCY, GradeEvent, grade_open, keep_previous, regrade_pending};
 pub use schema::{TOOL_NAME, grade_schema};
 pub use select::{
-    BackendKind, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL, EnvSnapshot, Selection,
-    select_grader,
+    BackendKind, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL, EnvSnapshot,
+    GRADER_SETUP, Selection, select_grader,
 };
 pub use validate::{MAX_FEEDBACK_CHARS, validate_grade};
 

@@ -30,6 +30,10 @@ pub const HTTP_MODEL_VARS: [&str; 3] = [
 /// (`ANTHROPIC_DEFAULT_SONNET_MODEL`).
 pub const DEFAULT_CLI_MODEL: &str = "sonnet";
 
+/// The ways to get a grader when there is none, in the order selection tries them.
+pub const GRADER_SETUP: &str = "set ANTHROPIC_API_KEY, or install Claude Code (`claude` on PATH, \
+    or CLAUDE_BIN), or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway)";
+
 /// The variables selection reads.
 const VARS: [&str; 11] = [
     "QUIZZ_GRADER",
@@ -195,6 +199,8 @@ pub struct Selection {
     pub claude_bin: Option<PathBuf>,
     /// How the choice was made, one short sentence each; never a secret's value.
     pub reasons: Vec<String>,
+    /// `QUIZZ_GRADER` made the choice (the last reason then says why there is no grader).
+    pub forced: bool,
 }
 
 impl fmt::Debug for Selection {
@@ -206,6 +212,7 @@ impl fmt::Debug for Selection {
             .field("base_url", &self.base_url)
             .field("claude_bin", &self.claude_bin)
             .field("reasons", &self.reasons)
+            .field("forced", &self.forced)
             .finish_non_exhaustive()
     }
 }
@@ -230,6 +237,7 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
         base_url: display_url(&base_url),
         claude_bin: None,
         reasons,
+        forced: env.non_empty("QUIZZ_GRADER").is_some(),
     };
     match choice {
         Choice::Http(auth) => {

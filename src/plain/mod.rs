@@ -331,39 +331,14 @@ fn print_wrapped(
     Ok(())
 }
 
-/// Interrupting a plain take (Ctrl-C) says that the answers are saved (each one is saved as
-/// it is given), then ends the process with status 130, as a shell does for SIGINT.
+/// Interrupting a plain take (Ctrl-C, or SIGTERM, SIGHUP, SIGQUIT) ends the `claude`
+/// graders it started, says that the answers are saved (each one is saved as it is
+/// given), then ends the process with 128 + the signal's number (130 for Ctrl-C), as a
+/// shell does.
 pub fn say_saved_on_interrupt() {
-    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    else {
-        return;
-    };
-    // Registered here, before any question is asked; awaited on its own thread.
-    #[cfg(unix)]
-    let interrupted = {
-        let _entered = runtime.enter();
-        let Ok(mut signal) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-        else {
-            return;
-        };
-        async move {
-            signal.recv().await;
-        }
-    };
-    #[cfg(not(unix))]
-    let interrupted = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    std::thread::spawn(move || {
-        runtime.block_on(interrupted);
-        eprintln!(
-            "\nInterrupted: every answer you gave is saved. Run the same command to carry on."
-        );
-        std::process::exit(130);
-    });
+    crate::signals::exit_on_signals(Some(
+        "Interrupted: every answer you gave is saved. Run the same command to carry on.",
+    ));
 }
 
 /// The output of a plain take. When the input is piped the typed answer is not echoed, so

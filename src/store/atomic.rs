@@ -11,7 +11,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         source,
     };
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
-    fs::create_dir_all(dir).map_err(err)?;
+    super::create_private_dir(dir).map_err(err)?;
+    // tempfile makes the file 0600, and the rename keeps that.
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
         .tempfile_in(dir)

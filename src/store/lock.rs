@@ -6,7 +6,7 @@
 //! over by writing its own name into the file; the first window checks the name before
 //! every save and stops saving once it is not its own.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -81,9 +81,9 @@ impl AttemptLock {
             source,
         };
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(err)?;
+            super::create_private_dir(dir).map_err(err)?;
         }
-        let file = OpenOptions::new()
+        let file = super::private_file_options()
             .read(true)
             .write(true)
             .create(true)
@@ -159,7 +159,7 @@ impl AttemptLock {
     /// Makes this process the owner, even while another one runs. The file is opened
     /// afresh: the window it was taken from may have removed it when it closed.
     pub fn take_over(&mut self) -> Result<(), StoreError> {
-        let file = OpenOptions::new()
+        let file = super::private_file_options()
             .read(true)
             .write(true)
             .create(true)

@@ -10,6 +10,7 @@ mod list;
 mod lock;
 mod origin;
 mod outbox;
+mod private;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub(crate) use attempt::now;
@@ -18,6 +19,7 @@ pub use list::SavedAttempt;
 pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;
 pub use outbox::{OutboxEntry, Waiting};
+pub use private::{create_private_dir, make_private, private_file_options};
 
 use std::path::{Path, PathBuf};
 
@@ -75,12 +77,7 @@ impl Store {
             path: dir.clone(),
             source,
         };
-        std::fs::create_dir_all(&dir).map_err(err)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).map_err(err)?;
-        }
+        create_private_dir(&dir).map_err(err)?;
         Ok(dir)
     }
 

@@ -96,7 +96,9 @@ async fn event_loop(
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
-    let mut signals = Signals::new();
+    // SIGINT, SIGTERM, SIGHUP, SIGQUIT end the UI cleanly (the terminal is restored,
+    // answers are saved); in raw mode Ctrl-C arrives as a key.
+    let mut signals = crate::signals::EndSignals::new();
     let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
     guard.draw(&app)?;
     'run: loop {
@@ -108,7 +110,7 @@ async fn event_loop(
             },
             Some(action) = rx.recv() => Some(action),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
-            () = signals.recv() => Some(Action::ForceQuit),
+            _ = signals.recv() => Some(Action::ForceQuit),
         };
         // Everything the terminal already sent is handled before one save and one frame:
         // a fast paste or a burst of keys costs one write, not one per character.
@@ -238,54 +240,6 @@ fn start_grading(
         let ((), outcomes) = tokio::join!(forward, grading);
         let _ = tx.send(Action::GradingDone(outcomes));
     })
-}
-
-/// SIGTERM and SIGHUP end the UI cleanly (the terminal is restored, answers are saved).
-#[cfg(unix)]
-struct Signals {
-    term: Option<tokio::signal::unix::Signal>,
-    hup: Option<tokio::signal::unix::Signal>,
-}
-
-#[cfg(unix)]
-impl Signals {
-    fn new() -> Self {
-        use tokio::signal::unix::{SignalKind, signal};
-        Self {
-            term: signal(SignalKind::terminate()).ok(),
-            hup: signal(SignalKind::hangup()).ok(),
-        }
-    }
-
-    async fn recv(&mut self) {
-        async fn one(s: Option<&mut tokio::signal::unix::Signal>) {
-            match s {
-                Some(s) => {
-                    s.recv().await;
-                }
-                None => std::future::pending().await,
-            }
-        }
-        tokio::select! {
-            () = one(self.term.as_mut()) => {},
-            () = one(self.hup.as_mut()) => {},
-        }
-    }
-}
-
-/// Elsewhere Ctrl-C arrives as a key in raw mode; a closed console ends the process.
-#[cfg(not(unix))]
-struct Signals;
-
-#[cfg(not(unix))]
-impl Signals {
-    fn new() -> Self {
-        Self
-    }
-
-    async fn recv(&mut self) {
-        std::future::pending::<()>().await;
-    }
 }
 
 #[cfg(test)]
