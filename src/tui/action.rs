@@ -41,6 +41,9 @@ pub enum Action {
     /// Esc and a key typed together in the editor (terminals send them as Alt+key):
     /// leave the editor, then the key does what it does there.
     StopEditingThen(ratatui::crossterm::event::KeyEvent),
+    /// A letter with no command on an open question: it starts an empty answer (a
+    /// written one changes only after an edit key).
+    WriteKey(ratatui::crossterm::event::KeyEvent),
     /// A key inside the open-answer editor.
     EditorKey(ratatui::crossterm::event::KeyEvent),
     Paste(String),

@@ -256,6 +256,12 @@ impl App {
         self.session.question(self.current())
     }
 
+    /// The question on screen asks for a written answer.
+    pub fn on_open_question(&self) -> bool {
+        self.question()
+            .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
+    }
+
     pub fn question_count(&self) -> usize {
         self.session.quiz.questions.len()
     }

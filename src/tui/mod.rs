@@ -67,7 +67,11 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             let context = app.context();
-            let action = keymap::dispatch(context, &key);
+            let action = if context == keymap::Context::Question && app.on_open_question() {
+                keymap::dispatch_on_open(&app.hint_filter(), &key)
+            } else {
+                keymap::dispatch(context, &key)
+            };
             // Asked how sure: any key without a meaning there skips the rating.
             if context == keymap::Context::Rating {
                 return Some(action.unwrap_or(Action::SkipRating));

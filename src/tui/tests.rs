@@ -712,33 +712,71 @@ fn go_to_q5(app: &mut App) {
     }
 }
 
+/// Keys as the event loop turns them into actions, one batch each.
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\t' => KeyCode::Tab,
+            c => KeyCode::Char(c),
+        };
+        let event = ratatui::crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        if let Some(action) = super::to_action(app, event) {
+            run(app, [action]);
+        }
+    }
+}
+
+/// Issue 19, item 7: `n` and `p` were typed into an open answer (`My careful answer.nn`),
+/// and `n` through an empty open question saved `nn`.
 #[test]
-fn an_open_question_opens_ready_to_type_and_letters_never_fire_commands() {
+fn arriving_on_an_open_question_never_changes_its_answer() {
     let mut f = fixture();
     let app = &mut f.app;
     go_to_q5(app);
-    assert!(app.editor.is_some(), "the answer box has the focus");
-    for c in "exit now; send quickly".chars() {
-        let action = super::dispatch(
-            app.context(),
-            &KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
-        )
-        .unwrap();
-        assert!(
-            matches!(action, Action::EditorKey(_)),
-            "{c:?} -> {action:?}"
-        );
-        run(app, [action]);
-    }
-    assert_eq!(app.session.answer("q5"), Some("exit now; send quickly"));
+    assert!(app.editor.is_none(), "arriving opens no answer box");
+    press(app, "My careful answer.\tpnn");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer."));
+    assert_eq!(saved_on_disk(app).answers["q5"], "My careful answer.");
+    assert_eq!(app.screen, Screen::Review, "n n went on to the review");
+    // On the written answer, a letter that is no command changes nothing and says why.
+    run(app, [Action::Back, Action::PrevQuestion]);
     assert_eq!(app.question().unwrap().id, "q5");
-    // Tab moves on from inside the answer, as in a form.
-    let tab = super::dispatch(
-        app.context(),
-        &KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE),
+    press(app, "z");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer."));
+    assert!(app.status.as_deref().unwrap().contains("i edits it"));
+    // `i` edits it: then every letter is text.
+    press(app, "i nn");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer. nn"));
+}
+
+#[test]
+fn n_through_an_empty_open_question_leaves_it_unanswered() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    press(app, "nnnnn");
+    assert_eq!(app.question().unwrap().id, "q6");
+    assert_eq!(app.session.answer("q5"), None);
+    assert!(!app.is_answered("q5"));
+}
+
+/// The old problem stays fixed another way: on an empty open question a letter with no
+/// command there starts the answer, and once in the box no letter fires a command.
+#[test]
+fn typing_on_an_empty_open_question_starts_the_answer_and_fires_no_command() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    // `t` (true/false) and `1` (pick) are commands for other questions: text here.
+    press(app, "the exit now; send quickly 1");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("the exit now; send quickly 1")
     );
-    assert_eq!(tab, Some(Action::NextQuestion));
-    run(app, [Action::NextQuestion]);
+    assert_eq!(app.question().unwrap().id, "q5");
+    assert!(app.editor.is_some());
+    // Tab moves on from inside the answer, as in a form.
+    press(app, "\t");
     assert_eq!(app.question().unwrap().id, "q6");
     assert!(app.editor.is_none());
 }

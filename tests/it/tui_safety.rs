@@ -13,14 +13,64 @@ fn q5(saved: &Value) -> &str {
     saved["answers"]["q5"].as_str().unwrap_or("")
 }
 
-/// Starts the demo and goes to the open question (q5), where the answer box has the focus.
+/// Starts the demo and goes to the open question (q5), then `i` gives the answer box the
+/// focus.
 fn on_the_open_question(t: &Tmux, env: &str) {
     t.start(100, 30, "take --demo", env);
     t.wait_for("Press Enter to start");
     t.keys(&["Enter"]);
     t.wait_for("Question 1/6");
     t.keys(&["n", "n", "n", "n"]);
+    t.wait_for("Question 5/6");
+    t.keys(&["i"]);
     t.wait_for("Your answer — Esc done");
+}
+
+/// Issue 19, item 7: `n` and `p` went into the answer (`My careful answer.nn`), and `n`
+/// through the empty open question saved `nn`.
+#[test]
+fn moving_through_an_open_question_never_types_into_it() {
+    let Some(t) = Tmux::new("np") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("Question 1/6");
+    t.keys(&["n", "n", "n", "n", "n"]);
+    t.wait_for("Question 6/6");
+    t.keys(&["p"]);
+    t.wait_for("Question 5/6");
+    t.type_text("My careful answer.");
+    t.wait_saved("the typed answer", |s| q5(s) == "My careful answer.");
+    t.keys(&["Tab"]);
+    t.wait_for("Question 6/6");
+    t.keys(&["p"]);
+    t.wait_for("Question 5/6");
+    t.keys(&["n", "n"]);
+    t.wait_for("Review:");
+    t.keys(&["q"]);
+    t.wait_for("Quit now?");
+    t.keys(&["y"]);
+    t.wait_for("quizz exited");
+    let saved = t.saved_demo_attempt();
+    assert_eq!(q5(&saved), "My careful answer.", "{saved:#}");
+}
+
+#[test]
+fn n_through_an_empty_open_question_leaves_it_unanswered() {
+    let Some(t) = Tmux::new("nempty") else { return };
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("Question 1/6");
+    t.keys(&["1", "n", "n", "n", "n", "n"]);
+    t.wait_for("Question 6/6");
+    t.keys(&["2", "q"]);
+    t.wait_for("Quit now?");
+    t.keys(&["y"]);
+    t.wait_for("quizz exited");
+    let saved = t.saved_demo_attempt();
+    assert!(saved["answers"].get("q6").is_some(), "{saved:#}");
+    assert!(saved["answers"].get("q5").is_none(), "{saved:#}");
 }
 
 fn editing_files(t: &Tmux) -> Vec<std::path::PathBuf> {
@@ -93,10 +143,18 @@ fn a_missing_editor_leaves_the_answer_and_says_why() {
 #[test]
 fn typing_on_an_open_question_writes_and_fires_no_command() {
     let Some(t) = Tmux::new("typing") else { return };
-    on_the_open_question(&t, "");
-    // Every letter here is a command elsewhere: e x s q n p m g.
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter"]);
+    t.wait_for("Question 1/6");
+    t.keys(&["n", "n", "n", "n"]);
+    t.wait_for("Question 5/6");
+    // On the empty answer a letter that is no command starts it (t: true/false elsewhere);
+    // then every letter is text, though e x s q n p m g are commands outside the box.
+    t.type_text("t");
+    t.wait_for("Your answer — Esc done");
     t.type_text("exsqnpmg quit next");
-    let saved = t.wait_saved("the typed words", |s| q5(s) == "exsqnpmg quit next");
+    let saved = t.wait_saved("the typed words", |s| q5(s) == "texsqnpmg quit next");
     assert_eq!(saved["current"], 4, "still on q5");
     let screen = t.screen();
     assert!(screen.contains("Question 5/6"), "{screen}");

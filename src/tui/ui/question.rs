@@ -105,13 +105,23 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         frame.render_widget(&editor, area);
         return;
     }
+    let text = app.session.answer(id).filter(|a| !a.trim().is_empty());
+    // A written answer changes only after an edit key: the box says which.
+    let title = if text.is_some() && !app.reading && app.session.busy().is_none() {
+        format!(
+            " Your answer — {} edits · {} $EDITOR ",
+            key(Context::Question, Action::StartEditing),
+            key(Context::Question, Action::ExternalEditor),
+        )
+    } else {
+        " Your answer ".to_string()
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border())
-        .title(" Your answer ");
+        .title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let text = app.session.answer(id).filter(|a| !a.trim().is_empty());
     let mut lines = match text {
         Some(t) => markdown::plain(
             t,
@@ -121,8 +131,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
         None => vec![Line::styled(
             format!(
-                "(no answer yet — {} to write, {} for $EDITOR)",
-                key(Context::Question, Action::StartEditing),
+                "(no answer yet — type to write, or {} for $EDITOR)",
                 key(Context::Question, Action::ExternalEditor),
             ),
             theme.dim(),

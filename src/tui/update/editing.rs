@@ -17,23 +17,45 @@ pub fn new_editor(text: &str) -> TextArea<'static> {
     editor
 }
 
-fn on_open_question(app: &App) -> bool {
-    app.question()
-        .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
-}
-
 pub fn start_editing(app: &mut App) {
     if let Some(owner) = app.session.busy() {
         app.status = Some(busy_message(owner));
         return;
     }
-    if app.reading || !on_open_question(app) {
+    if app.reading || !app.on_open_question() {
         return;
     }
     if let Some(q) = app.question() {
         let text = app.session.answer(&q.id).unwrap_or_default().to_string();
         app.editor = Some(new_editor(&text));
     }
+}
+
+/// A letter typed on an open question outside the answer box: it starts an empty answer;
+/// a written one is changed only after an edit key, so arriving on it and typing a
+/// command's letter never changes it.
+pub fn write_key(app: &mut App, typed: KeyEvent) {
+    if app.reading || !app.on_open_question() {
+        return;
+    }
+    if app.question().is_some_and(|q| app.is_answered(&q.id)) {
+        app.status = Some(written_answer_note());
+        return;
+    }
+    start_editing(app);
+    if app.editor.is_some() {
+        key(app, typed);
+    }
+}
+
+fn written_answer_note() -> String {
+    format!(
+        "Your answer is written: {} edits it (typing outside the box never changes it).",
+        crate::tui::keymap::key_for(
+            crate::tui::keymap::Context::Question,
+            &crate::tui::action::Action::StartEditing
+        )
+    )
 }
 
 /// A key inside the answer box; the answer is saved with the batch.
@@ -84,9 +106,14 @@ fn editor_input(editor: &mut TextArea<'static>, key: KeyEvent) -> bool {
     }
 }
 
-/// Pasted text goes into the open answer; terminals send its line breaks as CR.
+/// Pasted text goes into the open answer (an empty one outside the box too; a written one
+/// only from inside it); terminals send its line breaks as CR.
 pub fn paste(app: &mut App, text: &str) {
-    if app.editor.is_none() && app.screen == Screen::Question {
+    if app.editor.is_none() && app.screen == Screen::Question && !app.reading {
+        if app.question().is_some_and(|q| app.is_answered(&q.id)) && app.on_open_question() {
+            app.status = Some(written_answer_note());
+            return;
+        }
         start_editing(app);
     }
     let Some(editor) = app.editor.as_mut() else {
@@ -120,7 +147,7 @@ pub fn clear_answer(app: &mut App) {
 }
 
 pub fn external_editor(app: &mut App) -> Effect {
-    if app.reading || !on_open_question(app) {
+    if app.reading || !app.on_open_question() {
         return Effect::None;
     }
     if let Some(owner) = app.session.busy() {

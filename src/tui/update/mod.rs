@@ -175,6 +175,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
             }
         }
         Action::EditorKey(key) => editing::key(app, key),
+        Action::WriteKey(key) => editing::write_key(app, key),
         Action::Paste(text) => editing::paste(app, &text),
         Action::ExternalEditor => return editing::external_editor(app),
         Action::ExternalEditorDone(result) => match result {

@@ -23,17 +23,8 @@ pub fn go(app: &mut App, index: usize) {
     if moved {
         start_code_scroll(app);
     }
-    // An open question is a text field: typing on it writes the answer.
-    if app.session.busy().is_none() {
-        editing::start_editing(app);
-        if app.editor.is_some() {
-            app.status = Some(format!(
-                "Typing goes into the answer: {} moves on, {} leaves the box.",
-                key_for(Context::Editing, &Action::NextQuestion),
-                key_for(Context::Editing, &Action::StopEditing),
-            ));
-        }
-    }
+    // Arriving never opens the answer box: a written answer changes only after an edit
+    // key, and on an empty one a letter that is no command starts it (`WriteKey`).
 }
 
 /// Esc: from a question opened on the results, back to it there; from the results, the
