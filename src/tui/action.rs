@@ -86,6 +86,8 @@ pub enum Action {
     Resize(u16, u16),
     /// Spinner frame while grading runs.
     Tick,
+    /// Twice a second: who saves the attempt, and what the other window saved.
+    Poll,
     GradeStarted(String),
     GradeFinished(String, Result<OpenGrade, String>),
     /// Grading is over: one outcome per question (still pending where it failed).
@@ -100,6 +102,7 @@ impl Action {
         matches!(
             self,
             Self::Tick
+                | Self::Poll
                 | Self::Resize(..)
                 | Self::GradeStarted(_)
                 | Self::GradeFinished(..)

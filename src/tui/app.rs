@@ -109,6 +109,16 @@ pub struct DiagramCache {
     pub arranged: super::diagrams::Arranged,
 }
 
+/// Text typed into an answer after another window took the attempt over: kept, shown,
+/// and made the answer again when this window takes over (unless the other window
+/// changed that answer meanwhile; then `i` opens the draft).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    pub text: String,
+    /// The answer the draft was written over.
+    pub base: Option<String>,
+}
+
 /// Options the taker chose on the command line, and facts about the environment.
 #[derive(Debug, Clone)]
 #[allow(clippy::struct_excessive_bools)] // independent settings, each read alone
@@ -171,6 +181,8 @@ pub struct App {
     pub help_scroll: u16,
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
+    /// Unsaved drafts by question id (see [`Draft`]).
+    pub drafts: std::collections::BTreeMap<String, Draft>,
     pub help: bool,
     /// A y/N question over the screen.
     pub confirm: Option<Confirm>,
@@ -225,6 +237,7 @@ impl App {
             code_scroll: 0,
             help_scroll: 0,
             editor: None,
+            drafts: std::collections::BTreeMap::new(),
             help: false,
             confirm: None,
             status: None,

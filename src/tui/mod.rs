@@ -52,6 +52,9 @@ pub fn run(
     runtime.block_on(event_loop(session, settings, grader))
 }
 
+/// How often the window looks at who saves the attempt.
+const POLL_EVERY: Duration = Duration::from_millis(500);
+
 /// How long the end of a batch of input waits for more.
 const DRAIN_WAIT: Duration = Duration::from_millis(1);
 
@@ -100,6 +103,9 @@ async fn event_loop(
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
+    // Twice a second, whatever else happens: a window taken over says so at once.
+    let mut poll = tokio::time::interval(POLL_EVERY);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut signals = Signals::new();
     let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
     guard.draw(&app)?;
@@ -112,6 +118,7 @@ async fn event_loop(
             },
             Some(action) = rx.recv() => Some(action),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
+            _ = poll.tick() => Some(Action::Poll),
             () = signals.recv() => Some(Action::ForceQuit),
         };
         // Everything the terminal already sent is handled before one save and one frame:
@@ -165,7 +172,7 @@ async fn event_loop(
             }
         }
         update::save_batch(&mut app);
-        let ticking = app.is_busy() || app.session.busy().is_some();
+        let ticking = app.is_busy();
         ticker = match (ticking, ticker) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),

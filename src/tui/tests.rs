@@ -976,9 +976,7 @@ fn a_read_only_window_follows_the_other_window() {
     run(&mut first, [Action::Pick(1), Action::ToggleFlag]);
     super::update::save_batch(&mut first);
     assert_eq!(second.session.answer("q1"), None);
-    for _ in 0..5 {
-        run(&mut second, [Action::Tick]);
-    }
+    run(&mut second, [Action::Poll]);
     assert!(second.session.answer("q1").is_some(), "the answer shows");
     assert!(second.session.is_flagged("q1"), "the flag shows");
     assert_eq!(second.cursors[0], 1, "the highlight is on the answer");
@@ -1016,6 +1014,91 @@ fn a_second_window_reads_only_until_it_takes_over() {
     let on_disk = saved_on_disk(&second);
     assert_eq!(on_disk.answers["q2"], "true");
     assert!(on_disk.answers.contains_key("q1"));
+}
+
+/// Issue 19, item 8: a window taken over found out only on its next key, and dropped
+/// that key and the rest of the typing (or ran it as commands).
+#[test]
+fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    go_to_q5(&mut first);
+    press(&mut first, "half");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half");
+    let mut second = open();
+    run(&mut second, [Action::TakeOver]);
+    // No key: the poll finds it, and the answer box stays with its text.
+    run(&mut first, [Action::Poll]);
+    assert!(first.session.busy().is_some());
+    let status = first.status.clone().unwrap();
+    assert!(status.contains("took this quiz over"), "{status}");
+    assert!(first.editor.is_some(), "the box stays open");
+    press(&mut first, " done");
+    assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("half done"), "{shown}");
+    assert!(shown.contains("not saved"), "{shown}");
+    // Leaving the box, letters are not lost as commands either: the draft is shown.
+    run(&mut first, [Action::StopEditing]);
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("half done"), "{shown}");
+    // Taking over again makes the draft the answer (the other window left it as it was).
+    drop(second);
+    run(&mut first, [Action::TakeOver]);
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half done");
+    assert!(first.drafts.is_empty());
+    assert!(first.status.as_deref().unwrap().contains("draft is the answer to q5"));
+}
+
+/// A draft written over an answer the other window changed meanwhile overwrites nothing:
+/// it stays a draft, and `i` opens it.
+#[test]
+fn a_draft_never_overwrites_what_the_other_window_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    go_to_q5(&mut first);
+    press(&mut first, "imine");
+    let mut second = open();
+    go_to_q5(&mut second);
+    run(&mut second, [Action::TakeOver]);
+    press(&mut second, "i theirs");
+    press(&mut first, "!");
+    assert_eq!(first.drafts["q5"].text, "mine!");
+    drop(second);
+    run(&mut first, [Action::StopEditing, Action::TakeOver]);
+    assert_eq!(saved_on_disk(&first).answers["q5"], "mine theirs");
+    assert_eq!(first.drafts["q5"].text, "mine!", "still kept");
+    run(&mut first, [Action::StartEditing]);
+    assert_eq!(first.editor.as_ref().unwrap().lines(), ["mine!"]);
+    press(&mut first, "?");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "mine!?");
+    assert!(first.drafts.is_empty());
+}
+
+/// After the owner quit, the other window stayed read-only naming a dead pid.
+#[test]
+fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    run(&mut second, [Action::Start]);
+    run(&mut second, [Action::Poll, Action::Poll, Action::Poll]);
+    assert!(!second.session.owner_closed(), "the owner still runs");
+    drop(first);
+    run(&mut second, [Action::Poll, Action::Poll, Action::Poll]);
+    assert!(second.session.owner_closed());
+    let status = second.status.clone().unwrap();
+    assert!(status.contains("has closed: T takes over"), "{status}");
+    let shown = screen(&second, 100, 30);
+    assert!(shown.contains("the other window closed (T takes over)"), "{shown}");
+    let before = saved_on_disk(&second).answers["q1"].clone();
+    run(&mut second, [Action::TakeOver, Action::Pick(1)]);
+    assert_ne!(saved_on_disk(&second).answers["q1"], before, "this window saves");
 }
 
 #[test]

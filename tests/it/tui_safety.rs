@@ -246,6 +246,39 @@ fn a_second_window_does_not_clobber_the_first() {
     assert!(saved["answers"].get("q3").is_none(), "{saved:#}");
 }
 
+/// Issue 19, item 8: the window taken over learned it only on its next key and lost the
+/// typing; after the owner quit, the other stayed read-only naming a dead pid.
+#[test]
+fn a_window_taken_over_says_so_without_a_key_and_keeps_the_typing() {
+    let Some(t) = Tmux::new("takenover") else {
+        return;
+    };
+    on_the_open_question(&t, "");
+    t.type_text("first half");
+    t.wait_saved("the first half", |s| q5(s) == "first half");
+    t.start_in("b", 100, 30, "take --demo", "");
+    t.wait_in("b", "Read-only");
+    t.keys_in("b", &["T"]);
+    t.wait_in("b", "Taken over");
+    // Window A says so with no key pressed, and its answer box keeps its text.
+    let screen = t.wait_in("q", "took this quiz over");
+    assert!(screen.contains("first half"), "{screen}");
+    t.keys_in("q", &["-l", " and the rest"]);
+    let screen = t.wait_in("q", "first half and the rest");
+    assert!(screen.contains("not saved"), "{screen}");
+    assert!(screen.contains("Question 5/6"), "no letter ran as a command:\n{screen}");
+    assert_eq!(q5(&t.saved_demo_attempt()), "first half", "B's answer stays");
+    // B quits: A notices and offers to take over; T makes the draft the answer.
+    t.keys_in("b", &["q"]);
+    t.wait_in("b", "Quit now?");
+    t.keys_in("b", &["y"]);
+    t.wait_in("b", "quizz exited");
+    t.wait_in("q", "has closed: Esc, then T takes over");
+    t.keys_in("q", &["Escape", "T"]);
+    t.wait_in("q", "Taken over");
+    t.wait_saved("the draft, saved", |s| q5(s) == "first half and the rest");
+}
+
 #[test]
 fn g_then_k_on_the_results_scrolls_at_once() {
     let Some(t) = Tmux::new("results-scroll") else {

@@ -17,18 +17,60 @@ pub fn new_editor(text: &str) -> TextArea<'static> {
     editor
 }
 
+/// Opens the answer box on the answer, or on this window's unsaved draft of it (while
+/// read-only, only a draft opens: it is kept, not saved).
 pub fn start_editing(app: &mut App) {
-    if let Some(owner) = app.session.busy() {
-        app.status = Some(busy_message(owner));
-        return;
-    }
     if app.reading || !app.on_open_question() {
         return;
     }
-    if let Some(q) = app.question() {
-        let text = app.session.answer(&q.id).unwrap_or_default().to_string();
-        app.editor = Some(new_editor(&text));
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    let draft = app.drafts.get(&id).map(|d| d.text.clone());
+    if let Some(owner) = app.session.busy()
+        && draft.is_none()
+    {
+        app.status = Some(busy_message(owner));
+        return;
     }
+    let text = draft.unwrap_or_else(|| app.session.answer(&id).unwrap_or_default().to_string());
+    app.editor = Some(new_editor(&text));
+}
+
+/// Another window took over while the answer box was open: its text is kept as a draft
+/// (keys typed on go into it, unsaved).
+pub fn keep_editor_as_draft(app: &mut App) {
+    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+        return;
+    };
+    if let Some(id) = app.question().map(|q| q.id.clone()) {
+        keep_draft(app, &id, text);
+    }
+}
+
+fn keep_draft(app: &mut App, id: &str, text: String) {
+    let base = app.session.answer(id).map(str::to_string);
+    app.drafts
+        .entry(id.to_string())
+        .or_insert(crate::tui::app::Draft { text: String::new(), base })
+        .text = text;
+}
+
+/// After taking over: each draft written over an answer the other window left as it was
+/// becomes the answer again; the others stay drafts (`i` opens one). Returns the ids
+/// restored.
+pub fn restore_drafts(app: &mut App) -> Vec<String> {
+    let mut restored = Vec::new();
+    for (id, draft) in std::mem::take(&mut app.drafts) {
+        let unchanged = app.session.answer(&id).map(str::to_string) == draft.base;
+        let blank = draft.text.trim().is_empty();
+        if unchanged && app.session.set_answer(&id, (!blank).then(|| draft.text.clone())).is_ok() {
+            restored.push(id);
+        } else {
+            app.drafts.insert(id, draft);
+        }
+    }
+    restored
 }
 
 /// A letter typed on an open question outside the answer box: it starts an empty answer;
@@ -228,18 +270,24 @@ fn reopen_editor(app: &mut App, id: &str, text: &str) {
     }
 }
 
-/// Every keystroke goes to the session; the batch saves it.
+/// Every keystroke goes to the session; the batch saves it. While another window owns the
+/// attempt it goes to this window's draft instead, so nothing typed is lost.
 fn save_editor(app: &mut App) {
     let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
         return;
     };
-    if let Some(id) = app.question().map(|q| q.id.clone()) {
-        let value = if text.trim().is_empty() {
-            None
-        } else {
-            Some(text)
-        };
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    if app.session.busy().is_none() {
+        let value = (!text.trim().is_empty()).then(|| text.clone());
         let r = app.session.set_answer(&id, value);
+        let refused = matches!(r, Err(crate::store::StoreError::Busy { .. }));
         saved(app, r);
+        if !refused {
+            app.drafts.remove(&id);
+            return;
+        }
     }
+    keep_draft(app, &id, text);
 }

@@ -77,6 +77,9 @@ pub fn update(app: &mut App, action: Action) -> Effect {
 pub fn save_batch(app: &mut App) {
     if app.session.is_dirty() {
         let r = app.session.flush();
+        if matches!(r, Err(StoreError::Busy { .. })) {
+            editing::keep_editor_as_draft(app);
+        }
         saved(app, r);
     }
 }
@@ -201,11 +204,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::Tick => {
             app.clock = Instant::now();
             app.spinner = app.spinner.wrapping_add(1);
-            // a read-only window follows what the other window saves, twice a second
-            if app.spinner.is_multiple_of(5) && app.session.reread() {
-                app.reload_cursors();
-            }
         }
+        Action::Poll => poll(app),
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
@@ -268,7 +268,7 @@ fn saved(app: &mut App, result: Result<(), StoreError>) {
     match result {
         Ok(()) => {}
         Err(StoreError::Busy { owner }) => {
-            app.editor = None;
+            // The answer box stays: what is typed in it is kept as a draft.
             app.status = Some(busy_message(&owner));
         }
         Err(e) => {
@@ -285,6 +285,44 @@ fn busy_message(owner: &crate::store::Owner) -> String {
     )
 }
 
+/// What the twice-a-second look found: said at once, not on the next key.
+fn poll(app: &mut App) {
+    use crate::session::PollNews;
+    match app.session.poll() {
+        PollNews::Nothing => {}
+        PollNews::Reread => app.reload_cursors(),
+        PollNews::TakenOver(owner) => {
+            // What the answer box holds stays there, as a draft this window keeps.
+            editing::keep_editor_as_draft(app);
+            app.status = Some(if app.editor.is_some() {
+                format!(
+                    "Another quizz ({owner}) took this quiz over: what you type here is kept as a draft, not saved. {}, then {} takes over and keeps it.",
+                    key_for(Context::Editing, &Action::StopEditing),
+                    key_for(Context::Question, &Action::TakeOver)
+                )
+            } else {
+                busy_message(&owner)
+            });
+        }
+        PollNews::OwnerClosed => {
+            let owner = app
+                .session
+                .busy()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let leave = if app.editor.is_some() {
+                format!("{}, then ", key_for(Context::Editing, &Action::StopEditing))
+            } else {
+                String::new()
+            };
+            app.status = Some(format!(
+                "The other quizz ({owner}) has closed: {leave}{} takes over and saves here.",
+                key_for(Context::Question, &Action::TakeOver)
+            ));
+        }
+    }
+}
+
 fn take_over(app: &mut App) {
     if app.session.busy().is_none() {
         app.status = Some("This window saves the answers already.".into());
@@ -293,7 +331,15 @@ fn take_over(app: &mut App) {
     match app.session.take_over() {
         Ok(()) => {
             app.reload_cursors();
-            app.status = Some("Taken over: this window saves the answers now.".into());
+            let restored = editing::restore_drafts(app);
+            app.status = Some(if restored.is_empty() {
+                "Taken over: this window saves the answers now.".into()
+            } else {
+                format!(
+                    "Taken over: this window saves the answers now; your draft is the answer to {} again.",
+                    restored.join(", ")
+                )
+            });
             if app.screen == Screen::Question {
                 navigation::go(app, app.current());
             }
