@@ -477,6 +477,41 @@ fn a_graded_attempt_comes_back_graded() {
     assert_eq!(again.screen, Screen::Question);
 }
 
+/// Issue 19, item 18: from the results an open question showed only its answer box, and
+/// the strip showed `✓` for wrong and pending questions.
+#[test]
+fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
+    let mut f = fixture_with(settings(false), (100, 30));
+    let app = &mut f.app;
+    go_to_q5(app);
+    press(app, "imy words");
+    run(app, [Action::StopEditing, Action::FirstQuestion]);
+    // A wrong pick on q1 (whichever option is not the right one).
+    let wrong = (0..4)
+        .find(|&n| {
+            let q = &app.session.quiz.questions[0];
+            let text = &q.choices()[n].1;
+            crate::quiz::grade_question(q, Some(text))
+                != crate::quiz::Outcome::Scored { score: 100, feedback: String::new() }
+        })
+        .unwrap();
+    run(app, [Action::Pick(wrong), Action::OpenReview, Action::Submit, Action::Confirm]);
+    assert_eq!(app.screen, Screen::Results);
+    // q5 from the results: pending, with its rubric.
+    for _ in 0..4 {
+        run(app, [Action::CursorDown]);
+    }
+    run(app, [Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q5");
+    let shown = screen(app, 100, 30);
+    assert!(shown.contains("… pending: not graded yet"), "{shown}");
+    assert!(shown.contains("Rubric"), "{shown}");
+    assert!(shown.contains("my words"), "{shown}");
+    assert!(shown.contains(" 1✗ "), "q1 is wrong in the strip:\n{shown}");
+    assert!(shown.contains("▸5…"), "q5 is pending in the strip:\n{shown}");
+    assert!(shown.contains(" 2· "), "q2 is unanswered:\n{shown}");
+}
+
 #[test]
 fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();
