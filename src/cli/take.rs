@@ -228,7 +228,11 @@ fn run_tui(
         ask_confidence: mode.confidence,
     };
     let finished = crate::tui::run(session, settings, selection.grader)?;
-    let mut out = std::io::stdout();
+    // Printed after the UI: posting and outbox lines wrap between words, not inside one.
+    let mut out = super::wrapped::Wrapped::new(
+        std::io::stdout(),
+        crate::text::output_width(std::io::stdout().is_terminal()),
+    );
     let Some(results) = &finished.results else {
         if let Some(owner) = finished.session.busy() {
             writeln!(

@@ -172,7 +172,7 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Question], &[Char('i')], Action::StartEditing, ("write", MAIN), Open, "write or edit the answer (Enter too; typing starts an empty one)"),
     bind(&[C::Question], &[Char('e')], Action::ExternalEditor, ("$EDITOR", MORE), Open, "write the answer in $VISUAL / $EDITOR"),
     bind(&[C::Question], &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)], Action::ClearAnswer, ("", HIDE), Always, "clear the answer (a written answer asks first)"),
-    bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review)"),
+    bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review, or from the results: the results)"),
     bind(QUESTIONS, &[Char('p'), Code(KeyCode::BackTab), Code(KeyCode::Left), Char('[')], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
     bind(LISTS, &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "top, then first question"),
     bind(LISTS, &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "last question, then bottom"),

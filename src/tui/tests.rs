@@ -512,6 +512,30 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
     assert!(shown.contains(" 2· "), "q2 is unanswered:\n{shown}");
 }
 
+/// Issue 19, item 20: `d` on an mcq said the differences were marked; `n` on the last
+/// question opened from the results did nothing though the help said it went on; the code
+/// panel offered J/K while they typed letters.
+#[test]
+fn keys_do_what_the_screen_says() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleDifferences]);
+    assert!(!app.diagram_view.differences, "nothing to mark on an mcq");
+    assert!(app.status.as_deref().unwrap().starts_with("Nothing to compare here"));
+    go_to_q5(app);
+    run(app, [Action::ToggleCode, Action::StartEditing]);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("Esc, then J/K scroll"), "{shown}");
+    run(app, [Action::StopEditing]);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains(" J/K scroll") && !shown.contains("then J/K"), "{shown}");
+    run(app, [Action::ToggleCode, Action::OpenReview, Action::Submit, Action::Confirm]);
+    run(app, [Action::LastQuestion, Action::Choose]);
+    assert!(app.reading);
+    run(app, [Action::NextQuestion]);
+    assert_eq!(app.screen, Screen::Results, "after the last: the results");
+}
+
 #[test]
 fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();

@@ -155,6 +155,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::PickFalse => navigation::pick_bool(app, false),
         Action::ClearAnswer => editing::clear_answer(app),
         Action::ToggleFlag => toggle_flag(app),
+        Action::ToggleDifferences if !on_diagram_question(app) => {
+            app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
+        }
         Action::ToggleDifferences => {
             app.diagram_view.differences = !app.diagram_view.differences;
             app.status = Some(if app.diagram_view.differences {
@@ -211,6 +214,11 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
     }
     Effect::None
+}
+
+fn on_diagram_question(app: &App) -> bool {
+    app.question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }))
 }
 
 fn toggle_flag(app: &mut App) {

@@ -74,9 +74,14 @@ pub fn refuse_when_graded(app: &mut App) -> bool {
     true
 }
 
-/// The next question; after the last one, the review (where submitting is).
+/// The next question; after the last one, the review (where submitting is), or for a
+/// question opened from the results, the results.
 pub fn next(app: &mut App) {
-    if app.current() + 1 >= app.question_count() && !app.reading {
+    let last = app.current() + 1 >= app.question_count();
+    if last && app.reading {
+        back(app);
+        app.status = Some("That was the last question: the results again.".into());
+    } else if last {
         open_review(app);
         app.status = Some(format!(
             "That was the last question: review your answers, then {} submits.",
