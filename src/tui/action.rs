@@ -44,6 +44,9 @@ pub enum Action {
     /// A letter with no command on an open question: it starts an empty answer (a
     /// written one changes only after an edit key).
     WriteKey(ratatui::crossterm::event::KeyEvent),
+    /// A key other than Enter/Esc over a notice: the notice closes and the key does what
+    /// it does underneath (typing goes on).
+    CloseNoticeThen(ratatui::crossterm::event::KeyEvent),
     /// A key inside the open-answer editor.
     EditorKey(ratatui::crossterm::event::KeyEvent),
     Paste(String),

@@ -60,6 +60,9 @@ pub const CONFIDENCE_ASK: &str =
 pub enum Confirm {
     /// Quit before grading.
     Quit,
+    /// Not a question: a message too long for the footer (an editor that failed, and
+    /// where its text was kept), shown whole until a key closes it.
+    Notice { title: String, text: String },
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.

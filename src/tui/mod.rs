@@ -75,6 +75,11 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
             } else {
                 keymap::dispatch(context, &key)
             };
+            if context == keymap::Context::Confirm
+                && matches!(app.confirm, Some(app::Confirm::Notice { .. }))
+            {
+                return Some(action.unwrap_or(Action::CloseNoticeThen(key)));
+            }
             // Asked how sure: any key without a meaning there skips the rating.
             if context == keymap::Context::Rating {
                 return Some(action.unwrap_or(Action::SkipRating));

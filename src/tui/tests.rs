@@ -986,7 +986,34 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
         app.session.answer("q5"),
         Some("written in vim\nsecond line")
     );
-    assert_eq!(app.status.as_deref(), Some("vi exited with 1"));
+    assert_eq!(
+        app.confirm,
+        Some(Confirm::Notice {
+            title: " The editor failed ".into(),
+            text: "vi exited with 1".into()
+        })
+    );
+}
+
+/// Issue 19, item 15: an editor's failure was cut at 80 columns, where the edit was kept
+/// visible only at ~200: it is shown whole, and a key closes it and goes on.
+#[test]
+fn an_editor_failure_is_shown_whole() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(app, [Action::StartEditing]);
+    let why = "/home/someone/bin/failingeditor.sh exited with exit status: 3; the answer is unchanged; your text is kept in /home/someone/.local/share/quizz/editing/answer-q5-Xy12ab.md";
+    run(app, [Action::ExternalEditorDone(Err(why.into()))]);
+    let shown = screen(app, 80, 24);
+    let flat: String = shown.lines().map(|l| l.trim_matches(|c| c == ' ' || c == '│')).collect();
+    assert!(flat.contains("answer-q5-Xy12ab.md"), "{shown}");
+    assert!(flat.contains("exit status: 3"), "{shown}");
+    let x = ratatui::crossterm::event::Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    let action = super::to_action(app, x).unwrap();
+    run(app, [action]);
+    assert!(app.confirm.is_none());
+    assert_eq!(app.session.answer("q5"), Some("x"), "the key went on into the box");
 }
 
 /// At 80 columns a read-only, flagged question's header ran into the answered count

@@ -132,7 +132,9 @@ fn a_missing_editor_leaves_the_answer_and_says_why() {
     t.wait_saved("the typed text", |s| q5(s) == "my words");
     t.keys(&["C-e"]);
     let screen = t.wait_for("not found (set VISUAL or EDITOR)");
-    assert!(screen.contains("the answer is unchanged"), "{screen}");
+    // Whole, in a box (wrapped), not cut at the footer's width.
+    assert!(screen.contains("The editor failed"), "{screen}");
+    assert!(screen.contains("unchanged"), "{screen}");
     assert!(screen.contains("my words"), "{screen}");
     t.keys(&["-l", " still here"]);
     t.wait_saved("typing after the failed editor", |s| {

@@ -180,13 +180,31 @@ fn apply(app: &mut App, action: Action) -> Effect {
                 return apply(app, next);
             }
         }
+        Action::CloseNoticeThen(key) => {
+            app.confirm = None;
+            let next = if app.context() == Context::Question && app.on_open_question() {
+                super::keymap::dispatch_on_open(&app.hint_filter(), &key)
+            } else {
+                super::keymap::dispatch(app.context(), &key)
+            };
+            if let Some(next) = next {
+                return apply(app, next);
+            }
+        }
         Action::EditorKey(key) => editing::key(app, key),
         Action::WriteKey(key) => editing::write_key(app, key),
         Action::Paste(text) => editing::paste(app, &text),
         Action::ExternalEditor => return editing::external_editor(app),
         Action::ExternalEditorDone(result) => match result {
             Ok(edited) => editing::editor_done(app, &edited),
-            Err(why) => app.status = Some(why),
+            Err(why) => {
+                // Whole, in a box: the footer cut it at the terminal's width.
+                tracing::warn!("the external editor failed: {why}");
+                app.confirm = Some(Confirm::Notice {
+                    title: " The editor failed ".into(),
+                    text: why,
+                });
+            }
         },
         Action::TakeOver => take_over(app),
         Action::OpenReview => navigation::open_review(app),
@@ -266,6 +284,7 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
+        Some(Confirm::Notice { .. }) => {}
         None if app.screen == Screen::Results || app.reading => app.exit = true,
         None => {}
     }
