@@ -184,6 +184,8 @@ pub struct App {
     pub help_scroll: u16,
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
+    /// The answer box's undo steps (by word, paste, `$EDITOR`), for one question.
+    pub undo: Option<super::update::Undo>,
     /// Unsaved drafts by question id (see [`Draft`]).
     pub drafts: std::collections::BTreeMap<String, Draft>,
     pub help: bool,
@@ -241,6 +243,7 @@ impl App {
             help_scroll: 0,
             editor: None,
             drafts: std::collections::BTreeMap::new(),
+            undo: None,
             help: false,
             confirm: None,
             status: None,

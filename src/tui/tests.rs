@@ -995,6 +995,36 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
     );
 }
 
+/// Issue 19, item 16: undo went a character at a time (12 Ctrl-Z for "Second line.") and
+/// `$EDITOR` wiped its history.
+#[test]
+fn undo_goes_by_word_by_paste_and_by_editor_round_trip() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let ctrl = |c| Action::EditorKey(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    let undo = ctrl('u');
+    press(app, "iFirst");
+    run(app, [Action::Paste("\nSecond line.".into())]);
+    press(app, " More words");
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More words"));
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line."), "one word a step");
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First"), "the paste is one step");
+    run(app, [ctrl('r'), ctrl('r')]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    // The editor's round trip is one step, and what came before it stays undoable.
+    run(app, [edited(app, "q5", "Rewritten in vi\n")]);
+    assert_eq!(app.session.answer("q5"), Some("Rewritten in vi"));
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    run(app, [undo.clone(), undo]);
+    assert_eq!(app.session.answer("q5"), Some("First"));
+}
+
 /// Issue 19, item 15: an editor's failure was cut at 80 columns, where the edit was kept
 /// visible only at ~200: it is shown whole, and a key closes it and goes on.
 #[test]

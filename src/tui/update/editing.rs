@@ -10,7 +10,9 @@ use crate::tui::action::EditedFile;
 use crate::tui::app::{App, Confirm, Screen};
 
 pub fn new_editor(text: &str) -> TextArea<'static> {
-    let mut editor = TextArea::new(text.lines().map(str::to_string).collect());
+    let mut editor = TextArea::new(text.split('\n').map(str::to_string).collect());
+    // Undo is ours (by word, paste and editor round trip): see `undo.rs`.
+    editor.set_max_histories(0);
     editor.set_wrap_mode(WrapMode::WordOrGlyph);
     editor.move_cursor(CursorMove::Bottom);
     editor.move_cursor(CursorMove::End);
@@ -35,6 +37,15 @@ pub fn start_editing(app: &mut App) {
     }
     let text = draft.unwrap_or_else(|| app.session.answer(&id).unwrap_or_default().to_string());
     app.editor = Some(new_editor(&text));
+    undo_for(app, &id);
+}
+
+/// The undo history of this question's answer (a fresh one on another question).
+fn undo_for<'a>(app: &'a mut App, id: &str) -> &'a mut super::Undo {
+    if app.undo.as_ref().is_none_or(|u| u.question != id) {
+        app.undo = Some(super::Undo::new(id));
+    }
+    app.undo.get_or_insert_with(|| super::Undo::new(id))
 }
 
 /// Another window took over while the answer box was open: its text is kept as a draft
@@ -102,7 +113,22 @@ fn written_answer_note() -> String {
 
 /// A key inside the answer box; the answer is saved with the batch.
 pub fn key(app: &mut App, key: KeyEvent) {
-    let changed = app.editor.as_mut().is_some_and(|e| editor_input(e, key));
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    let Some(mut editor) = app.editor.take() else {
+        return;
+    };
+    let undo = undo_for(app, &id);
+    let changed = if super::undo::is_undo(&key) {
+        undo.undo(&mut editor)
+    } else if super::undo::is_redo(&key) {
+        undo.redo(&mut editor)
+    } else {
+        undo.before_key(&editor, &key);
+        editor_input(&mut editor, key)
+    };
+    app.editor = Some(editor);
     if changed {
         save_editor(app);
     }
@@ -165,6 +191,9 @@ pub fn paste(app: &mut App, text: &str) {
         return;
     };
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if let Some(undo) = app.undo.as_mut() {
+        undo.before_whole(editor);
+    }
     editor.insert_str(crate::text::sanitize(&text));
     save_editor(app);
 }
@@ -243,6 +272,9 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
         reopen_editor(app, &edited.question_id, &before);
         return;
     }
+    // The round trip is one step back (the answer box is made again from the text).
+    let was = app.editor.take().unwrap_or_else(|| new_editor(&before));
+    undo_for(app, &edited.question_id).before_whole(&was);
     let r = app
         .session
         .set_answer(&edited.question_id, Some(text.clone()))

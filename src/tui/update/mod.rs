@@ -7,6 +7,9 @@
 mod editing;
 mod grading;
 mod navigation;
+mod undo;
+
+pub use undo::Undo;
 
 use std::time::Instant;
 
