@@ -87,6 +87,11 @@ pub enum Action {
     PageDown,
     PageUp,
     Resize(u16, u16),
+    /// A question's options, drawn off the UI thread.
+    DiagramsDrawn(
+        super::drawings::DrawingKey,
+        std::sync::Arc<super::diagrams::Arranged>,
+    ),
     /// Spinner frame while grading runs.
     Tick,
     /// Twice a second: who saves the attempt, and what the other window saved.
@@ -106,6 +111,7 @@ impl Action {
             self,
             Self::Tick
                 | Self::Poll
+                | Self::DiagramsDrawn(..)
                 | Self::Resize(..)
                 | Self::GradeStarted(_)
                 | Self::GradeFinished(..)

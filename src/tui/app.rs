@@ -109,7 +109,7 @@ pub struct DiagramCache {
     pub question: usize,
     pub width: usize,
     pub view: super::diagrams::View,
-    pub arranged: super::diagrams::Arranged,
+    pub arranged: Arc<super::diagrams::Arranged>,
 }
 
 /// Text typed into an answer after another window took the attempt over: kept, shown,
@@ -201,6 +201,8 @@ pub struct App {
     pub clock: Instant,
     pub spinner: usize,
     pub diagrams: Option<DiagramCache>,
+    /// Every question's drawn options, kept for revisits and drawn off the UI thread.
+    pub drawings: super::drawings::Drawings,
     /// Set when the UI is to close.
     pub exit: bool,
     /// `P` was pressed on the results.
@@ -259,6 +261,7 @@ impl App {
             result_diagrams: None,
             diagram_view: super::diagrams::View::default(),
             diagrams: None,
+            drawings: super::drawings::Drawings::default(),
         }
     }
 

@@ -108,6 +108,10 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                 Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => {
                     Cow::Borrowed(&cache.arranged)
                 }
+                // Being drawn elsewhere: the titles, pickable, until the drawing arrives.
+                _ if matches!(app.drawings.drawer, super::drawings::Drawer::Elsewhere(_)) => {
+                    Cow::Owned(Arranged { options: Vec::new(), pairs: false, note: Some("Drawing the options…".into()) })
+                }
                 _ => Cow::Owned(super::diagrams::arrange(
                     options,
                     diagram_width(width),
@@ -254,10 +258,11 @@ fn push_diagrams<'a>(
         }
     };
     if !pairs {
-        for (title, option) in titles.iter().zip(drawn) {
+        // No drawings yet (being drawn): the titles alone.
+        for (title, option) in titles.iter().zip(drawn.iter().map(Some).chain(std::iter::repeat(None))) {
             let start = body.lines.len();
             body.lines.push(title.clone());
-            for (line, marked) in option.lines.iter().zip(&option.marked) {
+            for (line, marked) in option.iter().flat_map(|o| o.lines.iter().zip(&o.marked)) {
                 let mut spans = vec![margin(*marked)];
                 spans.extend(line.spans.iter().map(borrowed));
                 body.lines.push(Line::from(spans));

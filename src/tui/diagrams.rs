@@ -14,7 +14,7 @@ use crate::quiz::MermaidOption;
 use crate::text::sanitize_line;
 
 /// How the options of a diagram question are shown; kept while moving between questions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct View {
     /// The compact list, even where the drawings fit.
     pub list: bool,
@@ -23,7 +23,7 @@ pub struct View {
 }
 
 /// One option, ready for the body: its lines, and which of them hold a difference.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Drawn {
     pub lines: Vec<Line<'static>>,
     pub marked: Vec<bool>,
@@ -32,7 +32,7 @@ pub struct Drawn {
 }
 
 /// The options of a question as the body shows them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Arranged {
     pub options: Vec<Drawn>,
     /// Two options to a row (wide terminals, when each fits half the width).

@@ -7,6 +7,7 @@ mod action;
 pub mod app;
 mod body;
 mod diagrams;
+mod drawings;
 mod keymap;
 mod layout;
 mod markdown;
@@ -106,6 +107,11 @@ async fn event_loop(
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height), grader);
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
+    // Diagrams are drawn on threads: a slow drawing never holds up a key.
+    let drawn = tx.clone();
+    app.drawings.drawer = drawings::on_threads(move |key, arranged| {
+        let _ = drawn.send(Action::DiagramsDrawn(key, arranged));
+    });
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
     // Twice a second, whatever else happens: a window taken over says so at once.

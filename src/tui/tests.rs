@@ -995,6 +995,39 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
     );
 }
 
+/// Issue 19, item 14: a question whose options take seconds to draw froze every visit.
+/// Here the drawing waits for the test: keys are answered meanwhile, the drawing shows
+/// when it arrives, and a second visit finds it kept.
+#[test]
+fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    let (asked, jobs) = std::sync::mpsc::channel();
+    let asked = std::sync::Mutex::new(asked);
+    app.drawings.drawer = super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
+        asked.lock().unwrap().send(job).unwrap();
+    }));
+    run(app, [Action::Start, Action::LastQuestion]);
+    let job = jobs.try_recv().expect("the drawing was asked for");
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("Drawing the options…"), "{shown}");
+    assert!(shown.contains("4. Option D"), "the titles are there to pick:\n{shown}");
+    // The drawing has not finished: keys still work.
+    run(app, [Action::Pick(2), Action::ToggleFlag, Action::CursorUp]);
+    assert_eq!(app.session.answer("q6"), Some("C"));
+    assert!(app.session.is_flagged("q6"));
+    assert!(jobs.try_recv().is_err(), "asked once");
+    run(app, [Action::DiagramsDrawn(job.key, std::sync::Arc::new(job.run()))]);
+    let shown = screen(app, 80, 24);
+    assert!(!shown.contains("Drawing the options…"), "{shown}");
+    assert!(shown.contains("┌"), "drawn:\n{shown}");
+    let hits = app.drawings.hits;
+    run(app, [Action::PrevQuestion, Action::NextQuestion]);
+    assert!(jobs.try_recv().is_err(), "a revisit draws nothing again");
+    assert_eq!(app.drawings.hits, hits + 1);
+    assert!(app.diagrams.is_some());
+}
+
 /// Issue 19, item 16: undo went a character at a time (12 Ctrl-Z for "Second line.") and
 /// `$EDITOR` wiped its history.
 #[test]

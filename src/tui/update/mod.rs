@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use super::action::Action;
 use super::app::{App, Confirm, DiagramCache, Screen};
+use super::drawings::{DrawingJob, DrawingKey};
 use super::body;
 use super::keymap::{Context, key_for};
 use crate::quiz::{Outcome, QuestionKind};
@@ -57,11 +58,17 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::ToggleDiagramList
             | Action::Resize(..)
     );
-    let differences = matches!(action, Action::ToggleDifferences);
+    let differences = matches!(action, Action::ToggleDifferences)
+        || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
     let effect = apply(app, action);
     refresh_diagrams(app);
     if reform {
+        // Drawn elsewhere: the place is kept once the new form arrives.
+        app.drawings.keep_place = true;
+    }
+    if app.drawings.keep_place && app.diagrams.is_some() {
+        app.drawings.keep_place = false;
         navigation::keep_place_after_reform(app);
     }
     // The drawings may be too different for cell marks: the status says what happened.
@@ -102,15 +109,17 @@ pub fn refresh_diagrams(app: &mut App) {
     {
         return;
     }
-    let arranged = super::diagrams::arrange(
-        options,
-        body::diagram_width(width),
-        width >= super::diagrams::SIDE_BY_SIDE_FROM,
-        app.settings.theme,
-        view,
-    );
-    app.diagrams = Some(DiagramCache {
+    let key = DrawingKey {
         question: app.current(),
+        width,
+        view,
+    };
+    let theme = app.settings.theme;
+    let options = options.clone();
+    let job = move || DrawingJob { key, options, theme };
+    // Until the drawing arrives the body lists the options' titles (they can be picked).
+    app.diagrams = app.drawings.get_or_ask(job, key).map(|arranged| DiagramCache {
+        question: key.question,
         width,
         view,
         arranged,
@@ -230,6 +239,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
             app.spinner = app.spinner.wrapping_add(1);
         }
         Action::Poll => poll(app),
+        Action::DiagramsDrawn(key, arranged) => app.drawings.arrived(key, arranged),
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
