@@ -186,7 +186,8 @@ fn graded_open(body: &mut Body<'_>, app: &App, q: &Question, width: usize) {
             return;
         }
         body.lines.push(Line::default());
-        body.lines.push(Line::styled(title.to_string(), theme.dim()));
+        body.lines
+            .push(Line::styled(title.to_string(), theme.dim()));
         body.lines.extend(markdown::render(text, width, theme));
     };
     if let QuestionKind::Open { rubric } = &q.kind {
@@ -259,7 +260,10 @@ fn push_diagrams<'a>(
     };
     if !pairs {
         // No drawings yet (being drawn): the titles alone.
-        for (title, option) in titles.iter().zip(drawn.iter().map(Some).chain(std::iter::repeat(None))) {
+        for (title, option) in titles
+            .iter()
+            .zip(drawn.iter().map(Some).chain(std::iter::repeat(None)))
+        {
             let start = body.lines.len();
             body.lines.push(title.clone());
             for (line, marked) in option.iter().flat_map(|o| o.lines.iter().zip(&o.marked)) {

@@ -90,8 +90,13 @@ pub fn options(options: &[MermaidOption], width: usize, theme: Theme, view: View
 pub const DRAW_AT_MOST: usize = 500;
 
 fn too_big_to_draw(source: &str) -> bool {
-    let mut statements = source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("%%"));
-    let sequence = statements.next().is_some_and(|h| h.starts_with("sequenceDiagram"));
+    let mut statements = source
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("%%"));
+    let sequence = statements
+        .next()
+        .is_some_and(|h| h.starts_with("sequenceDiagram"));
     !sequence && statements.count() > DRAW_AT_MOST
 }
 
@@ -310,12 +315,23 @@ mod tests {
             big.push_str(&format!("  N{} --> N{}\n", i % 300, (i * 7) % 300));
         }
         let options = [option("A", &big), option("B", "flowchart TD\nA-->B\n")];
-        let arranged = arrange(&options, 75, false, Theme { no_color: true }, View::default());
+        let arranged = arrange(
+            &options,
+            75,
+            false,
+            Theme { no_color: true },
+            View::default(),
+        );
         assert_eq!(
             arranged.note.as_deref(),
             Some("Listed: an option has over 500 lines, too large to draw.")
         );
-        assert!(arranged.options[1].lines.iter().any(|l| l.to_string().contains("A ──▶ B")));
+        assert!(
+            arranged.options[1]
+                .lines
+                .iter()
+                .any(|l| l.to_string().contains("A ──▶ B"))
+        );
         assert!(!too_big_to_draw("sequenceDiagram\n".to_string().as_str()));
     }
 

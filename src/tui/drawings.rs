@@ -73,7 +73,11 @@ impl Default for Drawings {
 impl Drawings {
     /// The drawing for `key` when it is ready; else it is asked for (once) and `None`
     /// comes back until it arrives through [`Drawings::arrived`].
-    pub fn get_or_ask(&mut self, job: impl FnOnce() -> DrawingJob, key: DrawingKey) -> Option<Arc<Arranged>> {
+    pub fn get_or_ask(
+        &mut self,
+        job: impl FnOnce() -> DrawingJob,
+        key: DrawingKey,
+    ) -> Option<Arc<Arranged>> {
         if let Some(i) = self.kept.iter().position(|(k, _)| *k == key) {
             self.hits += 1;
             let entry = self.kept.remove(i);
@@ -116,15 +120,17 @@ impl Drawings {
     }
 }
 
-/// The drawer of the event loop: each drawing on a thread of its own, sent back through
-/// `send` (the loop's channel).
-pub fn on_threads(send: impl Fn(DrawingKey, Arc<Arranged>) + Send + Sync + 'static) -> Drawer {
-    let send = Arc::new(send);
+/// The drawer of the event loop: each drawing on a thread of its own (a slow one never
+/// holds up a key), sent back to the loop as an action.
+pub fn on_threads(send: tokio::sync::mpsc::UnboundedSender<super::Action>) -> Drawer {
     Drawer::Elsewhere(Arc::new(move |job: DrawingJob| {
         let send = send.clone();
         let spawned = std::thread::Builder::new()
             .name("quizz-drawing".into())
-            .spawn(move || send(job.key, Arc::new(job.run())));
+            .spawn(move || {
+                let drawn = super::Action::DiagramsDrawn(job.key, Arc::new(job.run()));
+                let _ = send.send(drawn);
+            });
         if let Err(e) = spawned {
             tracing::error!("cannot start a thread to draw diagrams: {e}");
         }

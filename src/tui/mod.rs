@@ -71,11 +71,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             let context = app.context();
-            let action = if context == keymap::Context::Question && app.on_open_question() {
-                keymap::dispatch_on_open(&app.hint_filter(), &key)
-            } else {
-                keymap::dispatch(context, &key)
-            };
+            let action = to_action_of_key(app, &key);
             if context == keymap::Context::Confirm
                 && matches!(app.confirm, Some(app::Confirm::Notice { .. }))
             {
@@ -98,6 +94,16 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
     }
 }
 
+/// What a key means where the app is (on an open question, a key whose command is for
+/// other questions is text).
+fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Option<Action> {
+    if app.context() == keymap::Context::Question && app.on_open_question() {
+        keymap::dispatch_on_open(&app.hint_filter(), key)
+    } else {
+        keymap::dispatch(app.context(), key)
+    }
+}
+
 async fn event_loop(
     session: Session,
     settings: Settings,
@@ -107,11 +113,7 @@ async fn event_loop(
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height), grader);
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
-    // Diagrams are drawn on threads: a slow drawing never holds up a key.
-    let drawn = tx.clone();
-    app.drawings.drawer = drawings::on_threads(move |key, arranged| {
-        let _ = drawn.send(Action::DiagramsDrawn(key, arranged));
-    });
+    app.drawings.drawer = drawings::on_threads(tx.clone());
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
     // Twice a second, whatever else happens: a window taken over says so at once.

@@ -492,10 +492,21 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
             let q = &app.session.quiz.questions[0];
             let text = &q.choices()[n].1;
             crate::quiz::grade_question(q, Some(text))
-                != crate::quiz::Outcome::Scored { score: 100, feedback: String::new() }
+                != crate::quiz::Outcome::Scored {
+                    score: 100,
+                    feedback: String::new(),
+                }
         })
         .unwrap();
-    run(app, [Action::Pick(wrong), Action::OpenReview, Action::Submit, Action::Confirm]);
+    run(
+        app,
+        [
+            Action::Pick(wrong),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
     assert_eq!(app.screen, Screen::Results);
     // q5 from the results: pending, with its rubric.
     for _ in 0..4 {
@@ -508,7 +519,10 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
     assert!(shown.contains("Rubric"), "{shown}");
     assert!(shown.contains("my words"), "{shown}");
     assert!(shown.contains(" 1✗ "), "q1 is wrong in the strip:\n{shown}");
-    assert!(shown.contains("▸5…"), "q5 is pending in the strip:\n{shown}");
+    assert!(
+        shown.contains("▸5…"),
+        "q5 is pending in the strip:\n{shown}"
+    );
     assert!(shown.contains(" 2· "), "q2 is unanswered:\n{shown}");
 }
 
@@ -521,15 +535,31 @@ fn keys_do_what_the_screen_says() {
     let app = &mut f.app;
     run(app, [Action::Start, Action::ToggleDifferences]);
     assert!(!app.diagram_view.differences, "nothing to mark on an mcq");
-    assert!(app.status.as_deref().unwrap().starts_with("Nothing to compare here"));
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap()
+            .starts_with("Nothing to compare here")
+    );
     go_to_q5(app);
     run(app, [Action::ToggleCode, Action::StartEditing]);
     let shown = screen(app, 80, 24);
     assert!(shown.contains("Esc, then J/K scroll"), "{shown}");
     run(app, [Action::StopEditing]);
     let shown = screen(app, 80, 24);
-    assert!(shown.contains(" J/K scroll") && !shown.contains("then J/K"), "{shown}");
-    run(app, [Action::ToggleCode, Action::OpenReview, Action::Submit, Action::Confirm]);
+    assert!(
+        shown.contains(" J/K scroll") && !shown.contains("then J/K"),
+        "{shown}"
+    );
+    run(
+        app,
+        [
+            Action::ToggleCode,
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
     run(app, [Action::LastQuestion, Action::Choose]);
     assert!(app.reading);
     run(app, [Action::NextQuestion]);
@@ -1011,13 +1041,22 @@ fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() 
     let job = jobs.try_recv().expect("the drawing was asked for");
     let shown = screen(app, 80, 24);
     assert!(shown.contains("Drawing the options…"), "{shown}");
-    assert!(shown.contains("4. Option D"), "the titles are there to pick:\n{shown}");
+    assert!(
+        shown.contains("4. Option D"),
+        "the titles are there to pick:\n{shown}"
+    );
     // The drawing has not finished: keys still work.
     run(app, [Action::Pick(2), Action::ToggleFlag, Action::CursorUp]);
     assert_eq!(app.session.answer("q6"), Some("C"));
     assert!(app.session.is_flagged("q6"));
     assert!(jobs.try_recv().is_err(), "asked once");
-    run(app, [Action::DiagramsDrawn(job.key, std::sync::Arc::new(job.run()))]);
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            job.key,
+            std::sync::Arc::new(job.run()),
+        )],
+    );
     let shown = screen(app, 80, 24);
     assert!(!shown.contains("Drawing the options…"), "{shown}");
     assert!(shown.contains("┌"), "drawn:\n{shown}");
@@ -1040,13 +1079,24 @@ fn undo_goes_by_word_by_paste_and_by_editor_round_trip() {
     press(app, "iFirst");
     run(app, [Action::Paste("\nSecond line.".into())]);
     press(app, " More words");
-    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More words"));
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First\nSecond line. More words")
+    );
     run(app, [undo.clone()]);
     assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
     run(app, [undo.clone()]);
-    assert_eq!(app.session.answer("q5"), Some("First\nSecond line."), "one word a step");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First\nSecond line."),
+        "one word a step"
+    );
     run(app, [undo.clone()]);
-    assert_eq!(app.session.answer("q5"), Some("First"), "the paste is one step");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First"),
+        "the paste is one step"
+    );
     run(app, [ctrl('r'), ctrl('r')]);
     assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
     // The editor's round trip is one step, and what came before it stays undoable.
@@ -1069,14 +1119,24 @@ fn an_editor_failure_is_shown_whole() {
     let why = "/home/someone/bin/failingeditor.sh exited with exit status: 3; the answer is unchanged; your text is kept in /home/someone/.local/share/quizz/editing/answer-q5-Xy12ab.md";
     run(app, [Action::ExternalEditorDone(Err(why.into()))]);
     let shown = screen(app, 80, 24);
-    let flat: String = shown.lines().map(|l| l.trim_matches(|c| c == ' ' || c == '│')).collect();
+    let flat: String = shown
+        .lines()
+        .map(|l| l.trim_matches(|c| c == ' ' || c == '│'))
+        .collect();
     assert!(flat.contains("answer-q5-Xy12ab.md"), "{shown}");
     assert!(flat.contains("exit status: 3"), "{shown}");
-    let x = ratatui::crossterm::event::Event::Key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    let x = ratatui::crossterm::event::Event::Key(KeyEvent::new(
+        KeyCode::Char('x'),
+        KeyModifiers::NONE,
+    ));
     let action = super::to_action(app, x).unwrap();
     run(app, [action]);
     assert!(app.confirm.is_none());
-    assert_eq!(app.session.answer("q5"), Some("x"), "the key went on into the box");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("x"),
+        "the key went on into the box"
+    );
 }
 
 /// At 80 columns a read-only, flagged question's header ran into the answered count
@@ -1198,7 +1258,13 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     run(&mut first, [Action::TakeOver]);
     assert_eq!(saved_on_disk(&first).answers["q5"], "half done");
     assert!(first.drafts.is_empty());
-    assert!(first.status.as_deref().unwrap().contains("draft is the answer to q5"));
+    assert!(
+        first
+            .status
+            .as_deref()
+            .unwrap()
+            .contains("draft is the answer to q5")
+    );
 }
 
 /// A draft written over an answer the other window changed meanwhile overwrites nothing:
@@ -1244,10 +1310,17 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
     let status = second.status.clone().unwrap();
     assert!(status.contains("has closed: T takes over"), "{status}");
     let shown = screen(&second, 100, 30);
-    assert!(shown.contains("the other window closed (T takes over)"), "{shown}");
+    assert!(
+        shown.contains("the other window closed (T takes over)"),
+        "{shown}"
+    );
     let before = saved_on_disk(&second).answers["q1"].clone();
     run(&mut second, [Action::TakeOver, Action::Pick(1)]);
-    assert_ne!(saved_on_disk(&second).answers["q1"], before, "this window saves");
+    assert_ne!(
+        saved_on_disk(&second).answers["q1"],
+        before,
+        "this window saves"
+    );
 }
 
 #[test]

@@ -268,8 +268,15 @@ fn a_window_taken_over_says_so_without_a_key_and_keeps_the_typing() {
     t.keys_in("q", &["-l", " and the rest"]);
     let screen = t.wait_in("q", "first half and the rest");
     assert!(screen.contains("not saved"), "{screen}");
-    assert!(screen.contains("Question 5/6"), "no letter ran as a command:\n{screen}");
-    assert_eq!(q5(&t.saved_demo_attempt()), "first half", "B's answer stays");
+    assert!(
+        screen.contains("Question 5/6"),
+        "no letter ran as a command:\n{screen}"
+    );
+    assert_eq!(
+        q5(&t.saved_demo_attempt()),
+        "first half",
+        "B's answer stays"
+    );
     // B quits: A notices and offers to take over; T makes the draft the answer.
     t.keys_in("b", &["q"]);
     t.wait_in("b", "Quit now?");

@@ -63,7 +63,10 @@ fn keep_draft(app: &mut App, id: &str, text: String) {
     let base = app.session.answer(id).map(str::to_string);
     app.drafts
         .entry(id.to_string())
-        .or_insert(crate::tui::app::Draft { text: String::new(), base })
+        .or_insert(crate::tui::app::Draft {
+            text: String::new(),
+            base,
+        })
         .text = text;
 }
 
@@ -75,7 +78,12 @@ pub fn restore_drafts(app: &mut App) -> Vec<String> {
     for (id, draft) in std::mem::take(&mut app.drafts) {
         let unchanged = app.session.answer(&id).map(str::to_string) == draft.base;
         let blank = draft.text.trim().is_empty();
-        if unchanged && app.session.set_answer(&id, (!blank).then(|| draft.text.clone())).is_ok() {
+        if unchanged
+            && app
+                .session
+                .set_answer(&id, (!blank).then(|| draft.text.clone()))
+                .is_ok()
+        {
             restored.push(id);
         } else {
             app.drafts.insert(id, draft);
@@ -293,6 +301,16 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
         }
     }
     reopen_editor(app, &edited.question_id, &text);
+}
+
+/// The editor failed: why, whole, in a box (the footer cut it at the terminal's width,
+/// hiding where the text was kept), and in the log.
+pub fn editor_failed(app: &mut App, why: String) {
+    tracing::warn!("the external editor failed: {why}");
+    app.confirm = Some(Confirm::Notice {
+        title: " The editor failed ".into(),
+        text: why,
+    });
 }
 
 fn reopen_editor(app: &mut App, id: &str, text: &str) {

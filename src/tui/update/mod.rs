@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use super::action::Action;
 use super::app::{App, Confirm, DiagramCache, Screen};
-use super::drawings::{DrawingJob, DrawingKey};
 use super::body;
+use super::drawings::{DrawingJob, DrawingKey};
 use super::keymap::{Context, key_for};
 use crate::quiz::{Outcome, QuestionKind};
 use crate::store::StoreError;
@@ -116,14 +116,21 @@ pub fn refresh_diagrams(app: &mut App) {
     };
     let theme = app.settings.theme;
     let options = options.clone();
-    let job = move || DrawingJob { key, options, theme };
+    let job = move || DrawingJob {
+        key,
+        options,
+        theme,
+    };
     // Until the drawing arrives the body lists the options' titles (they can be picked).
-    app.diagrams = app.drawings.get_or_ask(job, key).map(|arranged| DiagramCache {
-        question: key.question,
-        width,
-        view,
-        arranged,
-    });
+    app.diagrams = app
+        .drawings
+        .get_or_ask(job, key)
+        .map(|arranged| DiagramCache {
+            question: key.question,
+            width,
+            view,
+            arranged,
+        });
 }
 
 fn apply(app: &mut App, action: Action) -> Effect {
@@ -167,17 +174,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::PickFalse => navigation::pick_bool(app, false),
         Action::ClearAnswer => editing::clear_answer(app),
         Action::ToggleFlag => toggle_flag(app),
-        Action::ToggleDifferences if !on_diagram_question(app) => {
-            app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
-        }
-        Action::ToggleDifferences => {
-            app.diagram_view.differences = !app.diagram_view.differences;
-            app.status = Some(if app.diagram_view.differences {
-                "Marked: where the options differ from each other (not which one is right).".into()
-            } else {
-                "Differences no longer marked.".into()
-            });
-        }
+        Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
         // Handled by the rating it skips; without one it means nothing.
         Action::SkipRating => {}
@@ -194,12 +191,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         }
         Action::CloseNoticeThen(key) => {
             app.confirm = None;
-            let next = if app.context() == Context::Question && app.on_open_question() {
-                super::keymap::dispatch_on_open(&app.hint_filter(), &key)
-            } else {
-                super::keymap::dispatch(app.context(), &key)
-            };
-            if let Some(next) = next {
+            if let Some(next) = super::to_action_of_key(app, &key) {
                 return apply(app, next);
             }
         }
@@ -209,14 +201,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ExternalEditor => return editing::external_editor(app),
         Action::ExternalEditorDone(result) => match result {
             Ok(edited) => editing::editor_done(app, &edited),
-            Err(why) => {
-                // Whole, in a box: the footer cut it at the terminal's width.
-                tracing::warn!("the external editor failed: {why}");
-                app.confirm = Some(Confirm::Notice {
-                    title: " The editor failed ".into(),
-                    text: why,
-                });
-            }
+            Err(why) => editing::editor_failed(app, why),
         },
         Action::TakeOver => take_over(app),
         Action::OpenReview => navigation::open_review(app),
@@ -247,9 +232,21 @@ fn apply(app: &mut App, action: Action) -> Effect {
     Effect::None
 }
 
-fn on_diagram_question(app: &App) -> bool {
-    app.question()
-        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }))
+/// `d`: marks where a diagram question's options differ (nothing to mark elsewhere).
+fn toggle_differences(app: &mut App) {
+    let diagrams = app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }));
+    if !diagrams {
+        app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
+        return;
+    }
+    app.diagram_view.differences = !app.diagram_view.differences;
+    app.status = Some(if app.diagram_view.differences {
+        "Marked: where the options differ from each other (not which one is right).".into()
+    } else {
+        "Differences no longer marked.".into()
+    });
 }
 
 fn toggle_flag(app: &mut App) {
@@ -297,9 +294,8 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
-        Some(Confirm::Notice { .. }) => {}
         None if app.screen == Screen::Results || app.reading => app.exit = true,
-        None => {}
+        Some(Confirm::Notice { .. }) | None => {}
     }
     Effect::None
 }

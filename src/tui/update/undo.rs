@@ -18,7 +18,10 @@ enum Last {
     None,
     /// Typing: whether the last character was a space, and whether this step holds a
     /// word yet (a word after a space starts a new step only then).
-    Typing { space: bool, word: bool },
+    Typing {
+        space: bool,
+        word: bool,
+    },
     Deleting,
 }
 
@@ -72,11 +75,16 @@ impl Undo {
                 word: !c.is_whitespace(),
             }),
             KeyCode::Backspace | KeyCode::Delete => Some(Last::Deleting),
-            KeyCode::Enter => None,
-            // Moving the cursor ends a step; other keys (Ctrl-W, Ctrl-K…) are steps of
-            // their own.
-            KeyCode::Left | KeyCode::Right | KeyCode::Up | KeyCode::Down | KeyCode::Home
-            | KeyCode::End | KeyCode::PageUp | KeyCode::PageDown => {
+            // Moving the cursor ends a step; other keys (Enter, Ctrl-W, Ctrl-K…) are
+            // steps of their own.
+            KeyCode::Left
+            | KeyCode::Right
+            | KeyCode::Up
+            | KeyCode::Down
+            | KeyCode::Home
+            | KeyCode::End
+            | KeyCode::PageUp
+            | KeyCode::PageDown => {
                 self.last = Last::None;
                 return;
             }
@@ -109,7 +117,7 @@ impl Undo {
             return false;
         };
         self.future.push(Self::snapshot(editor));
-        restore(editor, before);
+        restore(editor, &before);
         self.last = Last::None;
         true
     }
@@ -120,13 +128,13 @@ impl Undo {
             return false;
         };
         self.past.push(Self::snapshot(editor));
-        restore(editor, after);
+        restore(editor, &after);
         self.last = Last::None;
         true
     }
 }
 
-fn restore(editor: &mut TextArea<'static>, to: Snapshot) {
+fn restore(editor: &mut TextArea<'static>, to: &Snapshot) {
     let mut fresh = super::editing::new_editor(&to.lines.join("\n"));
     let (row, col) = to.cursor;
     fresh.move_cursor(CursorMove::Jump(
