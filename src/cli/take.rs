@@ -193,11 +193,13 @@ fn run_tui(
 ) -> Result<()> {
     let waiting = store.outbox_list().len();
     if waiting > 0 {
-        session.notes.push(format!(
-            "{} from earlier takes {} to be posted: `quizz status` lists them, `quizz post` sends them.",
-            crate::text::plural(waiting, "result", "results"),
-            if waiting == 1 { "waits" } else { "wait" }
-        ));
+        session.notes.push(if waiting == 1 {
+            "1 result from an earlier take waits to be posted: `quizz status` lists it, `quizz post` sends it.".to_string()
+        } else {
+            format!(
+                "{waiting} results from earlier takes wait to be posted: `quizz status` lists them, `quizz post` sends them."
+            )
+        });
     }
     let choice = args.pr.choice();
     let posting = match (pr_take, choice) {

@@ -1311,7 +1311,7 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
     assert!(status.contains("has closed: T takes over"), "{status}");
     let shown = screen(&second, 100, 30);
     assert!(
-        shown.contains("the other window closed (T takes over)"),
+        shown.contains("other window closed (T takes over)"),
         "{shown}"
     );
     let before = saved_on_disk(&second).answers["q1"].clone();

@@ -102,6 +102,16 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
         return;
     }
+    // A notice is not a question: its keys close it.
+    if matches!(app.confirm, Some(crate::tui::app::Confirm::Notice { .. })) {
+        let line = Line::from(vec![
+            Span::raw(" "),
+            Span::styled("Enter/Esc", theme.key()),
+            Span::raw(" close"),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
     let all = hints(app.context(), &app.hint_filter());
     let width = usize::from(area.width).saturating_sub(1);
     let cost =

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             title.push_str(" · graded, read only");
         } else if app.session.owner_closed() {
             title.push_str(&format!(
-                " · read-only, the other window closed ({} takes over)",
+                " · other window closed ({} takes over)",
                 key_for(Context::Question, &Action::TakeOver)
             ));
         } else if app.session.busy().is_some() {
@@ -96,7 +96,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         let (title, style) = if busy {
             (
                 format!(
-                    " Your draft, not saved (another window took over) — {}, then {take_over} takes over and keeps it ",
+                    " Your draft, not saved: another window took over — {}, then {take_over} keeps it ",
                     key(Context::Editing, Action::StopEditing),
                 ),
                 theme.warn(),

@@ -372,7 +372,7 @@ fn take_over(app: &mut App) {
                 "Taken over: this window saves the answers now.".into()
             } else {
                 format!(
-                    "Taken over: this window saves the answers now; your draft is the answer to {} again.",
+                    "Taken over: this window saves now; your draft is the answer to {} again.",
                     restored.join(", ")
                 )
             });
