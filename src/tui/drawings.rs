@@ -52,6 +52,8 @@ pub struct Drawings {
     pub drawer: Drawer,
     kept: Vec<(DrawingKey, Arc<Arranged>)>,
     asked: Vec<DrawingKey>,
+    /// The drawing asked for while another was being drawn (the latest only).
+    next: Option<DrawingJob>,
     /// How many times a drawing was found kept (tests read it).
     pub hits: usize,
     /// `v` was pressed while the new form was still being drawn: keep the place once it is.
@@ -64,6 +66,7 @@ impl Default for Drawings {
             drawer: Drawer::Inline,
             kept: Vec::new(),
             asked: Vec::new(),
+            next: None,
             hits: 0,
             keep_place: false,
         }
@@ -91,11 +94,17 @@ impl Drawings {
                 self.keep(key, arranged.clone());
                 Some(arranged)
             }
-            Drawer::Elsewhere(draw) => {
+            // One drawing at a time (a resize drag asks for many widths): the latest
+            // asked waits for the one being drawn.
+            Drawer::Elsewhere(_) if !self.asked.is_empty() => {
                 if !self.asked.contains(&key) {
-                    self.asked.push(key);
-                    draw(job());
+                    self.next = Some(job());
                 }
+                None
+            }
+            Drawer::Elsewhere(draw) => {
+                self.asked.push(key);
+                draw(job());
                 None
             }
         }
@@ -104,6 +113,12 @@ impl Drawings {
     pub fn arrived(&mut self, key: DrawingKey, arranged: Arc<Arranged>) {
         self.asked.retain(|k| *k != key);
         self.keep(key, arranged);
+        if let (Some(job), Drawer::Elsewhere(draw)) = (self.next.take(), &self.drawer)
+            && !self.kept.iter().any(|(k, _)| *k == job.key)
+        {
+            self.asked.push(job.key);
+            draw(job);
+        }
     }
 
     /// Whether `key` is being drawn now.

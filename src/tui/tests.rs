@@ -1060,6 +1060,29 @@ fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() 
     let shown = screen(app, 80, 24);
     assert!(!shown.contains("Drawing the options…"), "{shown}");
     assert!(shown.contains("┌"), "drawn:\n{shown}");
+    // One drawing at a time: a width asked for meanwhile is drawn after it.
+    run(app, [Action::Resize(100, 30)]);
+    let wider = jobs.try_recv().expect("the new width is drawn");
+    run(app, [Action::Resize(90, 30), Action::Resize(120, 30)]);
+    assert!(jobs.try_recv().is_err(), "not while another is drawn");
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            wider.key,
+            std::sync::Arc::new(wider.run()),
+        )],
+    );
+    let latest = jobs.try_recv().expect("then the latest width");
+    assert_eq!(latest.key.width, 118);
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            latest.key,
+            std::sync::Arc::new(latest.run()),
+        )],
+    );
+    run(app, [Action::Resize(80, 24)]);
+    assert!(jobs.try_recv().is_err(), "80 columns was kept");
     let hits = app.drawings.hits;
     run(app, [Action::PrevQuestion, Action::NextQuestion]);
     assert!(jobs.try_recv().is_err(), "a revisit draws nothing again");
