@@ -20,8 +20,26 @@ pub struct Session {
     lock: AttemptLock,
     /// Set while another quizz saves this attempt: this window only reads.
     busy: Option<Owner>,
+    /// Polls in a row that found the owner's lock free (see [`Session::poll`]).
+    free_polls: u8,
     dirty: bool,
 }
+
+/// What [`Session::poll`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PollNews {
+    Nothing,
+    /// Another window took this attempt over: this one only reads now.
+    TakenOver(Owner),
+    /// The window that saves the attempt has closed.
+    OwnerClosed,
+    /// The other window saved answers or flags, now shown here.
+    Reread,
+}
+
+/// A lock free this many polls in a row (half a second apart) is a closed owner; once is
+/// not enough, as a window that just took over picks the lock up on its next poll.
+const CLOSED_AFTER: u8 = 3;
 
 impl Session {
     /// Opens the saved attempt for this quiz (or a fresh one); warnings go to `notes`.
@@ -46,6 +64,7 @@ impl Session {
             store,
             lock,
             busy,
+            free_polls: 0,
             dirty: false,
         })
     }
@@ -63,10 +82,53 @@ impl Session {
         self.busy.as_ref()
     }
 
+    /// Whether the window that saves this attempt has closed (this one still only reads).
+    pub fn owner_closed(&self) -> bool {
+        self.busy.is_some() && self.free_polls >= CLOSED_AFTER
+    }
+
+    /// Looked at twice a second: has another window taken the attempt over, has the one
+    /// that owns it closed, has it saved something new?
+    pub fn poll(&mut self) -> PollNews {
+        if self.busy.is_none() {
+            if !self.lock.is_mine()
+                && let Some(owner) = self.lock.owner()
+            {
+                self.lost_to(owner.clone());
+                return PollNews::TakenOver(owner);
+            }
+            return PollNews::Nothing;
+        }
+        if self.free_polls < CLOSED_AFTER {
+            self.free_polls = if self.lock.owner_gone() {
+                self.free_polls + 1
+            } else {
+                0
+            };
+            if self.free_polls == CLOSED_AFTER {
+                return PollNews::OwnerClosed;
+            }
+        }
+        if self.reread() {
+            PollNews::Reread
+        } else {
+            PollNews::Nothing
+        }
+    }
+
+    fn lost_to(&mut self, owner: Owner) {
+        if self.busy.is_none() {
+            self.free_polls = 0;
+            self.lock.release();
+        }
+        self.busy = Some(owner);
+    }
+
     /// Makes this window the one that saves, and reads what the other one saved.
     pub fn take_over(&mut self) -> Result<(), StoreError> {
         self.lock.take_over()?;
         self.busy = None;
+        self.free_polls = 0;
         let found = self.store.load_attempt(&self.origin, &self.quiz)?;
         let current = self.attempt.current;
         self.attempt = found.attempt;
@@ -213,7 +275,7 @@ impl Session {
         if !self.lock.is_mine()
             && let Some(owner) = self.lock.owner()
         {
-            self.busy = Some(owner.clone());
+            self.lost_to(owner.clone());
             return Err(StoreError::Busy { owner });
         }
         self.store.save_attempt(&self.path, &mut self.attempt)?;
@@ -229,7 +291,7 @@ impl Session {
             && !self.lock.is_mine()
             && let Some(owner) = self.lock.owner()
         {
-            self.busy = Some(owner);
+            self.lost_to(owner);
         }
         match &self.busy {
             Some(owner) => Err(StoreError::Busy {

@@ -40,6 +40,7 @@ mod results;
 mod show;
 mod status;
 mod take;
+mod wrapped;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

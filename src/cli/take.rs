@@ -193,11 +193,13 @@ fn run_tui(
 ) -> Result<()> {
     let waiting = store.outbox_list().len();
     if waiting > 0 {
-        session.notes.push(format!(
-            "{} from earlier takes {} to be posted: `quizz status` lists them, `quizz post` sends them.",
-            crate::text::plural(waiting, "result", "results"),
-            if waiting == 1 { "waits" } else { "wait" }
-        ));
+        session.notes.push(if waiting == 1 {
+            "1 result from an earlier take waits to be posted: `quizz status` lists it, `quizz post` sends it.".to_string()
+        } else {
+            format!(
+                "{waiting} results from earlier takes wait to be posted: `quizz status` lists them, `quizz post` sends them."
+            )
+        });
     }
     let choice = args.pr.choice();
     let posting = match (pr_take, choice) {
@@ -230,7 +232,11 @@ fn run_tui(
     let finished = crate::tui::run(session, settings, selection.grader)?;
     // The UI caught the ending signals; posting after it must still stop on one.
     crate::signals::exit_on_signals(None);
-    let mut out = std::io::stdout();
+    // Printed after the UI: posting and outbox lines wrap between words, not inside one.
+    let mut out = super::wrapped::Wrapped::new(
+        std::io::stdout(),
+        crate::text::output_width(std::io::stdout().is_terminal()),
+    );
     let Some(results) = &finished.results else {
         if let Some(owner) = finished.session.busy() {
             writeln!(

@@ -175,6 +175,39 @@ impl AttemptLock {
         self.write_owner()
     }
 
+    /// This process no longer saves: its OS lock goes, so the window that took over picks
+    /// it up and the lock tells when that window closes.
+    pub fn release(&mut self) {
+        if self.holds_os_lock
+            && let Some(file) = &self.file
+        {
+            let _ = file.unlock();
+        }
+        self.holds_os_lock = false;
+    }
+
+    /// Whether the window named in the file has closed: the file is gone, or nobody holds
+    /// its OS lock (for a moment after a take-over nobody does either, so callers look
+    /// more than once).
+    pub fn owner_gone(&self) -> bool {
+        if self.holds_os_lock {
+            return false;
+        }
+        let Ok(file) = File::open(&self.path) else {
+            return true;
+        };
+        if self.owner().is_none() {
+            return true;
+        }
+        match file.try_lock() {
+            Ok(()) => {
+                let _ = file.unlock();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     fn write_owner(&mut self) -> Result<(), StoreError> {
         let line = self.me.line();
         let err = |source| StoreError::Write {
@@ -251,6 +284,25 @@ mod tests {
             matches!(AttemptLock::open(&attempt).unwrap(), Locked::Busy(..)),
             "a third window sees the second as the owner"
         );
+    }
+
+    #[test]
+    fn the_window_taken_from_learns_when_the_new_owner_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let attempt = dir.path().join("a.json");
+        let Locked::Mine(mut first) = AttemptLock::open(&attempt).unwrap() else {
+            panic!("the first lock is ours");
+        };
+        let Locked::Busy(mut second, _) = AttemptLock::open(&attempt).unwrap() else {
+            panic!("busy");
+        };
+        second.take_over().unwrap();
+        assert!(!first.is_mine());
+        first.release();
+        assert!(second.is_mine(), "picks up the OS lock the first let go");
+        assert!(!first.owner_gone(), "the second still runs");
+        drop(second);
+        assert!(first.owner_gone(), "the second closed");
     }
 
     #[test]

@@ -41,6 +41,12 @@ pub enum Action {
     /// Esc and a key typed together in the editor (terminals send them as Alt+key):
     /// leave the editor, then the key does what it does there.
     StopEditingThen(ratatui::crossterm::event::KeyEvent),
+    /// A letter with no command on an open question: it starts an empty answer (a
+    /// written one changes only after an edit key).
+    WriteKey(ratatui::crossterm::event::KeyEvent),
+    /// A key other than Enter/Esc over a notice: the notice closes and the key does what
+    /// it does underneath (typing goes on).
+    CloseNoticeThen(ratatui::crossterm::event::KeyEvent),
     /// A key inside the open-answer editor.
     EditorKey(ratatui::crossterm::event::KeyEvent),
     Paste(String),
@@ -81,8 +87,15 @@ pub enum Action {
     PageDown,
     PageUp,
     Resize(u16, u16),
+    /// A question's options, drawn off the UI thread.
+    DiagramsDrawn(
+        super::drawings::DrawingKey,
+        std::sync::Arc<super::diagrams::Arranged>,
+    ),
     /// Spinner frame while grading runs.
     Tick,
+    /// Twice a second: who saves the attempt, and what the other window saved.
+    Poll,
     GradeStarted(String),
     GradeFinished(String, Result<OpenGrade, String>),
     /// Grading is over: one outcome per question (still pending where it failed).
@@ -97,6 +110,8 @@ impl Action {
         matches!(
             self,
             Self::Tick
+                | Self::Poll
+                | Self::DiagramsDrawn(..)
                 | Self::Resize(..)
                 | Self::GradeStarted(_)
                 | Self::GradeFinished(..)

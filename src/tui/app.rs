@@ -60,6 +60,9 @@ pub const CONFIDENCE_ASK: &str =
 pub enum Confirm {
     /// Quit before grading.
     Quit,
+    /// Not a question: a message too long for the footer (an editor that failed, and
+    /// where its text was kept), shown whole until a key closes it.
+    Notice { title: String, text: String },
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.
@@ -106,7 +109,17 @@ pub struct DiagramCache {
     pub question: usize,
     pub width: usize,
     pub view: super::diagrams::View,
-    pub arranged: super::diagrams::Arranged,
+    pub arranged: Arc<super::diagrams::Arranged>,
+}
+
+/// Text typed into an answer after another window took the attempt over: kept, shown,
+/// and made the answer again when this window takes over (unless the other window
+/// changed that answer meanwhile; then `i` opens the draft).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    pub text: String,
+    /// The answer the draft was written over.
+    pub base: Option<String>,
 }
 
 /// Options the taker chose on the command line, and facts about the environment.
@@ -171,6 +184,10 @@ pub struct App {
     pub help_scroll: u16,
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
+    /// The answer box's undo steps (by word, paste, `$EDITOR`), for one question.
+    pub undo: Option<super::update::Undo>,
+    /// Unsaved drafts by question id (see [`Draft`]).
+    pub drafts: std::collections::BTreeMap<String, Draft>,
     pub help: bool,
     /// A y/N question over the screen.
     pub confirm: Option<Confirm>,
@@ -184,6 +201,8 @@ pub struct App {
     pub clock: Instant,
     pub spinner: usize,
     pub diagrams: Option<DiagramCache>,
+    /// Every question's drawn options, kept for revisits and drawn off the UI thread.
+    pub drawings: super::drawings::Drawings,
     /// Set when the UI is to close.
     pub exit: bool,
     /// `P` was pressed on the results.
@@ -225,6 +244,8 @@ impl App {
             code_scroll: 0,
             help_scroll: 0,
             editor: None,
+            drafts: std::collections::BTreeMap::new(),
+            undo: None,
             help: false,
             confirm: None,
             status: None,
@@ -240,6 +261,7 @@ impl App {
             result_diagrams: None,
             diagram_view: super::diagrams::View::default(),
             diagrams: None,
+            drawings: super::drawings::Drawings::default(),
         }
     }
 
@@ -254,6 +276,12 @@ impl App {
 
     pub fn question(&self) -> Option<&Question> {
         self.session.question(self.current())
+    }
+
+    /// The question on screen asks for a written answer.
+    pub fn on_open_question(&self) -> bool {
+        self.question()
+            .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
     }
 
     pub fn question_count(&self) -> usize {

@@ -108,6 +108,10 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                 Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => {
                     Cow::Borrowed(&cache.arranged)
                 }
+                // Being drawn elsewhere: the titles, pickable, until the drawing arrives.
+                _ if matches!(app.drawings.drawer, super::drawings::Drawer::Elsewhere(_)) => {
+                    Cow::Owned(Arranged { options: Vec::new(), pairs: false, note: Some("Drawing the options…".into()) })
+                }
                 _ => Cow::Owned(super::diagrams::arrange(
                     options,
                     diagram_width(width),
@@ -153,10 +157,48 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
         body.lines.push(Line::default());
         body.lines
             .push(Line::styled(super::app::CONFIDENCE_ASK, theme.key()));
+    } else if app.reading && matches!(q.kind, QuestionKind::Open { .. }) {
+        graded_open(&mut body, app, q, width);
     } else if app.settings.practice || app.reading {
         practice_feedback(&mut body, q, saved, width, theme);
     }
     body
+}
+
+/// An open question opened from the results: its verdict, the rubric and the grader's
+/// feedback, as the results show them (the answer is in its box below).
+fn graded_open(body: &mut Body<'_>, app: &App, q: &Question, width: usize) {
+    let theme = app.settings.theme;
+    let Some(results) = &app.results else { return };
+    let verdict = match results.result(&q.id) {
+        Some(r) => {
+            let (mark, style) = super::ui::results::mark(q, r, theme);
+            Line::styled(format!("{mark} · {}%", r.score), style)
+        }
+        None if results.pending.contains(&q.id) => {
+            Line::styled("… pending: not graded yet", theme.warn())
+        }
+        None => Line::styled("– not counted", theme.dim()),
+    };
+    body.lines.push(verdict);
+    let mut section = |title: &str, text: &str| {
+        if text.trim().is_empty() {
+            return;
+        }
+        body.lines.push(Line::default());
+        body.lines
+            .push(Line::styled(title.to_string(), theme.dim()));
+        body.lines.extend(markdown::render(text, width, theme));
+    };
+    if let QuestionKind::Open { rubric } = &q.kind {
+        section("Rubric", rubric);
+    }
+    if let Some(r) = results.result(&q.id) {
+        section("Feedback", &r.feedback);
+    }
+    if let Some(explanation) = &q.explanation {
+        section("Why", explanation);
+    }
 }
 
 fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
@@ -217,10 +259,14 @@ fn push_diagrams<'a>(
         }
     };
     if !pairs {
-        for (title, option) in titles.iter().zip(drawn) {
+        // No drawings yet (being drawn): the titles alone.
+        for (title, option) in titles
+            .iter()
+            .zip(drawn.iter().map(Some).chain(std::iter::repeat(None)))
+        {
             let start = body.lines.len();
             body.lines.push(title.clone());
-            for (line, marked) in option.lines.iter().zip(&option.marked) {
+            for (line, marked) in option.iter().flat_map(|o| o.lines.iter().zip(&o.marked)) {
                 let mut spans = vec![margin(*marked)];
                 spans.extend(line.spans.iter().map(borrowed));
                 body.lines.push(Line::from(spans));

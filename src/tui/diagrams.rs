@@ -14,7 +14,7 @@ use crate::quiz::MermaidOption;
 use crate::text::sanitize_line;
 
 /// How the options of a diagram question are shown; kept while moving between questions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct View {
     /// The compact list, even where the drawings fit.
     pub list: bool,
@@ -23,7 +23,7 @@ pub struct View {
 }
 
 /// One option, ready for the body: its lines, and which of them hold a difference.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Drawn {
     pub lines: Vec<Line<'static>>,
     pub marked: Vec<bool>,
@@ -32,7 +32,7 @@ pub struct Drawn {
 }
 
 /// The options of a question as the body shows them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Arranged {
     pub options: Vec<Drawn>,
     /// Two options to a row (wide terminals, when each fits half the width).
@@ -84,13 +84,30 @@ pub fn options(options: &[MermaidOption], width: usize, theme: Theme, view: View
     arrange(options, width, false, theme, view).options
 }
 
+/// Statements past which a graph option is listed without trying to draw it: laying one
+/// out (500 nodes, 1,500 edges) took about 2 s in a debug build, only to end up listed.
+/// Sequence diagrams draw fast at any size and are not bounded.
+pub const DRAW_AT_MOST: usize = 500;
+
+fn too_big_to_draw(source: &str) -> bool {
+    let mut statements = source
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("%%"));
+    let sequence = statements
+        .next()
+        .is_some_and(|h| h.starts_with("sequenceDiagram"));
+    !sequence && statements.count() > DRAW_AT_MOST
+}
+
 fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered> {
     let opts = RenderOptions {
         width,
         ascii: false,
     };
     let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
-    if view.list {
+    // One form for all: an option too big to draw lists them all.
+    if view.list || sources.iter().any(|s| too_big_to_draw(s)) {
         sources
             .iter()
             .map(|s| mermaid::render_compact(s, &opts))
@@ -123,7 +140,14 @@ fn marked(
         && rendered_options
             .iter()
             .all(|r| r.form == mermaid::Form::Compact);
-    let fit_note = listed.then(|| "Listed: too wide to draw here.".to_string());
+    let big = options.iter().any(|o| too_big_to_draw(&o.source));
+    let fit_note = listed.then(|| {
+        if big {
+            format!("Listed: an option has over {DRAW_AT_MOST} lines, too large to draw.")
+        } else {
+            "Listed: too wide to draw here.".to_string()
+        }
+    });
     if !view.differences {
         return unmarked(fit_note);
     }
@@ -282,6 +306,33 @@ mod tests {
         );
         let plain = options(&drawn_sources(), 60, theme, View::default());
         assert!(plain.iter().all(|d| d.marked.iter().all(|m| !m)));
+    }
+
+    #[test]
+    fn a_graph_too_big_to_draw_is_listed_without_a_layout() {
+        let mut big = String::from("flowchart LR\n");
+        for i in 0..=DRAW_AT_MOST {
+            big.push_str(&format!("  N{} --> N{}\n", i % 300, (i * 7) % 300));
+        }
+        let options = [option("A", &big), option("B", "flowchart TD\nA-->B\n")];
+        let arranged = arrange(
+            &options,
+            75,
+            false,
+            Theme { no_color: true },
+            View::default(),
+        );
+        assert_eq!(
+            arranged.note.as_deref(),
+            Some("Listed: an option has over 500 lines, too large to draw.")
+        );
+        assert!(
+            arranged.options[1]
+                .lines
+                .iter()
+                .any(|l| l.to_string().contains("A ──▶ B"))
+        );
+        assert!(!too_big_to_draw("sequenceDiagram\n".to_string().as_str()));
     }
 
     fn drawn_sources() -> Vec<MermaidOption> {

@@ -169,10 +169,10 @@ static BINDINGS: &[Binding] = &[
     bind(LISTS, &[Char('j'), Code(KeyCode::Down)], Action::CursorDown, ("move", MORE), Always, "move down (scrolls where there is nothing to pick)"),
     bind(LISTS, &[Char('k'), Code(KeyCode::Up)], Action::CursorUp, ("", HIDE), Always, "move up"),
     bind(&[C::Question], &[Char(' '), Code(KeyCode::Enter)], Action::Choose, ("choose", MAIN), Options, "choose the option under the cursor"),
-    bind(&[C::Question], &[Char('i')], Action::StartEditing, ("write", MAIN), Open, "write the answer (an open question opens ready to type; Enter too)"),
+    bind(&[C::Question], &[Char('i')], Action::StartEditing, ("write", MAIN), Open, "write or edit the answer (Enter too; typing starts an empty one)"),
     bind(&[C::Question], &[Char('e')], Action::ExternalEditor, ("$EDITOR", MORE), Open, "write the answer in $VISUAL / $EDITOR"),
     bind(&[C::Question], &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)], Action::ClearAnswer, ("", HIDE), Always, "clear the answer (a written answer asks first)"),
-    bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review)"),
+    bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review, or from the results: the results)"),
     bind(QUESTIONS, &[Char('p'), Code(KeyCode::BackTab), Code(KeyCode::Left), Char('[')], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
     bind(LISTS, &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "top, then first question"),
     bind(LISTS, &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "last question, then bottom"),
@@ -212,16 +212,42 @@ fn fits(key: Key, event: &KeyEvent) -> bool {
     }
 }
 
-/// The action for a key in a context; `None` when the key means nothing there.
-/// In the editor, keys without a binding are text.
-pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
-    for binding in BINDINGS.iter().filter(|b| b.contexts.contains(&context)) {
+/// The action for a key on an open question, where `here` holds (see
+/// [`crate::tui::App::hint_filter`]): a key whose command is for other questions (`t` is
+/// true/false, `1` picks an option) is text like any unbound letter, [`Action::WriteKey`]:
+/// it starts an empty answer, and never changes a written one.
+pub fn dispatch_on_open(here: &[Only], event: &KeyEvent) -> Option<Action> {
+    let applies = |b: &&Binding| b.only == Always || here.contains(&b.only);
+    if let Some(action) = find(BINDINGS.iter().filter(applies), Context::Question, event) {
+        return Some(action);
+    }
+    let plain = event.modifiers - KeyModifiers::SHIFT == KeyModifiers::NONE;
+    matches!(event.code, KeyCode::Char(_))
+        .then_some(Action::WriteKey(*event))
+        .filter(|_| plain)
+}
+
+fn find<'a>(
+    bindings: impl Iterator<Item = &'a Binding>,
+    context: Context,
+    event: &KeyEvent,
+) -> Option<Action> {
+    for binding in bindings.filter(|b| b.contexts.contains(&context)) {
         if let Some(&key) = binding.keys.iter().find(|k| fits(**k, event)) {
             return Some(match (key, event.code) {
                 (Digits, KeyCode::Char(d)) => Action::Pick(d as usize - '1' as usize),
                 _ => binding.action.clone(),
             });
         }
+    }
+    None
+}
+
+/// The action for a key in a context; `None` when the key means nothing there.
+/// In the editor, keys without a binding are text.
+pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
+    if let Some(action) = find(BINDINGS.iter(), context, event) {
+        return Some(action);
     }
     if context != Context::Editing {
         return None;

@@ -7,6 +7,7 @@ mod action;
 pub mod app;
 mod body;
 mod diagrams;
+mod drawings;
 mod keymap;
 mod layout;
 mod markdown;
@@ -52,6 +53,9 @@ pub fn run(
     runtime.block_on(event_loop(session, settings, grader))
 }
 
+/// How often the window looks at who saves the attempt.
+const POLL_EVERY: Duration = Duration::from_millis(500);
+
 /// How long the end of a batch of input waits for more.
 const DRAIN_WAIT: Duration = Duration::from_millis(1);
 
@@ -67,7 +71,12 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             let context = app.context();
-            let action = keymap::dispatch(context, &key);
+            let action = to_action_of_key(app, &key);
+            if context == keymap::Context::Confirm
+                && matches!(app.confirm, Some(app::Confirm::Notice { .. }))
+            {
+                return Some(action.unwrap_or(Action::CloseNoticeThen(key)));
+            }
             // Asked how sure: any key without a meaning there skips the rating.
             if context == keymap::Context::Rating {
                 return Some(action.unwrap_or(Action::SkipRating));
@@ -85,6 +94,16 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
     }
 }
 
+/// What a key means where the app is (on an open question, a key whose command is for
+/// other questions is text).
+fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Option<Action> {
+    if app.context() == keymap::Context::Question && app.on_open_question() {
+        keymap::dispatch_on_open(&app.hint_filter(), key)
+    } else {
+        keymap::dispatch(app.context(), key)
+    }
+}
+
 async fn event_loop(
     session: Session,
     settings: Settings,
@@ -94,8 +113,12 @@ async fn event_loop(
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height), grader);
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
+    app.drawings.drawer = drawings::on_threads(tx.clone());
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
+    // Twice a second, whatever else happens: a window taken over says so at once.
+    let mut poll = tokio::time::interval(POLL_EVERY);
+    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     // SIGINT, SIGTERM, SIGHUP, SIGQUIT end the UI cleanly (the terminal is restored,
     // answers are saved); in raw mode Ctrl-C arrives as a key.
     let mut signals = crate::signals::EndSignals::new();
@@ -110,6 +133,7 @@ async fn event_loop(
             },
             Some(action) = rx.recv() => Some(action),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
+            _ = poll.tick() => Some(Action::Poll),
             _ = signals.recv() => Some(Action::ForceQuit),
         };
         // Everything the terminal already sent is handled before one save and one frame:
@@ -163,7 +187,7 @@ async fn event_loop(
             }
         }
         update::save_batch(&mut app);
-        let ticking = app.is_busy() || app.session.busy().is_some();
+        let ticking = app.is_busy();
         ticker = match (ticking, ticker) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(tokio::time::interval(Duration::from_millis(100))),

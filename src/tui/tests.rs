@@ -477,6 +477,95 @@ fn a_graded_attempt_comes_back_graded() {
     assert_eq!(again.screen, Screen::Question);
 }
 
+/// Issue 19, item 18: from the results an open question showed only its answer box, and
+/// the strip showed `✓` for wrong and pending questions.
+#[test]
+fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
+    let mut f = fixture_with(settings(false), (100, 30));
+    let app = &mut f.app;
+    go_to_q5(app);
+    press(app, "imy words");
+    run(app, [Action::StopEditing, Action::FirstQuestion]);
+    // A wrong pick on q1 (whichever option is not the right one).
+    let wrong = (0..4)
+        .find(|&n| {
+            let q = &app.session.quiz.questions[0];
+            let text = &q.choices()[n].1;
+            crate::quiz::grade_question(q, Some(text))
+                != crate::quiz::Outcome::Scored {
+                    score: 100,
+                    feedback: String::new(),
+                }
+        })
+        .unwrap();
+    run(
+        app,
+        [
+            Action::Pick(wrong),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    assert_eq!(app.screen, Screen::Results);
+    // q5 from the results: pending, with its rubric.
+    for _ in 0..4 {
+        run(app, [Action::CursorDown]);
+    }
+    run(app, [Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q5");
+    let shown = screen(app, 100, 30);
+    assert!(shown.contains("… pending: not graded yet"), "{shown}");
+    assert!(shown.contains("Rubric"), "{shown}");
+    assert!(shown.contains("my words"), "{shown}");
+    assert!(shown.contains(" 1✗ "), "q1 is wrong in the strip:\n{shown}");
+    assert!(
+        shown.contains("▸5…"),
+        "q5 is pending in the strip:\n{shown}"
+    );
+    assert!(shown.contains(" 2· "), "q2 is unanswered:\n{shown}");
+}
+
+/// Issue 19, item 20: `d` on an mcq said the differences were marked; `n` on the last
+/// question opened from the results did nothing though the help said it went on; the code
+/// panel offered J/K while they typed letters.
+#[test]
+fn keys_do_what_the_screen_says() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::ToggleDifferences]);
+    assert!(!app.diagram_view.differences, "nothing to mark on an mcq");
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap()
+            .starts_with("Nothing to compare here")
+    );
+    go_to_q5(app);
+    run(app, [Action::ToggleCode, Action::StartEditing]);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("Esc, then J/K scroll"), "{shown}");
+    run(app, [Action::StopEditing]);
+    let shown = screen(app, 80, 24);
+    assert!(
+        shown.contains(" J/K scroll") && !shown.contains("then J/K"),
+        "{shown}"
+    );
+    run(
+        app,
+        [
+            Action::ToggleCode,
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    run(app, [Action::LastQuestion, Action::Choose]);
+    assert!(app.reading);
+    run(app, [Action::NextQuestion]);
+    assert_eq!(app.screen, Screen::Results, "after the last: the results");
+}
+
 #[test]
 fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();
@@ -712,33 +801,71 @@ fn go_to_q5(app: &mut App) {
     }
 }
 
+/// Keys as the event loop turns them into actions, one batch each.
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\t' => KeyCode::Tab,
+            c => KeyCode::Char(c),
+        };
+        let event = ratatui::crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+        if let Some(action) = super::to_action(app, event) {
+            run(app, [action]);
+        }
+    }
+}
+
+/// Issue 19, item 7: `n` and `p` were typed into an open answer (`My careful answer.nn`),
+/// and `n` through an empty open question saved `nn`.
 #[test]
-fn an_open_question_opens_ready_to_type_and_letters_never_fire_commands() {
+fn arriving_on_an_open_question_never_changes_its_answer() {
     let mut f = fixture();
     let app = &mut f.app;
     go_to_q5(app);
-    assert!(app.editor.is_some(), "the answer box has the focus");
-    for c in "exit now; send quickly".chars() {
-        let action = super::dispatch(
-            app.context(),
-            &KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
-        )
-        .unwrap();
-        assert!(
-            matches!(action, Action::EditorKey(_)),
-            "{c:?} -> {action:?}"
-        );
-        run(app, [action]);
-    }
-    assert_eq!(app.session.answer("q5"), Some("exit now; send quickly"));
+    assert!(app.editor.is_none(), "arriving opens no answer box");
+    press(app, "My careful answer.\tpnn");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer."));
+    assert_eq!(saved_on_disk(app).answers["q5"], "My careful answer.");
+    assert_eq!(app.screen, Screen::Review, "n n went on to the review");
+    // On the written answer, a letter that is no command changes nothing and says why.
+    run(app, [Action::Back, Action::PrevQuestion]);
     assert_eq!(app.question().unwrap().id, "q5");
-    // Tab moves on from inside the answer, as in a form.
-    let tab = super::dispatch(
-        app.context(),
-        &KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE),
+    press(app, "z");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer."));
+    assert!(app.status.as_deref().unwrap().contains("i edits it"));
+    // `i` edits it: then every letter is text.
+    press(app, "i nn");
+    assert_eq!(app.session.answer("q5"), Some("My careful answer. nn"));
+}
+
+#[test]
+fn n_through_an_empty_open_question_leaves_it_unanswered() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    press(app, "nnnnn");
+    assert_eq!(app.question().unwrap().id, "q6");
+    assert_eq!(app.session.answer("q5"), None);
+    assert!(!app.is_answered("q5"));
+}
+
+/// The old problem stays fixed another way: on an empty open question a letter with no
+/// command there starts the answer, and once in the box no letter fires a command.
+#[test]
+fn typing_on_an_empty_open_question_starts_the_answer_and_fires_no_command() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    // `t` (true/false) and `1` (pick) are commands for other questions: text here.
+    press(app, "the exit now; send quickly 1");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("the exit now; send quickly 1")
     );
-    assert_eq!(tab, Some(Action::NextQuestion));
-    run(app, [Action::NextQuestion]);
+    assert_eq!(app.question().unwrap().id, "q5");
+    assert!(app.editor.is_some());
+    // Tab moves on from inside the answer, as in a form.
+    press(app, "\t");
     assert_eq!(app.question().unwrap().id, "q6");
     assert!(app.editor.is_none());
 }
@@ -889,7 +1016,150 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
         app.session.answer("q5"),
         Some("written in vim\nsecond line")
     );
-    assert_eq!(app.status.as_deref(), Some("vi exited with 1"));
+    assert_eq!(
+        app.confirm,
+        Some(Confirm::Notice {
+            title: " The editor failed ".into(),
+            text: "vi exited with 1".into()
+        })
+    );
+}
+
+/// Issue 19, item 14: a question whose options take seconds to draw froze every visit.
+/// Here the drawing waits for the test: keys are answered meanwhile, the drawing shows
+/// when it arrives, and a second visit finds it kept.
+#[test]
+fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    let (asked, jobs) = std::sync::mpsc::channel();
+    let asked = std::sync::Mutex::new(asked);
+    app.drawings.drawer = super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
+        asked.lock().unwrap().send(job).unwrap();
+    }));
+    run(app, [Action::Start, Action::LastQuestion]);
+    let job = jobs.try_recv().expect("the drawing was asked for");
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("Drawing the options…"), "{shown}");
+    assert!(
+        shown.contains("4. Option D"),
+        "the titles are there to pick:\n{shown}"
+    );
+    // The drawing has not finished: keys still work.
+    run(app, [Action::Pick(2), Action::ToggleFlag, Action::CursorUp]);
+    assert_eq!(app.session.answer("q6"), Some("C"));
+    assert!(app.session.is_flagged("q6"));
+    assert!(jobs.try_recv().is_err(), "asked once");
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            job.key,
+            std::sync::Arc::new(job.run()),
+        )],
+    );
+    let shown = screen(app, 80, 24);
+    assert!(!shown.contains("Drawing the options…"), "{shown}");
+    assert!(shown.contains("┌"), "drawn:\n{shown}");
+    // One drawing at a time: a width asked for meanwhile is drawn after it.
+    run(app, [Action::Resize(100, 30)]);
+    let wider = jobs.try_recv().expect("the new width is drawn");
+    run(app, [Action::Resize(90, 30), Action::Resize(120, 30)]);
+    assert!(jobs.try_recv().is_err(), "not while another is drawn");
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            wider.key,
+            std::sync::Arc::new(wider.run()),
+        )],
+    );
+    let latest = jobs.try_recv().expect("then the latest width");
+    assert_eq!(latest.key.width, 118);
+    run(
+        app,
+        [Action::DiagramsDrawn(
+            latest.key,
+            std::sync::Arc::new(latest.run()),
+        )],
+    );
+    run(app, [Action::Resize(80, 24)]);
+    assert!(jobs.try_recv().is_err(), "80 columns was kept");
+    let hits = app.drawings.hits;
+    run(app, [Action::PrevQuestion, Action::NextQuestion]);
+    assert!(jobs.try_recv().is_err(), "a revisit draws nothing again");
+    assert_eq!(app.drawings.hits, hits + 1);
+    assert!(app.diagrams.is_some());
+}
+
+/// Issue 19, item 16: undo went a character at a time (12 Ctrl-Z for "Second line.") and
+/// `$EDITOR` wiped its history.
+#[test]
+fn undo_goes_by_word_by_paste_and_by_editor_round_trip() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let ctrl = |c| Action::EditorKey(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    let undo = ctrl('u');
+    press(app, "iFirst");
+    run(app, [Action::Paste("\nSecond line.".into())]);
+    press(app, " More words");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First\nSecond line. More words")
+    );
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    run(app, [undo.clone()]);
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First\nSecond line."),
+        "one word a step"
+    );
+    run(app, [undo.clone()]);
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("First"),
+        "the paste is one step"
+    );
+    run(app, [ctrl('r'), ctrl('r')]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    // The editor's round trip is one step, and what came before it stays undoable.
+    run(app, [edited(app, "q5", "Rewritten in vi\n")]);
+    assert_eq!(app.session.answer("q5"), Some("Rewritten in vi"));
+    run(app, [undo.clone()]);
+    assert_eq!(app.session.answer("q5"), Some("First\nSecond line. More "));
+    run(app, [undo.clone(), undo]);
+    assert_eq!(app.session.answer("q5"), Some("First"));
+}
+
+/// Issue 19, item 15: an editor's failure was cut at 80 columns, where the edit was kept
+/// visible only at ~200: it is shown whole, and a key closes it and goes on.
+#[test]
+fn an_editor_failure_is_shown_whole() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(app, [Action::StartEditing]);
+    let why = "/home/someone/bin/failingeditor.sh exited with exit status: 3; the answer is unchanged; your text is kept in /home/someone/.local/share/quizz/editing/answer-q5-Xy12ab.md";
+    run(app, [Action::ExternalEditorDone(Err(why.into()))]);
+    let shown = screen(app, 80, 24);
+    let flat: String = shown
+        .lines()
+        .map(|l| l.trim_matches(|c| c == ' ' || c == '│'))
+        .collect();
+    assert!(flat.contains("answer-q5-Xy12ab.md"), "{shown}");
+    assert!(flat.contains("exit status: 3"), "{shown}");
+    let x = ratatui::crossterm::event::Event::Key(KeyEvent::new(
+        KeyCode::Char('x'),
+        KeyModifiers::NONE,
+    ));
+    let action = super::to_action(app, x).unwrap();
+    run(app, [action]);
+    assert!(app.confirm.is_none());
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("x"),
+        "the key went on into the box"
+    );
 }
 
 /// At 80 columns a read-only, flagged question's header ran into the answered count
@@ -938,9 +1208,7 @@ fn a_read_only_window_follows_the_other_window() {
     run(&mut first, [Action::Pick(1), Action::ToggleFlag]);
     super::update::save_batch(&mut first);
     assert_eq!(second.session.answer("q1"), None);
-    for _ in 0..5 {
-        run(&mut second, [Action::Tick]);
-    }
+    run(&mut second, [Action::Poll]);
     assert!(second.session.answer("q1").is_some(), "the answer shows");
     assert!(second.session.is_flagged("q1"), "the flag shows");
     assert_eq!(second.cursors[0], 1, "the highlight is on the answer");
@@ -978,6 +1246,104 @@ fn a_second_window_reads_only_until_it_takes_over() {
     let on_disk = saved_on_disk(&second);
     assert_eq!(on_disk.answers["q2"], "true");
     assert!(on_disk.answers.contains_key("q1"));
+}
+
+/// Issue 19, item 8: a window taken over found out only on its next key, and dropped
+/// that key and the rest of the typing (or ran it as commands).
+#[test]
+fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    go_to_q5(&mut first);
+    press(&mut first, "half");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half");
+    let mut second = open();
+    run(&mut second, [Action::TakeOver]);
+    // No key: the poll finds it, and the answer box stays with its text.
+    run(&mut first, [Action::Poll]);
+    assert!(first.session.busy().is_some());
+    let status = first.status.clone().unwrap();
+    assert!(status.contains("took this quiz over"), "{status}");
+    assert!(first.editor.is_some(), "the box stays open");
+    press(&mut first, " done");
+    assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("half done"), "{shown}");
+    assert!(shown.contains("not saved"), "{shown}");
+    // Leaving the box, letters are not lost as commands either: the draft is shown.
+    run(&mut first, [Action::StopEditing]);
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("half done"), "{shown}");
+    // Taking over again makes the draft the answer (the other window left it as it was).
+    drop(second);
+    run(&mut first, [Action::TakeOver]);
+    assert_eq!(saved_on_disk(&first).answers["q5"], "half done");
+    assert!(first.drafts.is_empty());
+    assert!(
+        first
+            .status
+            .as_deref()
+            .unwrap()
+            .contains("draft is the answer to q5")
+    );
+}
+
+/// A draft written over an answer the other window changed meanwhile overwrites nothing:
+/// it stays a draft, and `i` opens it.
+#[test]
+fn a_draft_never_overwrites_what_the_other_window_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    go_to_q5(&mut first);
+    press(&mut first, "imine");
+    let mut second = open();
+    go_to_q5(&mut second);
+    run(&mut second, [Action::TakeOver]);
+    press(&mut second, "i theirs");
+    press(&mut first, "!");
+    assert_eq!(first.drafts["q5"].text, "mine!");
+    drop(second);
+    run(&mut first, [Action::StopEditing, Action::TakeOver]);
+    assert_eq!(saved_on_disk(&first).answers["q5"], "mine theirs");
+    assert_eq!(first.drafts["q5"].text, "mine!", "still kept");
+    run(&mut first, [Action::StartEditing]);
+    assert_eq!(first.editor.as_ref().unwrap().lines(), ["mine!"]);
+    press(&mut first, "?");
+    assert_eq!(saved_on_disk(&first).answers["q5"], "mine!?");
+    assert!(first.drafts.is_empty());
+}
+
+/// After the owner quit, the other window stayed read-only naming a dead pid.
+#[test]
+fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    run(&mut second, [Action::Start]);
+    run(&mut second, [Action::Poll, Action::Poll, Action::Poll]);
+    assert!(!second.session.owner_closed(), "the owner still runs");
+    drop(first);
+    run(&mut second, [Action::Poll, Action::Poll, Action::Poll]);
+    assert!(second.session.owner_closed());
+    let status = second.status.clone().unwrap();
+    assert!(status.contains("has closed: T takes over"), "{status}");
+    let shown = screen(&second, 100, 30);
+    assert!(
+        shown.contains("other window closed (T takes over)"),
+        "{shown}"
+    );
+    let before = saved_on_disk(&second).answers["q1"].clone();
+    run(&mut second, [Action::TakeOver, Action::Pick(1)]);
+    assert_ne!(
+        saved_on_disk(&second).answers["q1"],
+        before,
+        "this window saves"
+    );
 }
 
 #[test]

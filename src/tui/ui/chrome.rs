@@ -44,7 +44,9 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
         .iter()
         .enumerate()
         .map(|(i, q)| {
-            let glyph = if app.session.is_flagged(&q.id) {
+            let glyph = if let Some(results) = &app.results {
+                graded_glyph(app, results, q)
+            } else if app.session.is_flagged(&q.id) {
                 '⚑'
             } else if !app.is_answered(&q.id) {
                 '·'
@@ -100,6 +102,16 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: true }), area);
         return;
     }
+    // A notice is not a question: its keys close it.
+    if matches!(app.confirm, Some(crate::tui::app::Confirm::Notice { .. })) {
+        let line = Line::from(vec![
+            Span::raw(" "),
+            Span::styled("Enter/Esc", theme.key()),
+            Span::raw(" close"),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
     let all = hints(app.context(), &app.hint_filter());
     let width = usize::from(area.width).saturating_sub(1);
     let cost =
@@ -120,6 +132,17 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(format!(" {label}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// A graded attempt's strip says what the results say: `✓` right, `◐` partial, `✗`
+/// wrong, `…` pending, `·` unanswered, `–` not counted.
+fn graded_glyph(app: &App, results: &crate::quiz::Results, q: &crate::quiz::Question) -> char {
+    match results.result(&q.id) {
+        _ if !app.is_answered(&q.id) => '·',
+        Some(r) => super::results::verdict(q, r, app.settings.theme).0,
+        None if results.pending.contains(&q.id) => '…',
+        None => '–',
+    }
 }
 
 /// In practice the strip says what the verdict said: `✓` right, `✗` wrong, and `•` for

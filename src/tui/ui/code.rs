@@ -77,8 +77,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, code: &Code) {
             Span::styled(format!("{from} "), theme.dim()),
         ]));
     if max_scroll > 0 {
+        // In the answer box J and K are letters: the panel scrolls once out of it.
+        let leave = if app.editor.is_some() {
+            format!("{}, then ", key_for(Context::Editing, &Action::StopEditing))
+        } else {
+            String::new()
+        };
         let keys = format!(
-            " {}/{} scroll · {}/{} ",
+            " {leave}{}/{} scroll · {}/{} ",
             key_for(Context::Question, &Action::CodeDown),
             key_for(Context::Question, &Action::CodeUp),
             scroll + 1,

@@ -104,6 +104,9 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App) {
 pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
     let theme = app.settings.theme;
     let (title, text, yes, no) = match confirm {
+        Confirm::Notice { title, text } => {
+            return notice(frame, area, app, title, &sanitize_line(text));
+        }
         Confirm::Quit if app.session.busy().is_some() => (
             " Quit? ",
             "Quit this read-only window? The answers are in the other quizz window.".to_string(),
@@ -180,6 +183,39 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
         Paragraph::new(lines).block(block).wrap(Wrap { trim: true }),
         box_area,
     );
+}
+
+/// A message shown whole, wrapped in a box as wide as the screen allows (long paths too).
+fn notice(frame: &mut Frame, area: Rect, app: &App, title: &str, text: &str) {
+    let theme = app.settings.theme;
+    let width = area.width.saturating_sub(4).clamp(20, 76);
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let mut lines: Vec<Line> = crate::text::wrap(text, inner)
+        .into_iter()
+        .flat_map(|l| {
+            // A word wider than the box (a path) is cut into pieces that fit.
+            let chars: Vec<char> = l.chars().collect();
+            chars
+                .chunks(inner)
+                .map(|c| Line::from(c.iter().collect::<String>()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::from(vec![
+        Span::styled("Enter", theme.key()),
+        Span::raw(" or "),
+        Span::styled("Esc", theme.key()),
+        Span::raw(" closes (any other key closes it and goes on)"),
+    ]));
+    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let box_area = centered(area, width, height);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.warn())
+        .title(title.to_string());
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(Paragraph::new(lines).block(block), box_area);
 }
 
 /// What `N` would throw away, said before it does: the answers, any open answers that were

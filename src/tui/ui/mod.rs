@@ -7,7 +7,7 @@ mod grading;
 mod lines;
 mod overview;
 mod question;
-mod results;
+pub mod results;
 mod review;
 
 use ratatui::Frame;

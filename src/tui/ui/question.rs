@@ -29,6 +29,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         // read-only first: on a narrow terminal the end of the title gives way
         if app.reading {
             title.push_str(" · graded, read only");
+        } else if app.session.owner_closed() {
+            title.push_str(&format!(
+                " · other window closed ({} takes over)",
+                key_for(Context::Question, &Action::TakeOver)
+            ));
         } else if app.session.busy().is_some() {
             title.push_str(&format!(
                 " · read-only ({} takes over)",
@@ -85,19 +90,34 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
     let theme = app.settings.theme;
     let key = |context, action| key_for(context, &action);
+    let busy = app.session.busy().is_some();
+    let take_over = key(Context::Question, Action::TakeOver);
     if let Some(editor) = &app.editor {
-        let title = format!(
-            " Your answer — {} done · {} next · {} $EDITOR · {} undo ",
-            key(Context::Editing, Action::StopEditing),
-            key(Context::Editing, Action::NextQuestion),
-            key(Context::Editing, Action::ExternalEditor),
-            key(Context::Editing, Action::EditorKey(UNDO)),
-        );
+        let (title, style) = if busy {
+            (
+                format!(
+                    " Your draft, not saved: another window took over — {}, then {take_over} keeps it ",
+                    key(Context::Editing, Action::StopEditing),
+                ),
+                theme.warn(),
+            )
+        } else {
+            (
+                format!(
+                    " Your answer — {} done · {} next · {} $EDITOR · {} undo ",
+                    key(Context::Editing, Action::StopEditing),
+                    key(Context::Editing, Action::NextQuestion),
+                    key(Context::Editing, Action::ExternalEditor),
+                    key(Context::Editing, Action::EditorKey(UNDO)),
+                ),
+                theme.key(),
+            )
+        };
         let mut editor = editor.clone();
         editor.set_block(
             Block::default()
                 .borders(Borders::ALL)
-                .border_style(theme.key())
+                .border_style(style)
                 .title(title),
         );
         editor.set_cursor_line_style(ratatui::style::Style::new());
@@ -105,13 +125,36 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         frame.render_widget(&editor, area);
         return;
     }
+    let draft = app.drafts.get(id).map(|d| d.text.as_str());
+    // While read-only the box shows this window's draft, so nothing typed is out of sight.
+    let text = match draft {
+        Some(d) if busy => Some(d),
+        _ => app.session.answer(id),
+    }
+    .filter(|a| !a.trim().is_empty());
+    // A written answer changes only after an edit key: the box says which.
+    let title = if draft.is_some() && busy {
+        format!(" Your draft, not saved — {take_over} takes over and keeps it ")
+    } else if draft.is_some() {
+        format!(
+            " Your answer · your unsaved draft of it: {} opens the draft ",
+            key(Context::Question, Action::StartEditing)
+        )
+    } else if text.is_some() && !app.reading && !busy {
+        format!(
+            " Your answer — {} edits · {} $EDITOR ",
+            key(Context::Question, Action::StartEditing),
+            key(Context::Question, Action::ExternalEditor),
+        )
+    } else {
+        " Your answer ".to_string()
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border())
-        .title(" Your answer ");
+        .title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let text = app.session.answer(id).filter(|a| !a.trim().is_empty());
     let mut lines = match text {
         Some(t) => markdown::plain(
             t,
@@ -121,8 +164,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
         None => vec![Line::styled(
             format!(
-                "(no answer yet — {} to write, {} for $EDITOR)",
-                key(Context::Question, Action::StartEditing),
+                "(no answer yet — type to write, or {} for $EDITOR)",
                 key(Context::Question, Action::ExternalEditor),
             ),
             theme.dim(),

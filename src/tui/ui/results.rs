@@ -276,14 +276,25 @@ fn head(
 }
 
 /// Right, wrong, or for an open answer between the two, partial with its percentage.
-fn mark(q: &Question, r: &QuestionResult, theme: Theme) -> (String, Style) {
+pub fn mark(q: &Question, r: &QuestionResult, theme: Theme) -> (String, Style) {
+    let (glyph, style) = verdict(q, r, theme);
+    let word = match glyph {
+        '✓' => "right".to_string(),
+        '◐' => format!("partial {}%", r.score),
+        _ => "wrong".to_string(),
+    };
+    (format!("{glyph} {word}"), style)
+}
+
+/// The one-cell verdict (`✓` right, `◐` partial, `✗` wrong) and its style.
+pub fn verdict(q: &Question, r: &QuestionResult, theme: Theme) -> (char, Style) {
     let open = matches!(q.kind, QuestionKind::Open { .. });
     if r.correct {
-        ("✓ right".into(), theme.right())
+        ('✓', theme.right())
     } else if open && r.score > 0 && r.score < OPEN_PASS_SCORE {
-        (format!("◐ partial {}%", r.score), theme.warn())
+        ('◐', theme.warn())
     } else {
-        ("✗ wrong".into(), theme.wrong())
+        ('✗', theme.wrong())
     }
 }
 

@@ -10,35 +10,133 @@ use crate::tui::action::EditedFile;
 use crate::tui::app::{App, Confirm, Screen};
 
 pub fn new_editor(text: &str) -> TextArea<'static> {
-    let mut editor = TextArea::new(text.lines().map(str::to_string).collect());
+    let mut editor = TextArea::new(text.split('\n').map(str::to_string).collect());
+    // Undo is ours (by word, paste and editor round trip): see `undo.rs`.
+    editor.set_max_histories(0);
     editor.set_wrap_mode(WrapMode::WordOrGlyph);
     editor.move_cursor(CursorMove::Bottom);
     editor.move_cursor(CursorMove::End);
     editor
 }
 
-fn on_open_question(app: &App) -> bool {
-    app.question()
-        .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
-}
-
+/// Opens the answer box on the answer, or on this window's unsaved draft of it (while
+/// read-only, only a draft opens: it is kept, not saved).
 pub fn start_editing(app: &mut App) {
-    if let Some(owner) = app.session.busy() {
+    if app.reading || !app.on_open_question() {
+        return;
+    }
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    let draft = app.drafts.get(&id).map(|d| d.text.clone());
+    if let Some(owner) = app.session.busy()
+        && draft.is_none()
+    {
         app.status = Some(busy_message(owner));
         return;
     }
-    if app.reading || !on_open_question(app) {
+    let text = draft.unwrap_or_else(|| app.session.answer(&id).unwrap_or_default().to_string());
+    app.editor = Some(new_editor(&text));
+    undo_for(app, &id);
+}
+
+/// The undo history of this question's answer (a fresh one on another question).
+fn undo_for<'a>(app: &'a mut App, id: &str) -> &'a mut super::Undo {
+    if app.undo.as_ref().is_none_or(|u| u.question != id) {
+        app.undo = Some(super::Undo::new(id));
+    }
+    app.undo.get_or_insert_with(|| super::Undo::new(id))
+}
+
+/// Another window took over while the answer box was open: its text is kept as a draft
+/// (keys typed on go into it, unsaved).
+pub fn keep_editor_as_draft(app: &mut App) {
+    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+        return;
+    };
+    if let Some(id) = app.question().map(|q| q.id.clone()) {
+        keep_draft(app, &id, text);
+    }
+}
+
+fn keep_draft(app: &mut App, id: &str, text: String) {
+    let base = app.session.answer(id).map(str::to_string);
+    app.drafts
+        .entry(id.to_string())
+        .or_insert(crate::tui::app::Draft {
+            text: String::new(),
+            base,
+        })
+        .text = text;
+}
+
+/// After taking over: each draft written over an answer the other window left as it was
+/// becomes the answer again; the others stay drafts (`i` opens one). Returns the ids
+/// restored.
+pub fn restore_drafts(app: &mut App) -> Vec<String> {
+    let mut restored = Vec::new();
+    for (id, draft) in std::mem::take(&mut app.drafts) {
+        let unchanged = app.session.answer(&id).map(str::to_string) == draft.base;
+        let blank = draft.text.trim().is_empty();
+        if unchanged
+            && app
+                .session
+                .set_answer(&id, (!blank).then(|| draft.text.clone()))
+                .is_ok()
+        {
+            restored.push(id);
+        } else {
+            app.drafts.insert(id, draft);
+        }
+    }
+    restored
+}
+
+/// A letter typed on an open question outside the answer box: it starts an empty answer;
+/// a written one is changed only after an edit key, so arriving on it and typing a
+/// command's letter never changes it.
+pub fn write_key(app: &mut App, typed: KeyEvent) {
+    if app.reading || !app.on_open_question() {
         return;
     }
-    if let Some(q) = app.question() {
-        let text = app.session.answer(&q.id).unwrap_or_default().to_string();
-        app.editor = Some(new_editor(&text));
+    if app.question().is_some_and(|q| app.is_answered(&q.id)) {
+        app.status = Some(written_answer_note());
+        return;
     }
+    start_editing(app);
+    if app.editor.is_some() {
+        key(app, typed);
+    }
+}
+
+fn written_answer_note() -> String {
+    format!(
+        "Your answer is written: {} edits it (typing outside the box never changes it).",
+        crate::tui::keymap::key_for(
+            crate::tui::keymap::Context::Question,
+            &crate::tui::action::Action::StartEditing
+        )
+    )
 }
 
 /// A key inside the answer box; the answer is saved with the batch.
 pub fn key(app: &mut App, key: KeyEvent) {
-    let changed = app.editor.as_mut().is_some_and(|e| editor_input(e, key));
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    let Some(mut editor) = app.editor.take() else {
+        return;
+    };
+    let undo = undo_for(app, &id);
+    let changed = if super::undo::is_undo(&key) {
+        undo.undo(&mut editor)
+    } else if super::undo::is_redo(&key) {
+        undo.redo(&mut editor)
+    } else {
+        undo.before_key(&editor, &key);
+        editor_input(&mut editor, key)
+    };
+    app.editor = Some(editor);
     if changed {
         save_editor(app);
     }
@@ -84,9 +182,14 @@ fn editor_input(editor: &mut TextArea<'static>, key: KeyEvent) -> bool {
     }
 }
 
-/// Pasted text goes into the open answer; terminals send its line breaks as CR.
+/// Pasted text goes into the open answer (an empty one outside the box too; a written one
+/// only from inside it); terminals send its line breaks as CR.
 pub fn paste(app: &mut App, text: &str) {
-    if app.editor.is_none() && app.screen == Screen::Question {
+    if app.editor.is_none() && app.screen == Screen::Question && !app.reading {
+        if app.question().is_some_and(|q| app.is_answered(&q.id)) && app.on_open_question() {
+            app.status = Some(written_answer_note());
+            return;
+        }
         start_editing(app);
     }
     let Some(editor) = app.editor.as_mut() else {
@@ -96,6 +199,9 @@ pub fn paste(app: &mut App, text: &str) {
         return;
     };
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    if let Some(undo) = app.undo.as_mut() {
+        undo.before_whole(editor);
+    }
     editor.insert_str(crate::text::sanitize(&text));
     save_editor(app);
 }
@@ -120,7 +226,7 @@ pub fn clear_answer(app: &mut App) {
 }
 
 pub fn external_editor(app: &mut App) -> Effect {
-    if app.reading || !on_open_question(app) {
+    if app.reading || !app.on_open_question() {
         return Effect::None;
     }
     if let Some(owner) = app.session.busy() {
@@ -174,6 +280,9 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
         reopen_editor(app, &edited.question_id, &before);
         return;
     }
+    // The round trip is one step back (the answer box is made again from the text).
+    let was = app.editor.take().unwrap_or_else(|| new_editor(&before));
+    undo_for(app, &edited.question_id).before_whole(&was);
     let r = app
         .session
         .set_answer(&edited.question_id, Some(text.clone()))
@@ -194,6 +303,16 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
     reopen_editor(app, &edited.question_id, &text);
 }
 
+/// The editor failed: why, whole, in a box (the footer cut it at the terminal's width,
+/// hiding where the text was kept), and in the log.
+pub fn editor_failed(app: &mut App, why: String) {
+    tracing::warn!("the external editor failed: {why}");
+    app.confirm = Some(Confirm::Notice {
+        title: " The editor failed ".into(),
+        text: why,
+    });
+}
+
 fn reopen_editor(app: &mut App, id: &str, text: &str) {
     let on_it = app.question().is_some_and(|q| q.id == id);
     if on_it && app.screen == Screen::Question && !app.reading {
@@ -201,18 +320,24 @@ fn reopen_editor(app: &mut App, id: &str, text: &str) {
     }
 }
 
-/// Every keystroke goes to the session; the batch saves it.
+/// Every keystroke goes to the session; the batch saves it. While another window owns the
+/// attempt it goes to this window's draft instead, so nothing typed is lost.
 fn save_editor(app: &mut App) {
     let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
         return;
     };
-    if let Some(id) = app.question().map(|q| q.id.clone()) {
-        let value = if text.trim().is_empty() {
-            None
-        } else {
-            Some(text)
-        };
+    let Some(id) = app.question().map(|q| q.id.clone()) else {
+        return;
+    };
+    if app.session.busy().is_none() {
+        let value = (!text.trim().is_empty()).then(|| text.clone());
         let r = app.session.set_answer(&id, value);
+        let refused = matches!(r, Err(crate::store::StoreError::Busy { .. }));
         saved(app, r);
+        if !refused {
+            app.drafts.remove(&id);
+            return;
+        }
     }
+    keep_draft(app, &id, text);
 }

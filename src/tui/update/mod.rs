@@ -7,12 +7,16 @@
 mod editing;
 mod grading;
 mod navigation;
+mod undo;
+
+pub use undo::Undo;
 
 use std::time::Instant;
 
 use super::action::Action;
 use super::app::{App, Confirm, DiagramCache, Screen};
 use super::body;
+use super::drawings::{DrawingJob, DrawingKey};
 use super::keymap::{Context, key_for};
 use crate::quiz::{Outcome, QuestionKind};
 use crate::store::StoreError;
@@ -54,11 +58,17 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::ToggleDiagramList
             | Action::Resize(..)
     );
-    let differences = matches!(action, Action::ToggleDifferences);
+    let differences = matches!(action, Action::ToggleDifferences)
+        || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
     let effect = apply(app, action);
     refresh_diagrams(app);
     if reform {
+        // Drawn elsewhere: the place is kept once the new form arrives.
+        app.drawings.keep_place = true;
+    }
+    if app.drawings.keep_place && app.diagrams.is_some() {
+        app.drawings.keep_place = false;
         navigation::keep_place_after_reform(app);
     }
     // The drawings may be too different for cell marks: the status says what happened.
@@ -77,6 +87,9 @@ pub fn update(app: &mut App, action: Action) -> Effect {
 pub fn save_batch(app: &mut App) {
     if app.session.is_dirty() {
         let r = app.session.flush();
+        if matches!(r, Err(StoreError::Busy { .. })) {
+            editing::keep_editor_as_draft(app);
+        }
         saved(app, r);
     }
 }
@@ -96,19 +109,28 @@ pub fn refresh_diagrams(app: &mut App) {
     {
         return;
     }
-    let arranged = super::diagrams::arrange(
-        options,
-        body::diagram_width(width),
-        width >= super::diagrams::SIDE_BY_SIDE_FROM,
-        app.settings.theme,
-        view,
-    );
-    app.diagrams = Some(DiagramCache {
+    let key = DrawingKey {
         question: app.current(),
         width,
         view,
-        arranged,
-    });
+    };
+    let theme = app.settings.theme;
+    let options = options.clone();
+    let job = move || DrawingJob {
+        key,
+        options,
+        theme,
+    };
+    // Until the drawing arrives the body lists the options' titles (they can be picked).
+    app.diagrams = app
+        .drawings
+        .get_or_ask(job, key)
+        .map(|arranged| DiagramCache {
+            question: key.question,
+            width,
+            view,
+            arranged,
+        });
 }
 
 fn apply(app: &mut App, action: Action) -> Effect {
@@ -152,14 +174,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::PickFalse => navigation::pick_bool(app, false),
         Action::ClearAnswer => editing::clear_answer(app),
         Action::ToggleFlag => toggle_flag(app),
-        Action::ToggleDifferences => {
-            app.diagram_view.differences = !app.diagram_view.differences;
-            app.status = Some(if app.diagram_view.differences {
-                "Marked: where the options differ from each other (not which one is right).".into()
-            } else {
-                "Differences no longer marked.".into()
-            });
-        }
+        Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
         // Handled by the rating it skips; without one it means nothing.
         Action::SkipRating => {}
@@ -174,12 +189,19 @@ fn apply(app: &mut App, action: Action) -> Effect {
                 return apply(app, next);
             }
         }
+        Action::CloseNoticeThen(key) => {
+            app.confirm = None;
+            if let Some(next) = super::to_action_of_key(app, &key) {
+                return apply(app, next);
+            }
+        }
         Action::EditorKey(key) => editing::key(app, key),
+        Action::WriteKey(key) => editing::write_key(app, key),
         Action::Paste(text) => editing::paste(app, &text),
         Action::ExternalEditor => return editing::external_editor(app),
         Action::ExternalEditorDone(result) => match result {
             Ok(edited) => editing::editor_done(app, &edited),
-            Err(why) => app.status = Some(why),
+            Err(why) => editing::editor_failed(app, why),
         },
         Action::TakeOver => take_over(app),
         Action::OpenReview => navigation::open_review(app),
@@ -200,16 +222,31 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::Tick => {
             app.clock = Instant::now();
             app.spinner = app.spinner.wrapping_add(1);
-            // a read-only window follows what the other window saves, twice a second
-            if app.spinner.is_multiple_of(5) && app.session.reread() {
-                app.reload_cursors();
-            }
         }
+        Action::Poll => poll(app),
+        Action::DiagramsDrawn(key, arranged) => app.drawings.arrived(key, arranged),
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
     }
     Effect::None
+}
+
+/// `d`: marks where a diagram question's options differ (nothing to mark elsewhere).
+fn toggle_differences(app: &mut App) {
+    let diagrams = app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }));
+    if !diagrams {
+        app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
+        return;
+    }
+    app.diagram_view.differences = !app.diagram_view.differences;
+    app.status = Some(if app.diagram_view.differences {
+        "Marked: where the options differ from each other (not which one is right).".into()
+    } else {
+        "Differences no longer marked.".into()
+    });
 }
 
 fn toggle_flag(app: &mut App) {
@@ -258,7 +295,7 @@ fn confirm(app: &mut App) -> Effect {
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
         None if app.screen == Screen::Results || app.reading => app.exit = true,
-        None => {}
+        Some(Confirm::Notice { .. }) | None => {}
     }
     Effect::None
 }
@@ -267,7 +304,7 @@ fn saved(app: &mut App, result: Result<(), StoreError>) {
     match result {
         Ok(()) => {}
         Err(StoreError::Busy { owner }) => {
-            app.editor = None;
+            // The answer box stays: what is typed in it is kept as a draft.
             app.status = Some(busy_message(&owner));
         }
         Err(e) => {
@@ -284,6 +321,44 @@ fn busy_message(owner: &crate::store::Owner) -> String {
     )
 }
 
+/// What the twice-a-second look found: said at once, not on the next key.
+fn poll(app: &mut App) {
+    use crate::session::PollNews;
+    match app.session.poll() {
+        PollNews::Nothing => {}
+        PollNews::Reread => app.reload_cursors(),
+        PollNews::TakenOver(owner) => {
+            // What the answer box holds stays there, as a draft this window keeps.
+            editing::keep_editor_as_draft(app);
+            app.status = Some(if app.editor.is_some() {
+                format!(
+                    "Another quizz ({owner}) took this quiz over: what you type here is kept as a draft, not saved. {}, then {} takes over and keeps it.",
+                    key_for(Context::Editing, &Action::StopEditing),
+                    key_for(Context::Question, &Action::TakeOver)
+                )
+            } else {
+                busy_message(&owner)
+            });
+        }
+        PollNews::OwnerClosed => {
+            let owner = app
+                .session
+                .busy()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let leave = if app.editor.is_some() {
+                format!("{}, then ", key_for(Context::Editing, &Action::StopEditing))
+            } else {
+                String::new()
+            };
+            app.status = Some(format!(
+                "The other quizz ({owner}) has closed: {leave}{} takes over and saves here.",
+                key_for(Context::Question, &Action::TakeOver)
+            ));
+        }
+    }
+}
+
 fn take_over(app: &mut App) {
     if app.session.busy().is_none() {
         app.status = Some("This window saves the answers already.".into());
@@ -292,7 +367,15 @@ fn take_over(app: &mut App) {
     match app.session.take_over() {
         Ok(()) => {
             app.reload_cursors();
-            app.status = Some("Taken over: this window saves the answers now.".into());
+            let restored = editing::restore_drafts(app);
+            app.status = Some(if restored.is_empty() {
+                "Taken over: this window saves the answers now.".into()
+            } else {
+                format!(
+                    "Taken over: this window saves now; your draft is the answer to {} again.",
+                    restored.join(", ")
+                )
+            });
             if app.screen == Screen::Question {
                 navigation::go(app, app.current());
             }

@@ -23,17 +23,8 @@ pub fn go(app: &mut App, index: usize) {
     if moved {
         start_code_scroll(app);
     }
-    // An open question is a text field: typing on it writes the answer.
-    if app.session.busy().is_none() {
-        editing::start_editing(app);
-        if app.editor.is_some() {
-            app.status = Some(format!(
-                "Typing goes into the answer: {} moves on, {} leaves the box.",
-                key_for(Context::Editing, &Action::NextQuestion),
-                key_for(Context::Editing, &Action::StopEditing),
-            ));
-        }
-    }
+    // Arriving never opens the answer box: a written answer changes only after an edit
+    // key, and on an empty one a letter that is no command starts it (`WriteKey`).
 }
 
 /// Esc: from a question opened on the results, back to it there; from the results, the
@@ -83,9 +74,14 @@ pub fn refuse_when_graded(app: &mut App) -> bool {
     true
 }
 
-/// The next question; after the last one, the review (where submitting is).
+/// The next question; after the last one, the review (where submitting is), or for a
+/// question opened from the results, the results.
 pub fn next(app: &mut App) {
-    if app.current() + 1 >= app.question_count() && !app.reading {
+    let last = app.current() + 1 >= app.question_count();
+    if last && app.reading {
+        back(app);
+        app.status = Some("That was the last question: the results again.".into());
+    } else if last {
         open_review(app);
         app.status = Some(format!(
             "That was the last question: review your answers, then {} submits.",
