@@ -1,0 +1,14 @@
+//! Writing a quiz from a change: the change prepared for a model (`input`), the schema the
+//! model answers in (`schema`) and its translation into a quiz (`translate`), the checks
+//! only quizz can make (`checks`), the shuffle that keeps the answer from giving itself
+//! away (`shuffle`), and the prompt (`prompt`).
+//!
+//! Nothing here talks to a model or to GitHub: the callers bring the change and the
+//! model's answer; this module makes them safe and checkable.
+
+pub mod input;
+
+pub use input::{
+    DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
+    Reason, Uncommitted, prepare_local, prepare_pr,
+};
