@@ -6,9 +6,17 @@
 //! Nothing here talks to a model or to GitHub: the callers bring the change and the
 //! model's answer; this module makes them safe and checkable.
 
+pub mod checks;
+mod finding;
 pub mod input;
+pub mod schema;
+pub mod translate;
 
+pub use checks::{check_generated, check_quality};
+pub use finding::{Finding, listed};
 pub use input::{
     DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
     Reason, Uncommitted, prepare_local, prepare_pr,
 };
+pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
+pub use translate::to_quiz;

@@ -24,10 +24,12 @@ pub mod compare;
 mod fallback;
 mod glyphs;
 mod graph;
+mod outline;
 mod sequence;
 mod style;
 mod text;
 
+pub use outline::{Outline, outline};
 pub use style::{Line, Span, Style};
 
 /// Narrowest width the layout promises to honour.
