@@ -41,6 +41,7 @@ mod cli_completions;
 mod cli_core;
 mod cli_polish;
 mod code_e2e;
+mod generate_checks;
 mod github_e2e;
 mod github_errors;
 mod github_moves;

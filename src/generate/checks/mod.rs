@@ -20,13 +20,27 @@ pub const DIAGRAM_WIDTH: usize = 75;
 
 /// Every quality check: ids, counts, options, rubrics, explanations, diagrams drawn at
 /// [`DIAGRAM_WIDTH`] and alike, and the tells that give an answer away.
+/// Findings about the whole quiz come first, then each question's in quiz order.
 pub fn check_quality(quiz: &Quiz) -> Vec<Finding> {
     let mut findings = structure::check(quiz);
     for q in &quiz.questions {
         findings.extend(diagrams::check(q));
         findings.extend(tells::check(q));
     }
+    in_quiz_order(quiz, &mut findings);
     findings
+}
+
+fn in_quiz_order(quiz: &Quiz, findings: &mut [Finding]) {
+    let position = |f: &Finding| {
+        f.question.as_deref().map_or(0, |id| {
+            quiz.questions
+                .iter()
+                .position(|q| q.id == id)
+                .map_or(usize::MAX, |i| i + 1)
+        })
+    };
+    findings.sort_by_key(position);
 }
 
 /// The quality checks, and the anchors against the change the quiz was written from.
@@ -35,5 +49,6 @@ pub fn check_generated(quiz: &Quiz, input: &Input) -> Vec<Finding> {
     for q in &quiz.questions {
         findings.extend(anchors::check(q, input));
     }
+    in_quiz_order(quiz, &mut findings);
     findings
 }
