@@ -6,12 +6,15 @@
 //! Nothing here talks to a model or to GitHub: the callers bring the change and the
 //! model's answer; this module makes them safe and checkable.
 
+mod accept;
 pub mod checks;
 mod finding;
 pub mod input;
 pub mod schema;
+pub mod shuffle;
 pub mod translate;
 
+pub use accept::accept;
 pub use checks::{check_generated, check_quality};
 pub use finding::{Finding, listed};
 pub use input::{
@@ -19,4 +22,5 @@ pub use input::{
     Reason, Uncommitted, prepare_local, prepare_pr,
 };
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
+pub use shuffle::shuffle;
 pub use translate::to_quiz;
