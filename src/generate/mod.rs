@@ -10,6 +10,7 @@ mod accept;
 pub mod checks;
 mod finding;
 pub mod input;
+pub mod prompt;
 pub mod schema;
 pub mod shuffle;
 pub mod translate;
@@ -21,6 +22,7 @@ pub use input::{
     DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
     Reason, Uncommitted, prepare_local, prepare_pr,
 };
+pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
 pub use shuffle::shuffle;
 pub use translate::to_quiz;
