@@ -29,6 +29,7 @@ pub fn accept(answer: &Value, input: &Input, pr_number: u64) -> Result<Quiz, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::finding::sentences;
     use crate::generate::input::{Marked, PrFile, prepare_pr};
     use serde_json::json;
 
@@ -73,11 +74,8 @@ mod tests {
 
     #[test]
     fn every_failure_comes_back_at_once() {
-        let findings: Vec<String> = accept(&answer(9, "after two retries"), &input(), 9)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let findings =
+            sentences(&accept(&answer(9, "after two retries"), &input(), 9).unwrap_err());
         assert_eq!(
             findings,
             [

@@ -57,3 +57,9 @@ pub fn listed(findings: &[Finding]) -> String {
     }
     out
 }
+
+/// The findings as the sentences a reader gets (for tests).
+#[cfg(test)]
+pub(crate) fn sentences(findings: &[Finding]) -> Vec<String> {
+    findings.iter().map(ToString::to_string).collect()
+}

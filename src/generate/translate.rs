@@ -147,6 +147,7 @@ fn rubric_text(id: &str, claims: &[String], findings: &mut Vec<Finding>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::finding::sentences;
     use crate::generate::schema::parse_draft;
     use proptest::prelude::*;
     use serde_json::{Value, json};
@@ -201,11 +202,7 @@ mod tests {
              "options": {"A": "a", "B": "b", "C": "c", "D": "d"},
              "answer": "E", "explanation": "e", "anchor": null}
         ]}));
-        let findings: Vec<String> = to_quiz(&d, 0)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let findings = sentences(&to_quiz(&d, 0).unwrap_err());
         assert_eq!(
             findings,
             [

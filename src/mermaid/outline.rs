@@ -2,7 +2,9 @@
 //! nodes (participants) and edges (messages) it has. What a check needs to say that four
 //! options are alike.
 
-use super::{DiagramKind, MAX_SOURCE_BYTES, graph, sequence, split_header, strip_front_matter};
+use super::{
+    DiagramKind, MAX_SOURCE_BYTES, graph, kind_of, sequence, split_header, strip_front_matter,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outline {
@@ -26,13 +28,10 @@ pub fn outline(source: &str) -> Result<Outline, String> {
         .split(|c: char| c.is_whitespace() || c == ';')
         .next()
         .unwrap_or("");
-    let kind = match keyword {
-        "sequenceDiagram" => DiagramKind::Sequence,
-        "graph" | "flowchart" | "flowchart-elk" => DiagramKind::Flowchart,
-        "stateDiagram" | "stateDiagram-v2" => DiagramKind::State,
-        "classDiagram" | "classDiagram-v2" => DiagramKind::Class,
-        _ => return Err(format!("{keyword:?} is not a diagram kind quizz draws")),
-    };
+    let kind = kind_of(keyword);
+    if matches!(kind, DiagramKind::Unsupported | DiagramKind::Unknown) {
+        return Err(format!("{keyword:?} is not a diagram kind quizz draws"));
+    }
     if kind == DiagramKind::Sequence {
         let (nodes, edges) = sequence::outline(rest)?;
         return Ok(Outline {
