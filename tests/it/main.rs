@@ -42,6 +42,7 @@ mod cli_core;
 mod cli_polish;
 mod code_e2e;
 mod generate_checks;
+mod generate_schema_cli;
 mod github_e2e;
 mod github_errors;
 mod github_moves;
