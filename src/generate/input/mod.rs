@@ -110,7 +110,7 @@ impl fmt::Display for Reason {
             } => f.write_str("generated"),
             Self::NoDiff => f.write_str("no diff available (too large)"),
             Self::OverBudget { chars } => {
-                write!(f, "over the budget (a diff of {chars} characters)")
+                write!(f, "over the budget: a diff of {chars} characters")
             }
         }
     }
