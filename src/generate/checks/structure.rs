@@ -67,6 +67,16 @@ fn needs_explanation(id: &str, q: &Question) -> Option<Finding> {
     })
 }
 
+fn not_an_answer(id: &str, answer: &str, among: &str) -> Finding {
+    Finding::question(
+        id,
+        format!(
+            "the answer {:?} is not one of {among}",
+            crate::text::sanitize_line(answer)
+        ),
+    )
+}
+
 fn kind(id: &str, q: &Question) -> Vec<Finding> {
     let mut findings = Vec::new();
     match &q.kind {
@@ -102,12 +112,10 @@ fn kind(id: &str, q: &Question) -> Vec<Finding> {
                 }
             }
             if !options.contains(answer) {
-                findings.push(Finding::question(
+                findings.push(not_an_answer(
                     id,
-                    format!(
-                        "the answer {:?} is not one of the options: it must be one option's exact text",
-                        crate::text::sanitize_line(answer)
-                    ),
+                    answer,
+                    "the options: it must be one option's exact text",
                 ));
             }
             findings.extend(needs_explanation(id, q));
@@ -122,13 +130,7 @@ fn kind(id: &str, q: &Question) -> Vec<Finding> {
                 ));
             }
             if !options.iter().any(|o| &o.label == answer) {
-                findings.push(Finding::question(
-                    id,
-                    format!(
-                        "the answer {:?} is not one of the labels",
-                        crate::text::sanitize_line(answer)
-                    ),
-                ));
+                findings.push(not_an_answer(id, answer, "the labels"));
             }
             findings.extend(needs_explanation(id, q));
         }
