@@ -9,6 +9,7 @@ pub mod cli;
 pub mod code;
 pub mod comment;
 pub mod config;
+pub mod generate;
 pub mod github;
 pub mod grade;
 pub mod logging;

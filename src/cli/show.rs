@@ -10,7 +10,7 @@ use crate::text::sanitize;
 /// Print a quiz in a readable form, or its normalized state as JSON.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  quizz show comment.md\n  quizz show quiz.json --json | jq '.questions[].id'\n  pbpaste | quizz show -"
+    after_help = "Examples:\n  quizz show comment.md\n  quizz show quiz.json --json | jq '.questions[].id'\n  quizz show comment.md --check\n  pbpaste | quizz show -\n\nExit status: 0 shown (with --check: every check passed), 1 a check failed, 2 unusable input."
 )]
 pub struct ShowArgs {
     /// Quiz-state JSON or a whole comment in markdown; `-` reads stdin. Omit with --demo.
@@ -22,7 +22,18 @@ pub struct ShowArgs {
     /// Print the normalized quiz state (`version`, `pr_number`, `questions`; unknown fields kept).
     #[arg(long)]
     json: bool,
+    /// Check the quiz against the rules quizz holds the quizzes it writes to: unique ids,
+    /// 2-10 questions, 3-4 distinct mcq options with the answer among them, rubrics that
+    /// list claims, explanations, every diagram drawn as a picture at 75 columns and alike,
+    /// and the tells that give an answer away. Lists what fails; exits 1 if anything does.
+    #[arg(long, conflicts_with = "json")]
+    check: bool,
 }
+
+/// Some checks failed (exit status 1): the list is already printed.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} failed: see the list above")]
+struct ChecksFailed(String);
 
 pub fn run(args: &ShowArgs) -> Result<()> {
     let source = match &args.source {
@@ -36,6 +47,9 @@ pub fn run(args: &ShowArgs) -> Result<()> {
     }
     for note in &loaded.notes {
         errln!("note: {}", sanitize(note));
+    }
+    if args.check {
+        return check(&loaded.quiz);
     }
     let quiz = &loaded.quiz;
     let counts: Vec<String> = quiz
@@ -93,4 +107,19 @@ pub fn run(args: &ShowArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn check(quiz: &crate::quiz::Quiz) -> Result<()> {
+    let findings = crate::generate::check_quality(quiz);
+    let questions = crate::text::plural(quiz.questions.len(), "question", "questions");
+    if findings.is_empty() {
+        outln!("{questions}: every check passed");
+        return Ok(());
+    }
+    let failed = crate::text::plural(findings.len(), "check", "checks");
+    outln!("{questions}: {failed} failed");
+    for f in &findings {
+        outln!("  ✗ {}", sanitize(&f.to_string()).replace('\n', " "));
+    }
+    Err(ChecksFailed(failed).into())
 }

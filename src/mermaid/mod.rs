@@ -24,10 +24,12 @@ pub mod compare;
 mod fallback;
 mod glyphs;
 mod graph;
+mod outline;
 mod sequence;
 mod style;
 mod text;
 
+pub use outline::{Outline, outline};
 pub use style::{Line, Span, Style};
 
 /// Narrowest width the layout promises to honour.
@@ -309,14 +311,7 @@ fn render_inner(
         .split(|c: char| c.is_whitespace() || c == ';')
         .next()
         .unwrap_or("");
-    let kind = match keyword {
-        "sequenceDiagram" => DiagramKind::Sequence,
-        "graph" | "flowchart" | "flowchart-elk" => DiagramKind::Flowchart,
-        "stateDiagram" | "stateDiagram-v2" => DiagramKind::State,
-        "classDiagram" | "classDiagram-v2" => DiagramKind::Class,
-        "" => DiagramKind::Unknown,
-        _ => DiagramKind::Unsupported,
-    };
+    let kind = kind_of(keyword);
     if statements > MAX_STATEMENTS {
         return (
             kind,
@@ -343,6 +338,18 @@ fn render_inner(
         out
     });
     (kind, result)
+}
+
+/// The diagram kind a header's first word names.
+fn kind_of(keyword: &str) -> DiagramKind {
+    match keyword {
+        "sequenceDiagram" => DiagramKind::Sequence,
+        "graph" | "flowchart" | "flowchart-elk" => DiagramKind::Flowchart,
+        "stateDiagram" | "stateDiagram-v2" => DiagramKind::State,
+        "classDiagram" | "classDiagram-v2" => DiagramKind::Class,
+        "" => DiagramKind::Unknown,
+        _ => DiagramKind::Unsupported,
+    }
 }
 
 struct Body<'a> {

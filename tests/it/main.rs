@@ -43,6 +43,8 @@ mod cli_messages;
 mod cli_polish;
 mod cli_secrets;
 mod code_e2e;
+mod generate_checks;
+mod generate_schema_cli;
 mod github_e2e;
 mod github_errors;
 mod github_fallbacks;

@@ -304,3 +304,26 @@ fn draw_stage(
     })?;
     Ok((plan, drawing))
 }
+
+/// Nodes, visible edges and direction of a flowchart, state or class diagram body.
+pub fn outline(
+    kind: crate::mermaid::DiagramKind,
+    header: &str,
+    body: &str,
+) -> Result<(usize, usize, &'static str), String> {
+    use crate::mermaid::DiagramKind;
+    let g = match kind {
+        DiagramKind::Flowchart => parse_flowchart::parse(header, body)?,
+        DiagramKind::State => parse_state::parse(body)?,
+        DiagramKind::Class => parse_class::parse(body)?,
+        _ => return Err("not a graph".into()),
+    };
+    let direction = match g.direction {
+        model::Direction::TopDown => "TD",
+        model::Direction::BottomUp => "BT",
+        model::Direction::LeftRight => "LR",
+        model::Direction::RightLeft => "RL",
+    };
+    let edges = g.edges.iter().filter(|e| !e.invisible).count();
+    Ok((g.nodes.len(), edges, direction))
+}

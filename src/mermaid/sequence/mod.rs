@@ -57,3 +57,14 @@ pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output
             .collect(),
     )
 }
+
+/// Participants and messages of a sequence diagram body.
+pub fn outline(body: &str) -> Result<(usize, usize), String> {
+    let d = parse::parse(body)?;
+    let messages = d
+        .events
+        .iter()
+        .filter(|e| matches!(e, model::Event::Message { .. }))
+        .count();
+    Ok((d.participants.len(), messages))
+}

@@ -1,0 +1,28 @@
+//! Writing a quiz from a change: the change prepared for a model (`input`), the schema the
+//! model answers in (`schema`) and its translation into a quiz (`translate`), the checks
+//! only quizz can make (`checks`), the shuffle that keeps the answer from giving itself
+//! away (`shuffle`), and the prompt (`prompt`).
+//!
+//! Nothing here talks to a model or to GitHub: the callers bring the change and the
+//! model's answer; this module makes them safe and checkable.
+
+mod accept;
+pub mod checks;
+mod finding;
+pub mod input;
+pub mod prompt;
+pub mod schema;
+pub mod shuffle;
+pub mod translate;
+
+pub use accept::accept;
+pub use checks::{check_generated, check_quality};
+pub use finding::{Finding, listed};
+pub use input::{
+    DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
+    Reason, Uncommitted, prepare_local, prepare_pr,
+};
+pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
+pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
+pub use shuffle::shuffle;
+pub use translate::to_quiz;
