@@ -102,7 +102,7 @@ fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Resul
         args,
         quiz,
         &answers,
-        &previous,
+        (&previous, &[]),
         &retry,
         &BTreeMap::new(),
         |_| Ok(()),
@@ -131,9 +131,14 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         .results
         .clone()
         .and_then(|v| Results::from_value(v).ok());
-    let previous = match (&saved, args.regrade) {
-        (Some(results), false) => keep_previous(&quiz, &answers, &outcomes_from(&quiz, results)),
-        _ => grade_closed(&quiz, &answers),
+    let kept = saved
+        .as_ref()
+        .map(|r| keep_previous(&quiz, &answers, &outcomes_from(&quiz, r)))
+        .unwrap_or_default();
+    let previous = if args.regrade || kept.is_empty() {
+        grade_closed(&quiz, &answers)
+    } else {
+        kept.clone()
     };
     let retry = format!("quizz grade {}", args.source.command_args());
     let ratings = session.attempt().confidence.clone();
@@ -141,7 +146,7 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         args,
         &quiz,
         &answers,
-        &previous,
+        (&previous, &kept),
         &retry,
         &ratings,
         |results| {
@@ -153,18 +158,21 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
     )
 }
 
+/// `outcomes`: what to grade from (pending ones are graded), and the saved grades that a
+/// failed regrade keeps (a grade never goes back to pending).
 fn finish(
     args: &GradeArgs,
     quiz: &Quiz,
     answers: &Answers,
-    previous: &[Outcome],
+    outcomes: (&[Outcome], &[Outcome]),
     retry: &str,
     ratings: &BTreeMap<String, u8>,
     save: impl FnOnce(&Results) -> Result<()>,
 ) -> Result<()> {
+    let (previous, kept) = outcomes;
     let selection = select_grader(&EnvSnapshot::from_process());
     let mut err = std::io::stderr();
-    let graded = grade_with_progress(
+    let mut graded = grade_with_progress(
         quiz,
         answers,
         previous,
@@ -172,6 +180,11 @@ fn finish(
         usize::from(args.jobs),
         &mut err,
     )?;
+    for (now, saved) in graded.outcomes.iter_mut().zip(kept) {
+        if *now == Outcome::Pending && matches!(saved, Outcome::Scored { .. }) {
+            now.clone_from(saved);
+        }
+    }
     let mut results = assemble(quiz, &graded.outcomes);
     results.set_confidence(ratings);
     save(&results)?;

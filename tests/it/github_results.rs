@@ -32,7 +32,7 @@ fn results(score: u32, right: usize, wrong: usize, pending: usize) -> Results {
 
 /// quizz's own results comment for `taker` and quiz comment `quiz`.
 fn quizz_comment(r: &Results, taker: &str, quiz: u64) -> String {
-    quizz::github::comments::results_body(r, taker, quiz, None).unwrap()
+    quizz::github::comments::results_body(r, taker, quiz, None, None).unwrap()
 }
 
 /// The original tool's results comment (no taker, no quiz in the marker).
