@@ -468,28 +468,37 @@ fn run_plain(
     post_failed(outcome)
 }
 
-/// The header of a graded attempt taken again: what it is, and how to start again.
+/// The header of a graded attempt taken again: what it is, the pull request, the notes,
+/// and how to start again.
 fn show_graded(session: &Session, opts: &PlainOptions, out: &mut dyn Write) -> Result<()> {
+    use crate::text::{sanitize, wrap_with};
     let attempt = session.attempt();
-    let text = format!(
-        "Quiz: {} — graded {} ({} of {} answered). A graded attempt is final: its results \
-         follow, and only open answers still pending are graded. To take it again, add \
-         --new-attempt (this score is kept among the earlier attempts).",
+    let title = format!(
+        "Quiz: {} — graded {} ({} of {} answered).",
         session.origin.describe(),
         crate::text::time_ago(attempt.graded_at_ms.map_or(attempt.updated_at, |ms| ms / 1000)),
         session.answered_count(),
         session.quiz.questions.len()
     );
-    let lines = std::iter::once(text).chain(
-        opts.pull_request
-            .iter()
-            .enumerate()
-            .map(|(i, l)| format!("{}{}", if i == 0 { "Pull request: " } else { "" }, l)),
-    );
+    let hang = "              ";
+    let mut lines = wrap_with(&sanitize(&title), opts.width, "", "");
+    for (i, line) in opts.pull_request.iter().enumerate() {
+        let label = if i == 0 { "Pull request: " } else { hang };
+        lines.extend(wrap_with(&sanitize(line), opts.width, label, hang));
+    }
+    for note in &session.notes {
+        lines.extend(wrap_with(&sanitize(note), opts.width, "Note: ", "      "));
+    }
+    lines.extend(wrap_with(
+        "This attempt is graded, and final: its results follow, and only open answers still \
+         pending are graded. To take the quiz again, add --new-attempt (this score is kept \
+         among the earlier attempts).",
+        opts.width,
+        "",
+        "",
+    ));
     for line in lines {
-        for l in crate::text::wrap(&crate::text::sanitize(&line), opts.width) {
-            writeln!(out, "{l}")?;
-        }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

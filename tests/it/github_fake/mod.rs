@@ -254,6 +254,19 @@ impl Run {
         assert_eq!(self.code, 0, "expected success:\n{}", self.all());
         self
     }
+
+    /// A take told to post whose post failed: status 1, the results in the outbox.
+    #[track_caller]
+    pub fn post_failed(&self) -> &Self {
+        assert_eq!(self.code, 1, "expected a failed post:\n{}", self.all());
+        assert!(
+            self.stderr
+                .contains("the results were not posted; they wait in the outbox"),
+            "{}",
+            self.all()
+        );
+        self
+    }
 }
 
 /// `git` in `dir`, failing the test on error.
