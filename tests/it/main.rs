@@ -56,6 +56,7 @@ mod mermaid_glyphs;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
+mod results_trust;
 mod roundtrip_props;
 mod tui_discover;
 mod tui_github;
