@@ -85,26 +85,69 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
     assert_eq!(demo_attempt(data)["earlier_scores"], Value::from(vec![total]));
 }
 
+/// Every `.json` file under `dir`.
+fn json_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(json_files(&path));
+        } else if path.extension().is_some_and(|e| e == "json") {
+            found.push(path);
+        }
+    }
+    found
+}
+
+fn score_for(attempt: &Value, id: &str) -> Value {
+    attempt["results"]["per_question"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["question_id"] == id)
+        .map_or(Value::Null, |r| r["score"].clone())
+}
+
 /// Item 1: taking a graded attempt again grades only what is pending, and keeps the rest.
 #[test]
 fn taking_a_graded_attempt_again_grades_only_what_is_pending() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
-    let first = demo_take(data, None, &[], DEMO_INPUT);
-    assert!(first.contains("provisional"), "{first}");
-    let pending = demo_attempt(data);
-    assert_eq!(pending["results"]["pending"], Value::from(vec!["q5"]));
-    let grader = FakeMessages::sequence(vec![Reply::grade(85, "Good.")]);
-    let again = demo_take(data, Some(&grader), &[], "");
-    assert_eq!(grader.posts().len(), 1, "{again}");
-    let done = demo_attempt(data);
-    assert_eq!(q5(&done)["score"], 85);
-    assert!(
-        done["results"]["pending"]
-            .as_array()
-            .is_none_or(Vec::is_empty),
-        "{done}"
-    );
+    let (quiz, _) = crate::messages_fake::open_quiz(data, 2);
+    let quiz = quiz.to_str().unwrap().to_string();
+    // o1 is graded; o2's grading fails, so it stays pending.
+    let flaky = FakeMessages::start(|r, _| {
+        if r.body.contains("Explain part 2") {
+            Reply::error(400, "invalid_request_error", "refused")
+        } else {
+            Reply::grade(70, "Partly.")
+        }
+    });
+    let take = |server: &FakeMessages, input: &str| {
+        let mut cmd = quizz(data);
+        cmd.args(["take", "--file", &quiz, "--plain"])
+            .env("ANTHROPIC_API_KEY", KEY)
+            .env("ANTHROPIC_BASE_URL", &server.url);
+        let out = run_with_input(&mut cmd, input);
+        format!("{}{}", text(&out.stdout), text(&out.stderr))
+    };
+    let first = take(&flaky, "one\n.\ntwo\n.\n");
+    let attempt = || {
+        let files = json_files(&data.join("data/quizz/attempts"));
+        assert_eq!(files.len(), 1, "{files:?}");
+        serde_json::from_str::<Value>(&std::fs::read_to_string(&files[0]).unwrap()).unwrap()
+    };
+    let pending = attempt();
+    assert_eq!(score_for(&pending, "o1"), 70, "{first}");
+    assert_eq!(pending["results"]["pending"], Value::from(vec!["o2"]), "{first}");
+
+    let grader = FakeMessages::sequence(vec![Reply::grade(95, "Good.")]);
+    let again = take(&grader, "");
+    assert_eq!(grader.posts().len(), 1, "only o2 is graded:\n{again}");
+    assert!(grader.posts()[0].body.contains("Explain part 2"), "{again}");
+    let done = attempt();
+    assert_eq!(score_for(&done, "o1"), 70, "o1 keeps its grade:\n{again}");
+    assert_eq!(score_for(&done, "o2"), 95, "{again}");
     assert_eq!(done["answers"], pending["answers"]);
 }
 
