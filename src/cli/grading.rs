@@ -48,7 +48,14 @@ pub fn grade_pending(
     }
     let previous = keep_previous(quiz, answers, &saved.outcomes(quiz));
     let selection = select_grader(&EnvSnapshot::from_process());
-    let graded = grade_with_progress(quiz, answers, &previous, &selection, DEFAULT_CONCURRENCY, out)?;
+    let graded = grade_with_progress(
+        quiz,
+        answers,
+        &previous,
+        &selection,
+        DEFAULT_CONCURRENCY,
+        out,
+    )?;
     summarise(&graded, &selection, out, retry_command)?;
     let results = assemble(quiz, &graded.outcomes);
     Ok((results.pending.len() < saved.pending.len()).then_some(results))

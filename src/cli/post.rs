@@ -214,10 +214,9 @@ fn describe(outcome: &PostOutcome, results: &Results) -> String {
         PostOutcome::Updated { url } => {
             format!("updated your results comment: {}", sanitize_line(url))
         }
-        PostOutcome::AlreadyPosted { url } => format!(
-            "these results were posted already: {}",
-            sanitize_line(url)
-        ),
+        PostOutcome::AlreadyPosted { url } => {
+            format!("these results were posted already: {}", sanitize_line(url))
+        }
         PostOutcome::Superseded { url, score } => format!(
             "not posted: your results comment holds a newer attempt ({score}%), which stays; these results ({}%) are dropped: {}",
             results.total_score,
@@ -333,4 +332,88 @@ fn capitalize(s: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(confirmed: Option<bool>, reason: &str) -> (PrRef, OutboxEntry, Results) {
+        let pr = PrRef {
+            host: "github.com".into(),
+            owner: "octo".into(),
+            repo: "app".into(),
+            number: 7,
+        };
+        let results = Results {
+            pr_number: 7,
+            total_score: 83,
+            pending: vec!["q5".into()],
+            ..Results::default()
+        };
+        let entry = OutboxEntry {
+            format: 1,
+            host: pr.host.clone(),
+            owner: pr.owner.clone(),
+            repo: pr.repo.clone(),
+            number: 7,
+            quiz_comment_id: 11,
+            results: results.to_value(),
+            queued_at: crate::store::now(),
+            reason: reason.into(),
+            stamp: Some(AttemptStamp {
+                number: 2,
+                id: "ab".into(),
+                graded_at_ms: 1,
+            }),
+            confirmed,
+        };
+        (pr, entry, results)
+    }
+
+    fn decide(ask: Ask, confirmed: Option<bool>, typed: &str) -> (Decision, String) {
+        let (pr, entry, results) = waiting(confirmed, "not confirmed: the take could not ask");
+        let mut input = std::io::Cursor::new(typed.as_bytes().to_vec());
+        let mut out = Vec::new();
+        let d = ask
+            .decide(&pr, &entry, &results, &mut input, &mut out)
+            .unwrap();
+        (d, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn at_a_terminal_each_result_is_shown_and_posted_only_on_yes() {
+        let terminal = Ask {
+            yes: false,
+            can_ask: true,
+        };
+        let (d, out) = decide(terminal, Some(false), "y\n");
+        assert_eq!(d, Decision::Send);
+        assert!(
+            out.starts_with(
+                "octo/app#7: 83% (provisional: 1 open answer not graded), attempt 2, queued just now: not confirmed: the take could not ask\nPost it as your results comment? [y/N] "
+            ),
+            "{out}"
+        );
+        let (d, out) = decide(terminal, Some(true), "\n");
+        assert_eq!(d, Decision::Keep, "confirmed in the take, still asked here");
+        assert!(out.ends_with("octo/app#7: kept in the outbox.\n"), "{out}");
+    }
+
+    #[test]
+    fn without_a_terminal_only_confirmed_results_are_sent_unless_yes() {
+        let script = Ask {
+            yes: false,
+            can_ask: false,
+        };
+        assert_eq!(decide(script, Some(false), "").0, Decision::NeedsYes);
+        assert_eq!(decide(script, Some(true), "").0, Decision::Send);
+        // An entry of an older version: its reason says whether it was confirmed.
+        assert_eq!(decide(script, None, "").0, Decision::NeedsYes);
+        let yes = Ask {
+            yes: true,
+            can_ask: false,
+        };
+        assert_eq!(decide(yes, Some(false), "").0, Decision::Send);
+    }
 }

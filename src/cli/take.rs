@@ -314,19 +314,14 @@ fn run_tui(
         // The confirmation was given (or refused) in the UI: P on the results, or --post.
         if finished.post || choice == PostChoice::Yes {
             let mut no_input = std::io::empty();
-            let stamp = session.attempt().stamp();
-            let outcome = super::post::after_take(
+            post_take(
+                &mut session,
                 take,
                 results,
-                stamp.as_ref(),
                 PostChoice::Yes,
                 &mut no_input,
                 &mut out,
             )?;
-            if outcome == TakePost::Posted {
-                session.mark_posted()?;
-            }
-            post_failed(outcome)?;
         } else if choice != PostChoice::No {
             writeln!(
                 out,
@@ -385,45 +380,11 @@ fn run_plain(
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
     let retry = grade_later(args, pr_take, true);
-    let saved = session.attempt().graded();
-    let (results, graded_now) = match saved {
-        Some(saved) => {
-            // Graded already: final, as in the terminal UI. Only what is pending is graded.
-            show_graded(&session, &opts, &mut prompts)?;
-            let regraded = super::grading::grade_pending(
-                &session.quiz,
-                &session.answers(),
-                &saved,
-                &mut prompts,
-                &retry,
-            )?;
-            match regraded {
-                Some(results) => (results, true),
-                None => (saved, false),
-            }
-        }
-        None => {
-            if crate::plain::ask_all(&mut session, &mut input, &mut prompts, &opts)?
-                == Finish::Stop
-            {
-                writeln!(
-                    prompts,
-                    "Answers saved ({} of {}), not graded. Run the same command to carry on.",
-                    session.answered_count(),
-                    session.quiz.questions.len()
-                )?;
-                return Ok(());
-            }
-            let results = super::grading::grade_take(
-                &session.quiz,
-                &session.answers(),
-                &mut prompts,
-                &retry,
-            )?;
-            (results, true)
-        }
+    let Some((mut results, graded_now)) =
+        plain_results(&mut session, &mut input, &mut prompts, &opts, &retry)?
+    else {
+        return Ok(());
     };
-    let mut results = results;
     if graded_now {
         results.set_confidence(&session.attempt().confidence);
         session.set_results(&results)?;
@@ -453,15 +414,65 @@ fn run_plain(
         )?;
         return Ok(());
     }
-    let stamp = session.attempt().stamp();
-    let outcome = super::post::after_take(
+    post_take(
+        &mut session,
         take,
         &results,
-        stamp.as_ref(),
         args.pr.choice(),
         &mut input,
         &mut prompts,
-    )?;
+    )
+}
+
+/// The results of a plain take, and whether they were graded now: a graded attempt's
+/// (its pending open answers graded, nothing else), else the questions asked and graded.
+/// `None` when the take stopped before grading.
+fn plain_results(
+    session: &mut Session,
+    input: &mut dyn std::io::BufRead,
+    prompts: &mut dyn Write,
+    opts: &PlainOptions,
+    retry: &str,
+) -> Result<Option<(crate::quiz::Results, bool)>> {
+    if let Some(saved) = session.attempt().graded() {
+        // Graded already: final, as in the terminal UI.
+        show_graded(session, opts, prompts)?;
+        let regraded = super::grading::grade_pending(
+            &session.quiz,
+            &session.answers(),
+            &saved,
+            prompts,
+            retry,
+        )?;
+        return Ok(Some(match regraded {
+            Some(results) => (results, true),
+            None => (saved, false),
+        }));
+    }
+    if crate::plain::ask_all(session, input, prompts, opts)? == Finish::Stop {
+        writeln!(
+            prompts,
+            "Answers saved ({} of {}), not graded. Run the same command to carry on.",
+            session.answered_count(),
+            session.quiz.questions.len()
+        )?;
+        return Ok(None);
+    }
+    let results = super::grading::grade_take(&session.quiz, &session.answers(), prompts, retry)?;
+    Ok(Some((results, true)))
+}
+
+/// Posts (or queues) a PR take's results as chosen; exits 1 when a post asked for failed.
+fn post_take(
+    session: &mut Session,
+    take: &PrTake,
+    results: &crate::quiz::Results,
+    choice: PostChoice,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let stamp = session.attempt().stamp();
+    let outcome = super::post::after_take(take, results, stamp.as_ref(), choice, input, out)?;
     if outcome == TakePost::Posted {
         session.mark_posted()?;
     }
@@ -476,7 +487,11 @@ fn show_graded(session: &Session, opts: &PlainOptions, out: &mut dyn Write) -> R
     let title = format!(
         "Quiz: {} — graded {} ({} of {} answered).",
         session.origin.describe(),
-        crate::text::time_ago(attempt.graded_at_ms.map_or(attempt.updated_at, |ms| ms / 1000)),
+        crate::text::time_ago(
+            attempt
+                .graded_at_ms
+                .map_or(attempt.updated_at, |ms| ms / 1000)
+        ),
         session.answered_count(),
         session.quiz.questions.len()
     );

@@ -234,9 +234,7 @@ pub fn results_body(
     });
     let marker = format!("<!-- quizz:results v1 taker={taker} quiz={quiz_id}{attempt} -->");
     let rest = base.split_once('\n').map_or("", |(_, r)| r);
-    let history = previous
-        .map(|p| history_of(p, stamp))
-        .unwrap_or_default();
+    let history = previous.map(|p| history_of(p, stamp)).unwrap_or_default();
     let mut lines: Vec<String> = rest.lines().map(str::to_string).collect();
     if !history.is_empty() {
         let line = format!("{HISTORY_PREFIX}{}", history.join(" · "));
@@ -447,7 +445,10 @@ mod tests {
             graded_at_ms: stamp.graded_at_ms + 60_000,
         };
         let second = results_body(&results, "alice", 11, Some(&next), Some(&posted)).unwrap();
-        assert!(second.contains("Earlier attempts: 80% (2026-02-03)"), "{second}");
+        assert!(
+            second.contains("Earlier attempts: 80% (2026-02-03)"),
+            "{second}"
+        );
         assert_eq!(earlier_scores(&second), [80]);
         // An original-tool marker reads with no stamp.
         let original = crate::comment::render_results_comment(&results).unwrap();

@@ -564,14 +564,23 @@ pub fn open_results(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrResu
 /// What happened to results that were to be posted.
 #[derive(Debug)]
 pub enum PostOutcome {
-    Created { url: String },
-    Updated { url: String },
+    Created {
+        url: String,
+    },
+    Updated {
+        url: String,
+    },
     /// The taker's comment already holds these results (an earlier post that looked failed
     /// went through): nothing was written.
-    AlreadyPosted { url: String },
+    AlreadyPosted {
+        url: String,
+    },
     /// The taker's comment holds a newer attempt (graded later, maybe on another
     /// machine): nothing was written, so the newer results stay.
-    Superseded { url: String, score: u32 },
+    Superseded {
+        url: String,
+        score: u32,
+    },
 }
 
 #[derive(serde::Serialize)]

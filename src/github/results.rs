@@ -234,8 +234,14 @@ mod tests {
         let quiz = comment(20, "quiz-bot[bot]", QUIZ, "2026-01-05T00:00:00Z");
         let alice_first = results_body(&results(50, 1, 1, 0), "alice", 20, None, None).unwrap();
         let alice_posted = comment(30, "alice", &alice_first, "2026-01-06T00:00:00Z");
-        let alice_again =
-            results_body(&results(90, 2, 0, 0), "alice", 20, None, Some(&alice_posted)).unwrap();
+        let alice_again = results_body(
+            &results(90, 2, 0, 0),
+            "alice",
+            20,
+            None,
+            Some(&alice_posted),
+        )
+        .unwrap();
         let original = crate::comment::render_results_comment(&results(70, 2, 1, 1)).unwrap();
         let comments = vec![
             old_quiz,
@@ -308,7 +314,10 @@ mod tests {
         let posted = comment(30, "alice", &first, "2026-01-06T00:00:00Z");
         let later = results_body(&results(15, 0, 2, 0), "alice", 20, None, Some(&posted)).unwrap();
         let rows = result_rows(
-            &[quiz.clone(), comment(30, "alice", &later, "2026-01-07T00:00:00Z")],
+            &[
+                quiz.clone(),
+                comment(30, "alice", &later, "2026-01-07T00:00:00Z"),
+            ],
             Some(&quiz),
         );
         assert_eq!((rows[0].total_score, rows[0].best_score), (15, 97));

@@ -82,7 +82,11 @@ pub fn ask_all(
     print_wrapped(out, &title, width, "", "")?;
     for (i, line) in opts.pull_request.iter().enumerate() {
         // The label once; the lines after it (who took the quiz) hang under it.
-        let label = if i == 0 { "Pull request: " } else { "              " };
+        let label = if i == 0 {
+            "Pull request: "
+        } else {
+            "              "
+        };
         print_wrapped(out, &sanitize(line), width, label, "              ")?;
     }
     if let Some(coverage) = &opts.coverage {
@@ -700,7 +704,10 @@ mod tests {
         // Saved answers from an earlier run, none read now: still nothing graded.
         session.set_answer("q1", Some("x".into())).unwrap();
         let mut input = std::io::Cursor::new(Vec::new());
-        assert_eq!(run(&mut session, &mut input, &PlainOptions::default()).0, Finish::Stop);
+        assert_eq!(
+            run(&mut session, &mut input, &PlainOptions::default()).0,
+            Finish::Stop
+        );
     }
 
     #[test]

@@ -48,7 +48,8 @@ impl OutboxEntry {
     /// Whether these results are of a newer attempt than `other`'s (graded later). An entry
     /// without a stamp counts as graded when it was queued.
     pub fn is_newer_than(&self, other: &Self) -> bool {
-        self.effective_stamp().is_newer_than(&other.effective_stamp())
+        self.effective_stamp()
+            .is_newer_than(&other.effective_stamp())
     }
 
     fn effective_stamp(&self) -> AttemptStamp {
@@ -210,7 +211,7 @@ mod tests {
             stamp: Some(AttemptStamp {
                 number: 1,
                 id: "a1".into(),
-                graded_at_ms: u64::from(score) * 1000,
+                graded_at_ms: score * 1000,
             }),
             confirmed: Some(true),
         }
@@ -220,15 +221,20 @@ mod tests {
     fn an_older_attempt_never_replaces_a_newer_one_and_a_posted_newer_one_drops_it() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::at(dir.path());
-        let score = |s: &Store| s.outbox_list()[0].entry.as_ref().unwrap().results["total_score"].clone();
+        let total =
+            |s: &Store| s.outbox_list()[0].entry.as_ref().unwrap().results["total_score"].clone();
         // Queued in the wrong order (the older attempt last): the newer one stays.
         store.outbox_put(&mut entry(80)).unwrap();
         store.outbox_put(&mut entry(50)).unwrap();
-        assert_eq!(score(&store), 80);
+        assert_eq!(total(&store), 80);
         let origin = entry(0).origin();
         let older = entry(60).stamp.unwrap();
         assert!(!store.outbox_supersede(&origin, 11, &older).unwrap());
-        assert_eq!(store.outbox_list().len(), 1, "a post of an older attempt leaves it");
+        assert_eq!(
+            store.outbox_list().len(),
+            1,
+            "a post of an older attempt leaves it"
+        );
         let newer = entry(90).stamp.unwrap();
         assert!(store.outbox_supersede(&origin, 11, &newer).unwrap());
         assert!(store.outbox_list().is_empty());
@@ -246,7 +252,10 @@ mod tests {
             ..e.clone()
         };
         assert!(failed.is_confirmed());
-        assert!(entry(10).is_newer_than(&e), "a stamped entry graded after it was queued");
+        assert!(
+            entry(10).is_newer_than(&e),
+            "a stamped entry graded after it was queued"
+        );
     }
 
     #[test]

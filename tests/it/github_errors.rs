@@ -43,7 +43,15 @@ fn request_counts_for_a_pr_with_250_comments() {
     let args = ["take", "7", "--repo", &repo, "--plain", "--post"];
     sb.run(&args, ANSWERS).ok();
     let first = api.fake.all_requests();
-    let again = ["take", "7", "--repo", &repo, "--plain", "--post", "--new-attempt"];
+    let again = [
+        "take",
+        "7",
+        "--repo",
+        &repo,
+        "--plain",
+        "--post",
+        "--new-attempt",
+    ];
     sb.run(&again, ANSWERS).ok();
     let all = api.fake.all_requests();
     let second = &all[first.len()..];
@@ -131,8 +139,17 @@ fn an_unclear_post_failure_never_duplicates_the_comment() {
         .filter(|c| c.login == TAKER)
         .collect();
     assert_eq!(mine.len(), 1, "{mine:#?}");
-    assert!(!mine[0].body.contains("Earlier attempts"), "{}", mine[0].body);
-    assert!(api.fake.requests("/issues/comments/").iter().all(|r| r.method != "PATCH"));
+    assert!(
+        !mine[0].body.contains("Earlier attempts"),
+        "{}",
+        mine[0].body
+    );
+    assert!(
+        api.fake
+            .requests("/issues/comments/")
+            .iter()
+            .all(|r| r.method != "PATCH")
+    );
 }
 
 #[test]

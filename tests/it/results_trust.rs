@@ -8,7 +8,9 @@ use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::github_fake::{ANSWERS, Api, BOT, OTHER_ANSWERS, Run, Sandbox, TAKER, seed_quiz_comment};
+use crate::github_fake::{
+    ANSWERS, Api, BOT, OTHER_ANSWERS, Run, Sandbox, TAKER, seed_quiz_comment,
+};
 use crate::messages_fake::fake_messages::{FakeMessages, Reply};
 use crate::messages_fake::{quizz, run_with_input, text};
 
@@ -16,7 +18,12 @@ const KEY: &str = "sk-ant-trust-test-key";
 /// The demo quiz answered in full, with an open answer for q5.
 const DEMO_INPUT: &str = "1\nf\n2\nf\nIt forces the only tool.\n.\nD\n";
 
-fn demo_take(data: &std::path::Path, grader: Option<&FakeMessages>, args: &[&str], input: &str) -> String {
+fn demo_take(
+    data: &std::path::Path,
+    grader: Option<&FakeMessages>,
+    args: &[&str],
+    input: &str,
+) -> String {
     let mut cmd = quizz(data);
     cmd.args(["take", "--demo", "--plain"]).args(args);
     if let Some(server) = grader {
@@ -24,7 +31,12 @@ fn demo_take(data: &std::path::Path, grader: Option<&FakeMessages>, args: &[&str
             .env("ANTHROPIC_BASE_URL", &server.url);
     }
     let out = run_with_input(&mut cmd, input);
-    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
     text(&out.stdout)
 }
 
@@ -59,30 +71,40 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
     let first = demo_take(data, Some(&grader), &[], DEMO_INPUT);
     assert!(first.contains("graded  q5: 90%"), "{first}");
     assert_eq!(grader.posts().len(), 1);
-    let graded = demo_attempt(data);
-    assert_eq!(q5(&graded)["score"], 90);
+    let first_results = demo_attempt(data);
+    assert_eq!(q5(&first_results)["score"], 90);
 
     // No grader, empty input.
     let again = demo_take(data, None, &[], "");
-    assert!(again.contains("This attempt is graded, and final"), "{again}");
+    assert!(
+        again.contains("This attempt is graded, and final"),
+        "{again}"
+    );
     assert!(!again.contains("provisional"), "{again}");
-    assert_eq!(demo_attempt(data)["results"], graded["results"], "{again}");
+    assert_eq!(demo_attempt(data)["results"], first_results["results"], "{again}");
     // A grader that answers 429, and a working one: neither is called.
     let busy = FakeMessages::sequence(vec![Reply::error(429, "rate_limit_error", "slow down")]);
     demo_take(data, Some(&busy), &[], "");
     demo_take(data, Some(&grader), &[], DEMO_INPUT);
     assert!(busy.posts().is_empty());
-    assert_eq!(grader.posts().len(), 1, "unchanged answers are never paid for again");
+    assert_eq!(
+        grader.posts().len(),
+        1,
+        "unchanged answers are never paid for again"
+    );
     let kept = demo_attempt(data);
-    assert_eq!(kept["results"], graded["results"]);
+    assert_eq!(kept["results"], first_results["results"]);
     assert_eq!(q5(&kept)["feedback"], "Names the forcing.");
 
     // A new attempt only when asked; the score is kept among the earlier ones.
     let fresh = demo_take(data, Some(&grader), &["--new-attempt"], DEMO_INPUT);
     assert!(fresh.contains("Question 1 of 6"), "{fresh}");
     assert_eq!(grader.posts().len(), 2);
-    let total = graded["results"]["total_score"].clone();
-    assert_eq!(demo_attempt(data)["earlier_scores"], Value::from(vec![total]));
+    let total = first_results["results"]["total_score"].clone();
+    assert_eq!(
+        demo_attempt(data)["earlier_scores"],
+        Value::from(vec![total])
+    );
 }
 
 /// Every `.json` file under `dir`.
@@ -139,7 +161,11 @@ fn taking_a_graded_attempt_again_grades_only_what_is_pending() {
     };
     let pending = attempt();
     assert_eq!(score_for(&pending, "o1"), 70, "{first}");
-    assert_eq!(pending["results"]["pending"], Value::from(vec!["o2"]), "{first}");
+    assert_eq!(
+        pending["results"]["pending"],
+        Value::from(vec!["o2"]),
+        "{first}"
+    );
 
     let grader = FakeMessages::sequence(vec![Reply::grade(95, "Good.")]);
     let again = take(&grader, "");
@@ -206,10 +232,19 @@ fn an_old_outbox_entry_never_overwrites_newer_posted_results() {
             let desktop = Sandbox::new(&api);
             desktop.run(&post, OTHER_ANSWERS)
         } else {
-            let again = ["take", "7", "--repo", &repo, "--plain", "--post", "--new-attempt"];
+            let again = [
+                "take",
+                "7",
+                "--repo",
+                &repo,
+                "--plain",
+                "--post",
+                "--new-attempt",
+            ];
             let run = laptop.run(&again, OTHER_ANSWERS);
             assert!(
-                run.stdout.contains("Dropped the results of an earlier attempt"),
+                run.stdout
+                    .contains("Dropped the results of an earlier attempt"),
                 "{}",
                 run.all()
             );
@@ -221,17 +256,31 @@ fn an_old_outbox_entry_never_overwrites_newer_posted_results() {
         let sent = laptop.run(&["post"], "");
         sent.ok();
         if round % 2 == 0 {
-            assert!(sent.stdout.contains("holds a newer attempt"), "{}", sent.all());
+            assert!(
+                sent.stdout.contains("holds a newer attempt"),
+                "{}",
+                sent.all()
+            );
         } else {
             assert!(sent.stdout.contains("Nothing waiting"), "{}", sent.all());
         }
         let mine = own_comments(&api, &repo);
         assert_eq!(mine.len(), 1, "round {round}: {mine:#?}");
-        assert_eq!(total_in(&mine[0].body), newest, "round {round}: {}", mine[0].body);
+        assert_eq!(
+            total_in(&mine[0].body),
+            newest,
+            "round {round}: {}",
+            mine[0].body
+        );
         let row = results_row(&laptop, &repo);
         assert_eq!(row["attempts"], 2, "round {round}: {row}");
         assert_eq!(row["total_score"], newest, "round {round}: {row}");
-        assert!(laptop.run(&["status"], "").stdout.contains("Nothing waiting to be posted."));
+        assert!(
+            laptop
+                .run(&["status"], "")
+                .stdout
+                .contains("Nothing waiting to be posted.")
+        );
     }
 }
 
@@ -293,8 +342,7 @@ fn a_comment_posted_from_another_machine_during_a_take_is_edited_not_doubled() {
     for round in 0..20 {
         let (repo, quiz) = repo_with_quiz(&api, "two-machines");
         let sb = Sandbox::new(&api);
-        let mut take =
-            Background::start(&sb, &["take", "7", "--repo", &repo, "--plain", "--post"]);
+        let mut take = Background::start(&sb, &["take", "7", "--repo", &repo, "--plain", "--post"]);
         // The take has read the comments and waits for the first answer.
         take.wait_for("Question 1 of 6");
         let other = quizz::quiz::Results {
@@ -312,12 +360,20 @@ fn a_comment_posted_from_another_machine_during_a_take_is_edited_not_doubled() {
         let theirs = api.fake.add_comment(&repo, 7, TAKER, "User", &body);
         let run = take.finish(ANSWERS);
         run.ok();
-        assert!(run.stdout.contains("Updated your results comment"), "{}", run.all());
+        assert!(
+            run.stdout.contains("Updated your results comment"),
+            "{}",
+            run.all()
+        );
         let mine = own_comments(&api, &repo);
         assert_eq!(mine.len(), 1, "round {round}: {mine:#?}");
         assert_eq!(mine[0].id, theirs);
         assert_eq!(total_in(&mine[0].body), score_of(&run), "round {round}");
-        assert!(mine[0].body.contains("Earlier attempts: 12% ("), "{}", mine[0].body);
+        assert!(
+            mine[0].body.contains("Earlier attempts: 12% ("),
+            "{}",
+            mine[0].body
+        );
     }
 }
 
@@ -332,7 +388,10 @@ fn two_quizz_post_at_once_post_once() {
         let mut sb = Sandbox::new(&api);
         // Queued, confirmed: the take had no token to post with.
         sb.unset("GH_TOKEN");
-        let queued = sb.run(&["take", "7", "--repo", &repo, "--plain", "--post"], ANSWERS);
+        let queued = sb.run(
+            &["take", "7", "--repo", &repo, "--plain", "--post"],
+            ANSWERS,
+        );
         queued.post_failed();
         sb.set("GH_TOKEN", crate::github_fake::TOKEN);
         let spawn = || {
@@ -345,7 +404,13 @@ fn two_quizz_post_at_once_post_once() {
         };
         let (a, b) = (spawn(), spawn());
         let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
-        let both = format!("{}{}{}{}", text(&a.stdout), text(&a.stderr), text(&b.stdout), text(&b.stderr));
+        let both = format!(
+            "{}{}{}{}",
+            text(&a.stdout),
+            text(&a.stderr),
+            text(&b.stdout),
+            text(&b.stderr)
+        );
         assert!(a.status.success() && b.status.success(), "{both}");
         assert_eq!(both.matches("posted your results").count(), 1, "{both}");
         assert!(both.contains("Nothing waiting to be posted."), "{both}");
@@ -365,21 +430,34 @@ fn an_empty_stdin_grades_nothing_and_unconfirmed_results_need_yes() {
     let empty = sb.run(&["take", "7", "--repo", &repo, "--plain"], "");
     empty.ok();
     assert!(
-        empty.stdout.contains("input ended before any answer was given: nothing is graded or posted"),
+        empty
+            .stdout
+            .contains("input ended before any answer was given: nothing is graded or posted"),
         "{}",
         empty.all()
     );
     assert!(!empty.stdout.contains("Results:"), "{}", empty.all());
-    assert!(sb.run(&["status"], "").stdout.contains("Nothing waiting to be posted."));
+    assert!(
+        sb.run(&["status"], "")
+            .stdout
+            .contains("Nothing waiting to be posted.")
+    );
 
     // Answers, no terminal to confirm at: queued unconfirmed.
     let take = sb.run(&["take", "7", "--repo", &repo, "--plain"], ANSWERS);
     take.ok();
     let post = sb.run(&["post"], "");
     assert_eq!(post.code, 1, "{}", post.all());
-    assert!(post.stderr.contains("was never confirmed"), "{}", post.all());
+    assert!(
+        post.stderr.contains("was never confirmed"),
+        "{}",
+        post.all()
+    );
     assert!(post.stderr.contains("quizz post --yes"), "{}", post.all());
-    assert!(own_comments(&api, &repo).is_empty(), "nothing posted without asking");
+    assert!(
+        own_comments(&api, &repo).is_empty(),
+        "nothing posted without asking"
+    );
     let yes = sb.run(&["post", "--yes"], "");
     yes.ok();
     assert!(yes.stdout.contains("posted your results"), "{}", yes.all());
@@ -393,11 +471,21 @@ fn take_post_exits_1_when_the_post_fails() {
     let (repo, _) = repo_with_quiz(&api, "post-fails");
     let sb = Sandbox::new(&api);
     api.fake.post_then_502(&repo);
-    let run = sb.run(&["take", "7", "--repo", &repo, "--plain", "--post"], ANSWERS);
+    let run = sb.run(
+        &["take", "7", "--repo", &repo, "--plain", "--post"],
+        ANSWERS,
+    );
     run.post_failed();
-    assert!(run.stdout.contains("Could not post: GitHub answered 502"), "{}", run.all());
+    assert!(
+        run.stdout.contains("Could not post: GitHub answered 502"),
+        "{}",
+        run.all()
+    );
     // Posted as asked: 0.
     let sb2 = Sandbox::new(&api);
-    sb2.run(&["take", "7", "--repo", &repo, "--plain", "--post"], OTHER_ANSWERS)
-        .ok();
+    sb2.run(
+        &["take", "7", "--repo", &repo, "--plain", "--post"],
+        OTHER_ANSWERS,
+    )
+    .ok();
 }
