@@ -76,20 +76,7 @@ impl AttemptLock {
     /// Opens the lock next to `attempt` (`<attempt>.lock`).
     pub fn open(attempt: &Path) -> Result<Locked, StoreError> {
         let path = attempt.with_extension("lock");
-        let err = |source| StoreError::Write {
-            path: path.clone(),
-            source,
-        };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(err)?;
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(err)?;
+        let file = open_lock_file(&path)?;
         let mut lock = Self {
             path: path.clone(),
             me: Owner::new_session(),
@@ -200,6 +187,24 @@ impl Drop for AttemptLock {
         }
         self.file = None;
     }
+}
+
+/// Opens (creating it and its folder) a lock file, kept as it is.
+pub(super) fn open_lock_file(path: &Path) -> Result<File, StoreError> {
+    let err = |source| StoreError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(err)?;
+    }
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(err)
 }
 
 fn hostname() -> String {

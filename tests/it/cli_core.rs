@@ -88,7 +88,7 @@ fn an_interrupted_take_resumes_with_every_answer() {
     let mut stdin = first.stdin.take().unwrap();
     std::io::Write::write_all(&mut stdin, b"1\nf\n").unwrap();
     let saved_both = || {
-        walk_json(data.path())
+        crate::messages_fake::json_files(data.path())
             .iter()
             .any(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"q2\"")))
     };
@@ -111,20 +111,6 @@ fn an_interrupted_take_resumes_with_every_answer() {
     let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(results["per_question"][0]["correct"], true);
     assert_eq!(results["per_question"][1]["correct"], true);
-}
-
-/// Every `.json` file under `dir`.
-fn walk_json(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            found.extend(walk_json(&path));
-        } else if path.extension().is_some_and(|e| e == "json") {
-            found.push(path);
-        }
-    }
-    found
 }
 
 #[test]

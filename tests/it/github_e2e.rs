@@ -87,18 +87,7 @@ fn retake_updates_instead_of_duplicating(api: &Api) {
     // A second attempt with other answers (a fresh machine would behave the same: the
     // sandbox's cache is wiped to prove the comment is found on GitHub, not only locally).
     std::fs::remove_dir_all(sb.home.path().join("data/quizz/cache")).unwrap();
-    let run = sb.run(
-        &[
-            "take",
-            "7",
-            "--repo",
-            &repo,
-            "--plain",
-            "--post",
-            "--new-attempt",
-        ],
-        OTHER_ANSWERS,
-    );
+    let run = sb.run(&support::retake_and_post(&repo), OTHER_ANSWERS);
     run.ok();
     assert!(
         run.stdout.contains("Updated your results comment"),

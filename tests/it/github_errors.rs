@@ -43,15 +43,7 @@ fn request_counts_for_a_pr_with_250_comments() {
     let args = ["take", "7", "--repo", &repo, "--plain", "--post"];
     sb.run(&args, ANSWERS).ok();
     let first = api.fake.all_requests();
-    let again = [
-        "take",
-        "7",
-        "--repo",
-        &repo,
-        "--plain",
-        "--post",
-        "--new-attempt",
-    ];
+    let again = support::retake_and_post(&repo);
     sb.run(&again, ANSWERS).ok();
     let all = api.fake.all_requests();
     let second = &all[first.len()..];

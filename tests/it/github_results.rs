@@ -83,15 +83,7 @@ fn results_show_verified_stale_and_attempts(api: &Api) {
     // alice takes the quiz twice with quizz: one comment, edited, with a history line.
     let take = ["take", "7", "--repo", &repo, "--plain", "--post"];
     sb.run(&take, ANSWERS).ok();
-    let again = [
-        "take",
-        "7",
-        "--repo",
-        &repo,
-        "--plain",
-        "--post",
-        "--new-attempt",
-    ];
+    let again = support::retake_and_post(&repo);
     sb.run(&again, OTHER_ANSWERS).ok();
     // mallory pastes a results block that names alice, with a perfect score.
     api.fake.add_comment(

@@ -4,7 +4,6 @@
 // Scenario helpers outside #[test] functions: a panic is the test failing.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
 
 use serde_json::Value;
 
@@ -12,7 +11,7 @@ use crate::github_fake::{
     ANSWERS, Api, BOT, OTHER_ANSWERS, Run, Sandbox, TAKER, seed_quiz_comment,
 };
 use crate::messages_fake::fake_messages::{FakeMessages, Reply};
-use crate::messages_fake::{quizz, run_with_input, text};
+use crate::messages_fake::{json_files, quizz, run_with_input, text};
 
 const KEY: &str = "sk-ant-trust-test-key";
 /// The demo quiz answered in full, with an open answer for q5.
@@ -40,23 +39,20 @@ fn demo_take(
     text(&out.stdout)
 }
 
-/// The demo attempt as saved.
-fn demo_attempt(data: &std::path::Path) -> Value {
-    let dir = data.join("data/quizz/attempts/demo");
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "json"))
-        .unwrap();
-    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+/// The one attempt saved under `data`.
+fn saved_attempt(data: &std::path::Path) -> Value {
+    let files = json_files(&data.join("data/quizz/attempts"));
+    assert_eq!(files.len(), 1, "{files:?}");
+    serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap()
 }
 
-fn q5(attempt: &Value) -> Value {
+/// One question's result in a saved attempt.
+fn result_of(attempt: &Value, id: &str) -> Value {
     attempt["results"]["per_question"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|r| r["question_id"] == "q5")
+        .find(|r| r["question_id"] == id)
         .cloned()
         .unwrap_or(Value::Null)
 }
@@ -71,8 +67,8 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
     let first = demo_take(data, Some(&grader), &[], DEMO_INPUT);
     assert!(first.contains("graded  q5: 90%"), "{first}");
     assert_eq!(grader.posts().len(), 1);
-    let first_results = demo_attempt(data);
-    assert_eq!(q5(&first_results)["score"], 90);
+    let first_results = saved_attempt(data);
+    assert_eq!(result_of(&first_results, "q5")["score"], 90);
 
     // No grader, empty input.
     let again = demo_take(data, None, &[], "");
@@ -81,7 +77,11 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
         "{again}"
     );
     assert!(!again.contains("provisional"), "{again}");
-    assert_eq!(demo_attempt(data)["results"], first_results["results"], "{again}");
+    assert_eq!(
+        saved_attempt(data)["results"],
+        first_results["results"],
+        "{again}"
+    );
     // A grader that answers 429, and a working one: neither is called.
     let busy = FakeMessages::sequence(vec![Reply::error(429, "rate_limit_error", "slow down")]);
     demo_take(data, Some(&busy), &[], "");
@@ -92,9 +92,9 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
         1,
         "unchanged answers are never paid for again"
     );
-    let kept = demo_attempt(data);
+    let kept = saved_attempt(data);
     assert_eq!(kept["results"], first_results["results"]);
-    assert_eq!(q5(&kept)["feedback"], "Names the forcing.");
+    assert_eq!(result_of(&kept, "q5")["feedback"], "Names the forcing.");
 
     // A new attempt only when asked; the score is kept among the earlier ones.
     let fresh = demo_take(data, Some(&grader), &["--new-attempt"], DEMO_INPUT);
@@ -102,32 +102,9 @@ fn a_graded_plain_attempt_is_final_and_keeps_its_grades() {
     assert_eq!(grader.posts().len(), 2);
     let total = first_results["results"]["total_score"].clone();
     assert_eq!(
-        demo_attempt(data)["earlier_scores"],
+        saved_attempt(data)["earlier_scores"],
         Value::from(vec![total])
     );
-}
-
-/// Every `.json` file under `dir`.
-fn json_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            found.extend(json_files(&path));
-        } else if path.extension().is_some_and(|e| e == "json") {
-            found.push(path);
-        }
-    }
-    found
-}
-
-fn score_for(attempt: &Value, id: &str) -> Value {
-    attempt["results"]["per_question"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["question_id"] == id)
-        .map_or(Value::Null, |r| r["score"].clone())
 }
 
 /// Item 1: taking a graded attempt again grades only what is pending, and keeps the rest.
@@ -154,13 +131,9 @@ fn taking_a_graded_attempt_again_grades_only_what_is_pending() {
         format!("{}{}", text(&out.stdout), text(&out.stderr))
     };
     let first = take(&flaky, "one\n.\ntwo\n.\n");
-    let attempt = || {
-        let files = json_files(&data.join("data/quizz/attempts"));
-        assert_eq!(files.len(), 1, "{files:?}");
-        serde_json::from_str::<Value>(&std::fs::read_to_string(&files[0]).unwrap()).unwrap()
-    };
+    let attempt = || saved_attempt(data);
     let pending = attempt();
-    assert_eq!(score_for(&pending, "o1"), 70, "{first}");
+    assert_eq!(result_of(&pending, "o1")["score"], 70, "{first}");
     assert_eq!(
         pending["results"]["pending"],
         Value::from(vec!["o2"]),
@@ -172,8 +145,12 @@ fn taking_a_graded_attempt_again_grades_only_what_is_pending() {
     assert_eq!(grader.posts().len(), 1, "only o2 is graded:\n{again}");
     assert!(grader.posts()[0].body.contains("Explain part 2"), "{again}");
     let done = attempt();
-    assert_eq!(score_for(&done, "o1"), 70, "o1 keeps its grade:\n{again}");
-    assert_eq!(score_for(&done, "o2"), 95, "{again}");
+    assert_eq!(
+        result_of(&done, "o1")["score"],
+        70,
+        "o1 keeps its grade:\n{again}"
+    );
+    assert_eq!(result_of(&done, "o2")["score"], 95, "{again}");
     assert_eq!(done["answers"], pending["answers"]);
 }
 
@@ -232,15 +209,7 @@ fn an_old_outbox_entry_never_overwrites_newer_posted_results() {
             let desktop = Sandbox::new(&api);
             desktop.run(&post, OTHER_ANSWERS)
         } else {
-            let again = [
-                "take",
-                "7",
-                "--repo",
-                &repo,
-                "--plain",
-                "--post",
-                "--new-attempt",
-            ];
+            let again = crate::github_fake::retake_and_post(&repo);
             let run = laptop.run(&again, OTHER_ANSWERS);
             assert!(
                 run.stdout
@@ -292,13 +261,7 @@ struct Background {
 
 impl Background {
     fn start(sb: &Sandbox, args: &[&str]) -> Self {
-        let mut child = sb
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = sb.spawn(args);
         let stdout = BufReader::new(child.stdout.take().unwrap());
         Self { child, stdout }
     }
@@ -394,15 +357,7 @@ fn two_quizz_post_at_once_post_once() {
         );
         queued.post_failed();
         sb.set("GH_TOKEN", crate::github_fake::TOKEN);
-        let spawn = || {
-            sb.command(&["post"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        };
-        let (a, b) = (spawn(), spawn());
+        let (a, b) = (sb.spawn(&["post"]), sb.spawn(&["post"]));
         let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
         let both = format!(
             "{}{}{}{}",
