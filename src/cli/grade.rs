@@ -54,7 +54,8 @@ pub struct GradeArgs {
     /// With the saved answers (--demo, --file): the quiz whose saved answers to grade.
     #[command(flatten)]
     source: SourceArgs,
-    /// Grade every open answer again, even those already graded.
+    /// Grade every open answer again, even those already graded (one whose new grading
+    /// fails keeps its earlier grade).
     #[arg(long, conflicts_with = "previous")]
     regrade: bool,
     /// Print the results state JSON.
@@ -180,11 +181,15 @@ fn finish(
         usize::from(args.jobs),
         &mut err,
     )?;
-    for (now, saved) in graded.outcomes.iter_mut().zip(kept) {
+    // A regrade that failed keeps the earlier grade: a grade never goes back to pending.
+    let mut kept_ids = Vec::new();
+    for ((now, saved), q) in graded.outcomes.iter_mut().zip(kept).zip(&quiz.questions) {
         if *now == Outcome::Pending && matches!(saved, Outcome::Scored { .. }) {
             now.clone_from(saved);
+            kept_ids.push(q.id.clone());
         }
     }
+    graded.failed.retain(|id| !kept_ids.contains(id));
     let mut results = assemble(quiz, &graded.outcomes);
     results.set_confidence(ratings);
     save(&results)?;
@@ -196,6 +201,17 @@ fn finish(
         super::report::print_results(&mut std::io::stdout().lock(), quiz, answers, &results)?;
     }
     summarise(&graded, &selection, &mut err, retry)?;
+    if !kept_ids.is_empty() {
+        let ids: Vec<String> = kept_ids
+            .iter()
+            .map(|i| crate::text::sanitize_line(i))
+            .collect();
+        bail!(
+            "{} could not be graded again ({}): the earlier grade is kept",
+            crate::text::plural(ids.len(), "open answer", "open answers"),
+            ids.join(", ")
+        );
+    }
     if !graded.failed.is_empty() {
         bail!(
             "{} could not be graded; the results above are provisional",

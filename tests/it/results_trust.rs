@@ -154,6 +154,44 @@ fn taking_a_graded_attempt_again_grades_only_what_is_pending() {
     assert_eq!(done["answers"], pending["answers"]);
 }
 
+/// Item 1: `quizz grade --regrade` whose grader fails keeps the grade it had.
+#[test]
+fn a_failed_regrade_keeps_the_grade() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let (quiz, _) = crate::messages_fake::open_quiz(data, 1);
+    let quiz = quiz.to_str().unwrap().to_string();
+    let with = |server: &FakeMessages, args: &[&str], input: &str| {
+        let mut cmd = quizz(data);
+        cmd.args(args)
+            .env("ANTHROPIC_API_KEY", KEY)
+            .env("ANTHROPIC_BASE_URL", &server.url);
+        run_with_input(&mut cmd, input)
+    };
+    let grader = FakeMessages::sequence(vec![Reply::grade(70, "Partly.")]);
+    with(&grader, &["take", "--file", &quiz, "--plain"], "one\n.\n");
+    assert_eq!(result_of(&saved_attempt(data), "o1")["score"], 70);
+    let refusing =
+        FakeMessages::sequence(vec![Reply::error(400, "invalid_request_error", "refused")]);
+    let out = with(&refusing, &["grade", "--file", &quiz, "--regrade"], "");
+    assert!(!out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr)
+            .contains("1 open answer could not be graded again (o1): the earlier grade is kept"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(refusing.posts().len(), 1);
+    let kept = saved_attempt(data);
+    assert_eq!(result_of(&kept, "o1")["score"], 70, "{kept}");
+    assert!(
+        kept["results"]["pending"]
+            .as_array()
+            .is_none_or(Vec::is_empty),
+        "{kept}"
+    );
+}
+
 fn repo_with_quiz(api: &Api, name: &str) -> (String, u64) {
     let repo = api.repo(name);
     api.fake.add_pull(&repo, 7, "octo", "feature");
