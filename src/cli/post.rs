@@ -37,8 +37,6 @@ pub struct PostArgs {
 
 pub fn run(args: &PostArgs) -> Result<()> {
     let store = Store::open_default()?;
-    // Held until every result is sent: a second `quizz post` waits, then finds them gone.
-    let _lock = store.lock_outbox()?;
     let waiting = store.outbox_list();
     if waiting.is_empty() {
         outln!("Nothing waiting to be posted.");
@@ -50,8 +48,9 @@ pub fn run(args: &PostArgs) -> Result<()> {
         can_ask: stdin.is_terminal(),
     };
     let mut input = stdin.lock();
-    let mut connections: HashMap<String, Connection> = HashMap::new();
     let (mut failed, mut unconfirmed) = (0, 0);
+    // First what to send (asking takes the time it takes, and holds up nobody) …
+    let mut chosen = Vec::new();
     for w in &waiting {
         let entry = match &w.entry {
             Ok(e) => e,
@@ -61,12 +60,7 @@ pub fn run(args: &PostArgs) -> Result<()> {
                 continue;
             }
         };
-        let pr = PrRef {
-            host: entry.host.clone(),
-            owner: entry.owner.clone(),
-            repo: entry.repo.clone(),
-            number: entry.number,
-        };
+        let pr = pr_of(entry);
         let results = match Results::from_value(entry.results.clone()) {
             Ok(r) => r,
             Err(e) => {
@@ -75,12 +69,28 @@ pub fn run(args: &PostArgs) -> Result<()> {
                 continue;
             }
         };
-        let mut out = std::io::stdout();
-        match ask.decide(&pr, entry, &results, &mut input, &mut out)? {
-            Decision::Send => {}
-            Decision::Keep => continue,
-            Decision::NeedsYes => {
-                unconfirmed += 1;
+        match ask.decide(&pr, entry, &results, &mut input, &mut std::io::stdout())? {
+            Decision::Send => chosen.push((w.path.clone(), entry.clone(), results)),
+            Decision::Keep => {}
+            Decision::NeedsYes => unconfirmed += 1,
+        }
+    }
+    // … then send it under the outbox lock: a second `quizz post` waits, then finds what
+    // this one sent gone.
+    let _lock = store.lock_outbox()?;
+    let mut connections: HashMap<String, Connection> = HashMap::new();
+    for (path, entry, results) in &chosen {
+        let pr = pr_of(entry);
+        match store.outbox_read(path) {
+            Ok(now) if now == *entry => {}
+            Ok(_) => {
+                outln!(
+                    "{pr}: newer results were queued meanwhile: not sent; run `quizz post` again"
+                );
+                continue;
+            }
+            Err(_) => {
+                outln!("{pr}: sent meanwhile by another `quizz post`");
                 continue;
             }
         }
@@ -95,12 +105,12 @@ pub fn run(args: &PostArgs) -> Result<()> {
             conn,
             &pr,
             entry.quiz_comment_id,
-            &results,
+            results,
             entry.stamp.as_ref(),
         ) {
             Ok(outcome) => {
-                store.outbox_remove(&w.path)?;
-                outln!("{pr}: {}", describe(&outcome, &results));
+                store.outbox_remove(path)?;
+                outln!("{pr}: {}", describe(&outcome, results));
             }
             Err(e) => {
                 eprintln!(
@@ -126,6 +136,15 @@ pub fn run(args: &PostArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+fn pr_of(entry: &OutboxEntry) -> PrRef {
+    PrRef {
+        host: entry.host.clone(),
+        owner: entry.owner.clone(),
+        repo: entry.repo.clone(),
+        number: entry.number,
+    }
 }
 
 /// How `quizz post` decides, entry by entry.

@@ -158,6 +158,11 @@ impl Store {
         found
     }
 
+    /// One waiting entry, read again (an error when it is gone or unreadable).
+    pub fn outbox_read(&self, path: &std::path::Path) -> Result<OutboxEntry, String> {
+        read_entry(path)
+    }
+
     pub fn outbox_remove(&self, path: &std::path::Path) -> Result<(), StoreError> {
         match std::fs::remove_file(path) {
             Ok(()) => Ok(()),
