@@ -17,7 +17,7 @@ pub use attempt::{Attempt, AttemptStamp, LoadedAttempt};
 pub use list::SavedAttempt;
 pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;
-pub use outbox::{OutboxEntry, OutboxLock, Waiting};
+pub use outbox::{OutboxEntry, Waiting};
 
 use std::path::{Path, PathBuf};
 
