@@ -76,7 +76,20 @@ impl AttemptLock {
     /// Opens the lock next to `attempt` (`<attempt>.lock`).
     pub fn open(attempt: &Path) -> Result<Locked, StoreError> {
         let path = attempt.with_extension("lock");
-        let file = open_lock_file(&path)?;
+        let err = |source| StoreError::Write {
+            path: path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(err)?;
         let mut lock = Self {
             path: path.clone(),
             me: Owner::new_session(),
@@ -187,24 +200,6 @@ impl Drop for AttemptLock {
         }
         self.file = None;
     }
-}
-
-/// Opens (creating it and its folder) a lock file, kept as it is.
-pub(super) fn open_lock_file(path: &Path) -> Result<File, StoreError> {
-    let err = |source| StoreError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(err)?;
-    }
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(err)
 }
 
 fn hostname() -> String {

@@ -4,7 +4,7 @@
 //! take removes it. `quizz post` sends while holding [`OutboxLock`], so two at once never
 //! post one result twice.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -136,7 +136,18 @@ impl Store {
     /// it with a process that dies). A file system without locks works as before.
     pub fn lock_outbox(&self) -> Result<OutboxLock, StoreError> {
         let path = self.root().join("outbox.lock");
-        let file = super::lock::open_lock_file(&path)?;
+        let err = |source| StoreError::Write {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(self.root()).map_err(err)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(err)?;
         if let Err(e) = file.lock() {
             tracing::warn!("cannot lock {}: {e}; two posts could clash", path.display());
         }
