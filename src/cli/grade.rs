@@ -103,9 +103,10 @@ fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Resul
         args,
         quiz,
         &answers,
-        (&previous, &[]),
+        &previous,
         &retry,
         &BTreeMap::new(),
+        &[],
         |_| Ok(()),
     )
 }
@@ -132,14 +133,14 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         .results
         .clone()
         .and_then(|v| Results::from_value(v).ok());
+    // What a regrade that fails keeps.
     let kept = saved
         .as_ref()
         .map(|r| keep_previous(&quiz, &answers, &outcomes_from(&quiz, r)))
         .unwrap_or_default();
-    let previous = if args.regrade || kept.is_empty() {
-        grade_closed(&quiz, &answers)
-    } else {
-        kept.clone()
+    let previous = match (&saved, args.regrade) {
+        (Some(results), false) => keep_previous(&quiz, &answers, &outcomes_from(&quiz, results)),
+        _ => grade_closed(&quiz, &answers),
     };
     let retry = format!("quizz grade {}", args.source.command_args());
     let ratings = session.attempt().confidence.clone();
@@ -147,9 +148,10 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         args,
         &quiz,
         &answers,
-        (&previous, &kept),
+        &previous,
         &retry,
         &ratings,
+        &kept,
         |results| {
             session
                 .set_results(results)
@@ -159,18 +161,19 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
     )
 }
 
-/// `outcomes`: what to grade from (pending ones are graded), and the saved grades that a
-/// failed regrade keeps (a grade never goes back to pending).
+/// Grades what `previous` has pending; `kept`: saved grades that a failed regrade keeps (a
+/// grade never goes back to pending).
+#[allow(clippy::too_many_arguments)] // the two callers differ in each
 fn finish(
     args: &GradeArgs,
     quiz: &Quiz,
     answers: &Answers,
-    outcomes: (&[Outcome], &[Outcome]),
+    previous: &[Outcome],
     retry: &str,
     ratings: &BTreeMap<String, u8>,
+    kept: &[Outcome],
     save: impl FnOnce(&Results) -> Result<()>,
 ) -> Result<()> {
-    let (previous, kept) = outcomes;
     let selection = select_grader(&EnvSnapshot::from_process());
     let mut err = std::io::stderr();
     let mut graded = grade_with_progress(

@@ -57,7 +57,7 @@ mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
 mod roundtrip_props;
-mod results_trust;
+mod trust_results;
 mod tui_discover;
 mod tui_github;
 mod tui_grading;
