@@ -310,24 +310,31 @@ fn run_tui(
             grade_later(args, pr_take, false)
         )?;
     }
-    if let Some(take) = pr_take {
-        // The confirmation was given (or refused) in the UI: P on the results, or --post.
-        if finished.post || choice == PostChoice::Yes {
-            let mut no_input = std::io::empty();
-            post_take(
-                &mut session,
-                take,
-                results,
-                PostChoice::Yes,
-                &mut no_input,
-                &mut out,
-            )?;
-        } else if choice != PostChoice::No {
-            writeln!(
-                out,
-                "Not posted. To post these results, run the same command again with --post and submit."
-            )?;
-        }
+    match pr_take {
+        Some(take) => post_after_ui(&mut session, take, results, finished.post, choice, &mut out),
+        None => Ok(()),
+    }
+}
+
+/// The posting step after the UI, where the confirmation was given (or refused): `P` on
+/// the results, or --post.
+fn post_after_ui(
+    session: &mut Session,
+    take: &PrTake,
+    results: &crate::quiz::Results,
+    pressed_post: bool,
+    choice: PostChoice,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if pressed_post || choice == PostChoice::Yes {
+        let mut no_input = std::io::empty();
+        return post_take(session, take, results, PostChoice::Yes, &mut no_input, out);
+    }
+    if choice != PostChoice::No {
+        writeln!(
+            out,
+            "Not posted. To post these results, run the same command again with --post and submit."
+        )?;
     }
     Ok(())
 }
@@ -495,12 +502,11 @@ fn show_graded(session: &Session, opts: &PlainOptions, out: &mut dyn Write) -> R
         session.answered_count(),
         session.quiz.questions.len()
     );
-    let hang = "              ";
     let mut lines = wrap_with(&sanitize(&title), opts.width, "", "");
-    for (i, line) in opts.pull_request.iter().enumerate() {
-        let label = if i == 0 { "Pull request: " } else { hang };
-        lines.extend(wrap_with(&sanitize(line), opts.width, label, hang));
-    }
+    lines.extend(crate::plain::pull_request_lines(
+        &opts.pull_request,
+        opts.width,
+    ));
     for note in &session.notes {
         lines.extend(wrap_with(&sanitize(note), opts.width, "Note: ", "      "));
     }

@@ -80,14 +80,8 @@ pub fn ask_all(
         counts.join(", ")
     );
     print_wrapped(out, &title, width, "", "")?;
-    for (i, line) in opts.pull_request.iter().enumerate() {
-        // The label once; the lines after it (who took the quiz) hang under it.
-        let label = if i == 0 {
-            "Pull request: "
-        } else {
-            "              "
-        };
-        print_wrapped(out, &sanitize(line), width, label, "              ")?;
+    for line in pull_request_lines(&opts.pull_request, width) {
+        writeln!(out, "{line}")?;
     }
     if let Some(coverage) = &opts.coverage {
         print_coverage(out, coverage, width)?;
@@ -124,9 +118,7 @@ pub fn ask_all(
         "",
         "",
     )?;
-    // Answers read from the input in this run: input that ends before the first one
-    // grades nothing (an empty stdin is not a take).
-    let mut read = 0;
+    let mut read = 0; // answers read in this run: none, and nothing is graded
     for index in start..total {
         session.set_current(index);
         let Some(question) = session.question(index).cloned() else {
@@ -169,6 +161,18 @@ pub fn ask_all(
         }
     }
     Ok(Finish::Grade)
+}
+
+/// `Pull request: octo/app#7 · …`, then the lines after it (who took the quiz) hanging
+/// under the label, wrapped to `width`.
+pub fn pull_request_lines(lines: &[String], width: usize) -> Vec<String> {
+    let hang = "              ";
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let label = if i == 0 { "Pull request: " } else { hang };
+        out.extend(wrap_with(&sanitize(line), width, label, hang));
+    }
+    out
 }
 
 /// The first question that can be answered and has no answer yet.
