@@ -182,7 +182,7 @@ impl Ask {
                 return Ok(Decision::Send);
             }
             eprintln!(
-                "{pr}: not posted: {} was never confirmed (the take could not ask); `quizz post --yes` posts it",
+                "{pr}: not posted: {} (`quizz post --yes` posts it)",
                 waiting_line(entry, results)
             );
             return Ok(Decision::NeedsYes);

@@ -446,7 +446,8 @@ fn an_empty_stdin_grades_nothing_and_unconfirmed_results_need_yes() {
     let post = sb.run(&["post"], "");
     assert_eq!(post.code, 1, "{}", post.all());
     assert!(
-        post.stderr.contains("was never confirmed"),
+        post.stderr
+            .contains("queued just now: not confirmed: the take could not ask"),
         "{}",
         post.all()
     );
@@ -458,6 +459,52 @@ fn an_empty_stdin_grades_nothing_and_unconfirmed_results_need_yes() {
     let yes = sb.run(&["post", "--yes"], "");
     yes.ok();
     assert!(yes.stdout.contains("posted your results"), "{}", yes.all());
+    assert_eq!(own_comments(&api, &repo).len(), 1);
+}
+
+/// Item 5: `quizz post` at a terminal shows each waiting result and posts it only on `y`.
+#[test]
+fn quizz_post_at_a_terminal_shows_the_result_and_asks() {
+    let Some(t) = crate::tmux::Tmux::new("post-asks") else {
+        return;
+    };
+    let api = Api::direct();
+    let (repo, _) = repo_with_quiz(&api, "post-asks");
+    let home = t.data.display().to_string();
+    let env = [
+        ("HOME", home.clone()),
+        ("XDG_DATA_HOME", home.clone()),
+        ("XDG_CONFIG_HOME", format!("{home}/config")),
+        ("XDG_CACHE_HOME", format!("{home}/cache")),
+        ("QUIZZ_GH", format!("{home}/no-gh")),
+        ("GITHUB_API_URL", api.base.clone()),
+        ("GH_TOKEN", crate::github_fake::TOKEN.to_string()),
+    ];
+    // Queued unconfirmed: the take could not ask.
+    let mut take = quizz(&t.data);
+    take.args(["take", "7", "--repo", &repo, "--plain"])
+        .envs(env.clone());
+    let out = run_with_input(&mut take, ANSWERS);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let score = text(&out.stdout)
+        .split("Results: ")
+        .nth(1)
+        .and_then(|r| r.split('%').next())
+        .unwrap()
+        .to_string();
+    let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let env = env.join(" ");
+    for (answer, said) in [("n", "kept in the outbox."), ("y", "posted your results")] {
+        t.start(120, 20, "post", &env);
+        let screen = t.wait_for("Post it as your results comment? [y/N]");
+        assert!(
+            screen.contains(&format!("{repo}#7: {score}%")) && screen.contains("queued just now"),
+            "{screen}"
+        );
+        t.keys(&[answer, "Enter"]);
+        let screen = t.wait_for("[quizz exited 0]");
+        assert!(screen.contains(said), "{screen}");
+    }
     assert_eq!(own_comments(&api, &repo).len(), 1);
 }
 
