@@ -54,7 +54,8 @@ pub struct GradeArgs {
     /// With the saved answers (--demo, --file): the quiz whose saved answers to grade.
     #[command(flatten)]
     source: SourceArgs,
-    /// Grade every open answer again, even those already graded.
+    /// Grade every open answer again, even those already graded (one whose new grading
+    /// fails keeps its earlier grade).
     #[arg(long, conflicts_with = "previous")]
     regrade: bool,
     /// Print the results state JSON.
@@ -107,6 +108,7 @@ fn grade_files(args: &GradeArgs, quiz_path: &Path, answers_path: &Path) -> Resul
         &previous,
         Some(&retry),
         &BTreeMap::new(),
+        &[],
         |_| Ok(()),
     )
 }
@@ -133,6 +135,11 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         .results
         .clone()
         .and_then(|v| Results::from_value(v).ok());
+    // What a regrade that fails keeps.
+    let kept = saved
+        .as_ref()
+        .map(|r| keep_previous(&quiz, &answers, &outcomes_from(&quiz, r)))
+        .unwrap_or_default();
     let previous = match (&saved, args.regrade) {
         (Some(results), false) => keep_previous(&quiz, &answers, &outcomes_from(&quiz, results)),
         _ => grade_closed(&quiz, &answers),
@@ -146,6 +153,7 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
         &previous,
         None,
         &ratings,
+        &kept,
         |results| {
             session
                 .set_results(results)
@@ -155,6 +163,9 @@ fn grade_saved(args: &GradeArgs) -> Result<()> {
     )
 }
 
+/// Grades what `previous` has pending; `kept`: saved grades that a failed regrade keeps (a
+/// grade never goes back to pending).
+#[allow(clippy::too_many_arguments)] // the two callers differ in each
 fn finish(
     args: &GradeArgs,
     quiz: &Quiz,
@@ -162,11 +173,12 @@ fn finish(
     previous: &[Outcome],
     retry: Option<&str>,
     ratings: &BTreeMap<String, u8>,
+    kept: &[Outcome],
     save: impl FnOnce(&Results) -> Result<()>,
 ) -> Result<()> {
     let selection = select_grader(&EnvSnapshot::from_process());
     let mut err = std::io::stderr();
-    let graded = grade_with_progress(
+    let mut graded = grade_with_progress(
         quiz,
         answers,
         previous,
@@ -174,6 +186,15 @@ fn finish(
         usize::from(args.jobs),
         &mut err,
     )?;
+    // A regrade that failed keeps the earlier grade: a grade never goes back to pending.
+    let mut kept_ids = Vec::new();
+    for ((now, saved), q) in graded.outcomes.iter_mut().zip(kept).zip(&quiz.questions) {
+        if *now == Outcome::Pending && matches!(saved, Outcome::Scored { .. }) {
+            now.clone_from(saved);
+            kept_ids.push(q.id.clone());
+        }
+    }
+    graded.failed.retain(|id| !kept_ids.contains(id));
     let mut results = assemble(quiz, &graded.outcomes);
     results.set_confidence(ratings);
     save(&results)?;
@@ -185,6 +206,17 @@ fn finish(
         super::report::print_results(&mut std::io::stdout().lock(), quiz, answers, &results)?;
     }
     summarise(&graded, &selection, &mut err, retry)?;
+    if !kept_ids.is_empty() {
+        let ids: Vec<String> = kept_ids
+            .iter()
+            .map(|i| crate::text::sanitize_line(i))
+            .collect();
+        bail!(
+            "{} could not be graded again ({}): the earlier grade is kept",
+            crate::text::plural(ids.len(), "open answer", "open answers"),
+            ids.join(", ")
+        );
+    }
     if !graded.failed.is_empty() {
         bail!(
             "{} could not be graded; the results above are provisional",

@@ -33,6 +33,34 @@ pub fn grade_take(
     Ok(assemble(quiz, &graded.outcomes))
 }
 
+/// Grades the open answers a graded attempt still has pending, keeping every grade it has;
+/// `None` when nothing changed (nothing pending, no grader, or every call failed), so the
+/// saved results stay as they are.
+pub fn grade_pending(
+    quiz: &Quiz,
+    answers: &Answers,
+    saved: &Results,
+    out: &mut dyn Write,
+    retry_command: &str,
+) -> Result<Option<Results>> {
+    if saved.pending.is_empty() {
+        return Ok(None);
+    }
+    let previous = keep_previous(quiz, answers, &saved.outcomes(quiz));
+    let selection = select_grader(&EnvSnapshot::from_process());
+    let graded = grade_with_progress(
+        quiz,
+        answers,
+        &previous,
+        &selection,
+        DEFAULT_CONCURRENCY,
+        out,
+    )?;
+    summarise(&graded, &selection, out, retry_command)?;
+    let results = assemble(quiz, &graded.outcomes);
+    Ok((results.pending.len() < saved.pending.len()).then_some(results))
+}
+
 /// Grades the open answers still pending in `previous`, printing a line when each starts,
 /// ends, or fails. With no backend, says so and leaves them pending.
 pub fn grade_with_progress(

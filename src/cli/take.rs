@@ -3,6 +3,7 @@ use std::io::{IsTerminal, Write};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use super::post::TakePost;
 use super::pr::{PostChoice, PrArgs};
 use super::{SourceArgs, report, wants_plain};
 use crate::github::PrTake;
@@ -26,14 +27,19 @@ use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
         quizz take --demo --practice   see right or wrong as you answer\n  \
         quizz take --file comment.md   a quiz saved from a PR comment\n  \
         quizz take https://github.com/octo/app/pull/7 --plain --post\n  \
-        printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n\n\
+        printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n  \
+        quizz take 7 --new-attempt     start again (earlier scores are kept)\n\n\
         Plain protocol: each question is printed with numbered options; type the option number (mcq), \
         t/f/true/false (tf), the label or its number (mermaid), or lines of text ended by a line \
         holding only '.' (open). An empty line leaves a question as it is. A take that was \
         interrupted starts again at the first unanswered question. End of input (Ctrl-D) stops \
         early: at a terminal quizz asks before grading with questions unanswered, otherwise it \
-        says how many stay unanswered and grades the answers given. Every answer is saved as it \
-        is given: Ctrl-C stops at once and loses none.")]
+        says how many stay unanswered and grades the answers given; input that ends before any \
+        answer grades nothing. A graded attempt is final: taking it again shows its results and \
+        grades only the open answers still pending (--new-attempt starts again). Every answer is \
+        saved as it is given: Ctrl-C stops at once and loses none.\n\n\
+        Exit status: 1 also when the results were to be posted (--post, or y) and could not be: \
+        they wait in the outbox for `quizz post`.")]
 #[allow(clippy::struct_excessive_bools)] // one flag each, as clap reads them
 pub struct TakeArgs {
     #[command(flatten)]
@@ -59,6 +65,10 @@ pub struct TakeArgs {
     /// `[ui] mouse = false` in the config file does the same.
     #[arg(long)]
     no_mouse: bool,
+    /// Start a new attempt: clear the saved answers (and results) first. A graded
+    /// attempt's score is kept among the earlier attempts.
+    #[arg(long)]
+    new_attempt: bool,
 }
 
 pub fn run(args: &TakeArgs) -> Result<()> {
@@ -90,7 +100,11 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         None => args.source.source()?.load()?,
     };
     let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store);
-    let session = Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
+    let mut session =
+        Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
+    if args.new_attempt {
+        start_again(&mut session)?;
+    }
     let config = crate::config::take();
     let mode = Mode {
         practice: args.practice || (config.practice && !args.exam),
@@ -102,6 +116,25 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     } else {
         run_tui(session, args, &store, pr_take.as_ref(), code, mode)
     }
+}
+
+/// `--new-attempt`: clears the saved answers, keeping a graded attempt's score.
+fn start_again(session: &mut Session) -> Result<()> {
+    if let Some(owner) = session.busy() {
+        anyhow::bail!(
+            "--new-attempt: this quiz is open in another quizz ({owner}): close it there first"
+        );
+    }
+    let graded = session.attempt().results.is_some();
+    if graded || session.answered_count() > 0 {
+        session.new_attempt()?;
+        session.notes.push(if graded {
+            "new attempt: the answers are cleared; the earlier score is kept".into()
+        } else {
+            "new attempt: the saved answers are cleared".into()
+        });
+    }
+    Ok(())
 }
 
 /// What the overview says of the pull request.
@@ -175,12 +208,21 @@ fn code_of(
 
 /// The command that grades this quiz's pending open answers later.
 /// A PR's quiz is graded again by taking it again (`g` on the overview grades what is
-/// pending); a local one by `quizz grade`.
-fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>) -> String {
+/// pending; plain mode grades them at once); a local one by `quizz grade`.
+fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>, plain: bool) -> String {
     match pr_take {
+        Some(take) if plain => format!("quizz take {} --plain", take.pr),
         Some(take) => format!("quizz take {} (then g)", take.pr),
         None => format!("quizz grade {}", args.source.command_args()),
     }
+}
+
+/// A post the taker asked for failed: the take exits with status 1 (scripts rely on it).
+fn post_failed(outcome: TakePost) -> Result<()> {
+    if outcome == TakePost::Failed {
+        anyhow::bail!("the results were not posted; they wait in the outbox for `quizz post`");
+    }
+    Ok(())
 }
 
 fn run_tui(
@@ -222,7 +264,7 @@ fn run_tui(
             model: selection.model.clone(),
         }),
         posting,
-        grade_later: grade_later(args, pr_take),
+        grade_later: grade_later(args, pr_take, false),
         pr: pr_take.map(pull_request_info),
         code: std::sync::Arc::new(code.book),
         coverage: code.coverage,
@@ -273,22 +315,34 @@ fn run_tui(
             } else {
                 "them"
             },
-            grade_later(args, pr_take)
+            grade_later(args, pr_take, false)
         )?;
     }
-    if let Some(take) = pr_take {
-        // The confirmation was given (or refused) in the UI: P on the results, or --post.
-        if finished.post || choice == PostChoice::Yes {
-            let mut no_input = std::io::empty();
-            if super::post::after_take(take, results, PostChoice::Yes, &mut no_input, &mut out)? {
-                session.mark_posted()?;
-            }
-        } else if choice != PostChoice::No {
-            writeln!(
-                out,
-                "Not posted. To post these results, run the same command again with --post and submit."
-            )?;
-        }
+    match pr_take {
+        Some(take) => post_after_ui(&mut session, take, results, finished.post, choice, &mut out),
+        None => Ok(()),
+    }
+}
+
+/// The posting step after the UI, where the confirmation was given (or refused): `P` on
+/// the results, or --post.
+fn post_after_ui(
+    session: &mut Session,
+    take: &PrTake,
+    results: &crate::quiz::Results,
+    pressed_post: bool,
+    choice: PostChoice,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if pressed_post || choice == PostChoice::Yes {
+        let mut no_input = std::io::empty();
+        return post_take(session, take, results, PostChoice::Yes, &mut no_input, out);
+    }
+    if choice != PostChoice::No {
+        writeln!(
+            out,
+            "Not posted. To post these results, run the same command again with --post and submit."
+        )?;
     }
     Ok(())
 }
@@ -342,25 +396,17 @@ fn run_plain(
     };
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
-    if crate::plain::ask_all(&mut session, &mut input, &mut prompts, &opts)? == Finish::Stop {
-        writeln!(
-            prompts,
-            "Answers saved ({} of {}), not graded. Run the same command to carry on.",
-            session.answered_count(),
-            session.quiz.questions.len()
-        )?;
+    let retry = grade_later(args, pr_take, true);
+    let Some((mut results, graded_now)) =
+        plain_results(&mut session, &mut input, &mut prompts, &opts, &retry)?
+    else {
         return Ok(());
+    };
+    if graded_now {
+        results.set_confidence(&session.attempt().confidence);
+        session.set_results(&results)?;
+        session.flush()?;
     }
-
-    let mut results = super::grading::grade_take(
-        &session.quiz,
-        &session.answers(),
-        &mut prompts,
-        &grade_later(args, pr_take),
-    )?;
-    results.set_confidence(&session.attempt().confidence);
-    session.set_results(&results)?;
-    session.flush()?;
     if args.json {
         outln!("{}", results.to_pretty_json());
     } else {
@@ -373,10 +419,117 @@ fn run_plain(
             opts.width,
         )?;
     }
-    if let Some(take) = pr_take
-        && super::post::after_take(take, &results, args.pr.choice(), &mut input, &mut prompts)?
-    {
+    let Some(take) = pr_take else {
+        return Ok(());
+    };
+    if let Some(at) = session.attempt().posted_at.filter(|_| !graded_now) {
+        writeln!(
+            prompts,
+            "These results were posted to {} {}.",
+            take.pr,
+            crate::text::time_ago(at)
+        )?;
+        return Ok(());
+    }
+    post_take(
+        &mut session,
+        take,
+        &results,
+        args.pr.choice(),
+        &mut input,
+        &mut prompts,
+    )
+}
+
+/// The results of a plain take, and whether they were graded now: a graded attempt's
+/// (its pending open answers graded, nothing else), else the questions asked and graded.
+/// `None` when the take stopped before grading.
+fn plain_results(
+    session: &mut Session,
+    input: &mut dyn std::io::BufRead,
+    prompts: &mut dyn Write,
+    opts: &PlainOptions,
+    retry: &str,
+) -> Result<Option<(crate::quiz::Results, bool)>> {
+    if let Some(saved) = session.attempt().graded() {
+        // Graded already: final, as in the terminal UI.
+        show_graded(session, opts, prompts)?;
+        let regraded = super::grading::grade_pending(
+            &session.quiz,
+            &session.answers(),
+            &saved,
+            prompts,
+            retry,
+        )?;
+        return Ok(Some(match regraded {
+            Some(results) => (results, true),
+            None => (saved, false),
+        }));
+    }
+    if crate::plain::ask_all(session, input, prompts, opts)? == Finish::Stop {
+        writeln!(
+            prompts,
+            "Answers saved ({} of {}), not graded. Run the same command to carry on.",
+            session.answered_count(),
+            session.quiz.questions.len()
+        )?;
+        return Ok(None);
+    }
+    let results = super::grading::grade_take(&session.quiz, &session.answers(), prompts, retry)?;
+    Ok(Some((results, true)))
+}
+
+/// Posts (or queues) a PR take's results as chosen; exits 1 when a post asked for failed.
+fn post_take(
+    session: &mut Session,
+    take: &PrTake,
+    results: &crate::quiz::Results,
+    choice: PostChoice,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let stamp = session.attempt().stamp();
+    let outcome = super::post::after_take(take, results, stamp.as_ref(), choice, input, out)?;
+    if outcome == TakePost::Posted {
         session.mark_posted()?;
+    }
+    post_failed(outcome)
+}
+
+/// The header of a graded attempt taken again: what it is, the pull request, the notes,
+/// and how to start again.
+fn show_graded(session: &Session, opts: &PlainOptions, out: &mut dyn Write) -> Result<()> {
+    use crate::text::{sanitize, wrap_with};
+    let attempt = session.attempt();
+    let title = format!(
+        "Quiz: {} — graded {} ({} of {} answered).",
+        session.origin.describe(),
+        crate::text::time_ago(
+            attempt
+                .graded_at_ms
+                .map_or(attempt.updated_at, |ms| ms / 1000)
+        ),
+        session.answered_count(),
+        session.quiz.questions.len()
+    );
+    let mut lines = wrap_with(&sanitize(&title), opts.width, "", "");
+    lines.extend(crate::plain::pull_request_lines(
+        &opts.pull_request,
+        opts.width,
+    ));
+    for note in &session.notes {
+        lines.extend(wrap_with(&sanitize(note), opts.width, "Note: ", "      "));
+    }
+    lines.extend(wrap_with(
+        "This attempt is graded, and final: its results follow, and only open answers still \
+         pending are graded. To take the quiz again, add --new-attempt (this score is kept \
+         among the earlier attempts).",
+        opts.width,
+        "",
+        "",
+    ));
+    for line in lines {
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }

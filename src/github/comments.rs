@@ -8,6 +8,7 @@ use crate::comment::{
     render_results_comment,
 };
 use crate::quiz::Results;
+use crate::store::AttemptStamp;
 use crate::text::sanitize_line;
 
 use super::error::GithubError;
@@ -38,6 +39,9 @@ pub struct Comment {
 pub struct ResultsMarker {
     pub taker: Option<String>,
     pub quiz: Option<u64>,
+    /// The attempt and when it was graded (`attempt=2 id=… graded=…`), in comments written
+    /// by this version of quizz and later.
+    pub stamp: Option<AttemptStamp>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,13 +107,25 @@ impl Comment {
             let mut words = inner.split_whitespace();
             if matches!(words.next(), Some("quizz:results" | "cognit:results")) {
                 let mut info = ResultsMarker::default();
+                let (mut number, mut id, mut graded) = (None, String::new(), None);
                 for w in words {
                     if let Some(v) = w.strip_prefix("taker=") {
                         info.taker = Some(v.to_string()).filter(|t| !t.is_empty());
                     } else if let Some(v) = w.strip_prefix("quiz=") {
                         info.quiz = v.parse().ok();
+                    } else if let Some(v) = w.strip_prefix("attempt=") {
+                        number = v.parse().ok();
+                    } else if let Some(v) = w.strip_prefix("id=") {
+                        id = v.to_string();
+                    } else if let Some(v) = w.strip_prefix("graded=") {
+                        graded = v.parse().ok();
                     }
                 }
+                info.stamp = graded.map(|graded_at_ms| AttemptStamp {
+                    number: number.unwrap_or(0),
+                    id,
+                    graded_at_ms,
+                });
                 return Some(info);
             }
         }
@@ -191,12 +207,14 @@ pub fn find_own<'a>(comments: &'a [Comment], login: &str, quiz_id: u64) -> Optio
         .max_by_key(|c| c.id)
 }
 
-/// The results comment body: the original layout with a marker naming quizz, the taker
-/// and the quiz comment, and a one-line history of earlier attempts (from `previous`).
+/// The results comment body: the original layout with a marker naming quizz, the taker,
+/// the quiz comment and the attempt, and a one-line history of earlier attempts (from
+/// `previous`: its own history, then itself unless it holds the same attempt).
 pub fn results_body(
     results: &Results,
     taker: &str,
     quiz_id: u64,
+    stamp: Option<&AttemptStamp>,
     previous: Option<&Comment>,
 ) -> Result<String, GithubError> {
     let base = render_results_comment(results).map_err(|e| match e {
@@ -208,9 +226,15 @@ pub fn results_body(
             detail: other.to_string(),
         },
     })?;
-    let marker = format!("<!-- quizz:results v1 taker={taker} quiz={quiz_id} -->");
+    let attempt = stamp.map_or_else(String::new, |s| {
+        let id = Some(s.id.as_str())
+            .filter(|id| !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric()))
+            .map_or_else(String::new, |id| format!(" id={id}"));
+        format!(" attempt={}{id} graded={}", s.number, s.graded_at_ms)
+    });
+    let marker = format!("<!-- quizz:results v1 taker={taker} quiz={quiz_id}{attempt} -->");
     let rest = base.split_once('\n').map_or("", |(_, r)| r);
-    let history = previous.map(history_of).unwrap_or_default();
+    let history = previous.map(|p| history_of(p, stamp)).unwrap_or_default();
     let mut lines: Vec<String> = rest.lines().map(str::to_string).collect();
     if !history.is_empty() {
         let line = format!("{HISTORY_PREFIX}{}", history.join(" · "));
@@ -229,15 +253,45 @@ pub fn results_body(
     Ok(body)
 }
 
-/// Earlier entries of `previous`, then `previous` itself: `["50% (2026-01-02)", …]`.
-fn history_of(previous: &Comment) -> Vec<String> {
-    let body = previous.body();
-    let mut entries: Vec<String> = body
-        .lines()
+/// Whether `a` and `b` stamp the same attempt (graded again, or posted again).
+fn same_attempt(a: &AttemptStamp, b: &AttemptStamp) -> bool {
+    if a.id.is_empty() || b.id.is_empty() {
+        a.graded_at_ms == b.graded_at_ms
+    } else {
+        a.id == b.id
+    }
+}
+
+/// The entries of a comment's `Earlier attempts:` line: `["50% (2026-01-02)", …]`.
+fn history_entries(body: &str) -> Vec<String> {
+    body.lines()
         .find_map(|l| l.trim().strip_prefix(HISTORY_PREFIX))
-        .map(|h| h.split(" · ").map(|e| e.trim().to_string()).collect())
-        .unwrap_or_default();
-    if let Ok(parsed) = parse_results_comment(body) {
+        .map(|h| {
+            h.split(" · ")
+                .map(|e| e.trim().to_string())
+                .filter(|e| !e.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The scores of a comment's `Earlier attempts:` line, oldest first.
+pub fn earlier_scores(body: &str) -> Vec<u32> {
+    history_entries(body)
+        .iter()
+        .filter_map(|e| e.split('%').next()?.trim().parse().ok())
+        .collect()
+}
+
+/// Earlier entries of `previous`, then `previous` itself unless it is the attempt being
+/// posted (`stamp`): posting an attempt again never lists it as an earlier one.
+fn history_of(previous: &Comment, stamp: Option<&AttemptStamp>) -> Vec<String> {
+    let body = previous.body();
+    let mut entries = history_entries(body);
+    let same = stamp
+        .zip(previous.results_info().and_then(|m| m.stamp))
+        .is_some_and(|(a, b)| same_attempt(a, &b));
+    if !same && let Ok(parsed) = parse_results_comment(body) {
         let date = previous
             .updated_at
             .get(..10)
@@ -316,7 +370,7 @@ mod tests {
             total_score: 50,
             ..Results::default()
         };
-        let first = results_body(&results, "alice", 11, None).unwrap();
+        let first = results_body(&results, "alice", 11, None, None).unwrap();
         assert!(
             first.starts_with("<!-- quizz:results v1 taker=alice quiz=11 -->\n## Quiz results")
         );
@@ -336,13 +390,13 @@ mod tests {
             total_score: 83,
             ..results.clone()
         };
-        let second = results_body(&better, "alice", 11, Some(&posted)).unwrap();
+        let second = results_body(&better, "alice", 11, None, Some(&posted)).unwrap();
         assert!(
             second.contains("**Total: 83%**\n\nEarlier attempts: 50% (2026-02-03)"),
             "{second}"
         );
         let posted2 = comment(20, "alice", "User", &second, "2026-02-04T00:00:00Z");
-        let third = results_body(&results, "alice", 11, Some(&posted2)).unwrap();
+        let third = results_body(&results, "alice", 11, None, Some(&posted2)).unwrap();
         assert!(
             third.contains("Earlier attempts: 50% (2026-02-03) · 83% (2026-02-04)"),
             "{third}"
@@ -351,5 +405,54 @@ mod tests {
             parse_results_comment(&third).unwrap().results.total_score,
             50
         );
+    }
+
+    #[test]
+    fn the_marker_carries_the_attempt_and_posting_one_again_adds_no_earlier_attempt() {
+        let results = Results {
+            pr_number: 7,
+            total_score: 80,
+            ..Results::default()
+        };
+        let stamp = AttemptStamp {
+            number: 1,
+            id: "ab12cd34".into(),
+            graded_at_ms: 1_767_225_600_123,
+        };
+        let body = results_body(&results, "alice", 11, Some(&stamp), None).unwrap();
+        assert!(
+            body.starts_with(
+                "<!-- quizz:results v1 taker=alice quiz=11 attempt=1 id=ab12cd34 graded=1767225600123 -->\n"
+            ),
+            "{body}"
+        );
+        let posted = comment(20, "alice", "User", &body, "2026-02-03T04:05:06Z");
+        // Older readers' view is unchanged; this one sees the stamp.
+        assert_eq!(posted.results_marker(), Some(("alice".into(), 11)));
+        let info = posted.results_info().unwrap();
+        assert_eq!(info.stamp.as_ref(), Some(&stamp));
+        // The same attempt posted again (a retry, or its pending answers graded): no history.
+        let regraded = AttemptStamp {
+            graded_at_ms: stamp.graded_at_ms + 5,
+            ..stamp.clone()
+        };
+        let again = results_body(&results, "alice", 11, Some(&regraded), Some(&posted)).unwrap();
+        assert!(!again.contains(HISTORY_PREFIX), "{again}");
+        // The next attempt lists it.
+        let next = AttemptStamp {
+            number: 2,
+            id: "ffff0000".into(),
+            graded_at_ms: stamp.graded_at_ms + 60_000,
+        };
+        let second = results_body(&results, "alice", 11, Some(&next), Some(&posted)).unwrap();
+        assert!(
+            second.contains("Earlier attempts: 80% (2026-02-03)"),
+            "{second}"
+        );
+        assert_eq!(earlier_scores(&second), [80]);
+        // An original-tool marker reads with no stamp.
+        let original = crate::comment::render_results_comment(&results).unwrap();
+        let theirs = comment(21, "bob", "User", &original, "2026-02-03T04:05:06Z");
+        assert_eq!(theirs.results_info(), Some(ResultsMarker::default()));
     }
 }

@@ -33,7 +33,7 @@ pub use sync::{ChangedFiles, Freshness, PrCache, PullInfo, sync_comments};
 use crate::comment::{FoundQuiz, read_quiz};
 use crate::quiz::{Results, validate};
 use crate::source::{LoadedQuiz, SourceError};
-use crate::store::{OutboxEntry, Store, StoreError};
+use crate::store::{AttemptStamp, OutboxEntry, Store, StoreError};
 use crate::text::sanitize_line;
 
 /// Anything that can stop a PR take; the CLI maps `Resolve` and `Quiz` to exit status 2.
@@ -585,8 +585,23 @@ pub fn open_results(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrResu
 /// What happened to results that were to be posted.
 #[derive(Debug)]
 pub enum PostOutcome {
-    Created { url: String },
-    Updated { url: String },
+    Created {
+        url: String,
+    },
+    Updated {
+        url: String,
+    },
+    /// The taker's comment already holds these results (an earlier post that looked failed
+    /// went through): nothing was written.
+    AlreadyPosted {
+        url: String,
+    },
+    /// The taker's comment holds a newer attempt (graded later, maybe on another
+    /// machine): nothing was written, so the newer results stay.
+    Superseded {
+        url: String,
+        score: u32,
+    },
 }
 
 #[derive(serde::Serialize)]
@@ -596,15 +611,16 @@ struct CommentBody<'a> {
 
 /// Posts the results comment, or edits the taker's earlier one for the same quiz.
 ///
-/// `fresh`: the cached comments were synced moments ago in this process (a take); when
-/// false (`quizz post`), they are synced first so an earlier post that looked failed but
-/// went through is found and edited instead of duplicated.
+/// The comments are synced first (a conditional request: free when nothing changed), so a
+/// comment posted meanwhile from another machine, or by an earlier post that looked failed
+/// but went through, is found and edited instead of duplicated. With `stamp`, results never
+/// replace those of a newer attempt.
 pub fn post_results(
     conn: &Connection,
     pr: &PrRef,
     quiz_comment_id: u64,
     results: &Results,
-    fresh: bool,
+    stamp: Option<&AttemptStamp>,
 ) -> Result<PostOutcome, GithubError> {
     conn.block_on(async {
         let client = &conn.client;
@@ -614,20 +630,32 @@ pub fn post_results(
             });
         }
         let login = sync::current_user(client, &conn.store, &pr.host).await?;
-        let (cache, pr) = if fresh {
-            let cache = sync::load_cache(&conn.store, pr).unwrap_or_default();
-            (cache, pr.clone())
-        } else {
-            // A renamed repository: its comments are found (and posted) under the new name.
-            let synced = sync_moved(client, &conn.store, pr).await?;
-            if let Freshness::Offline(e) = synced.freshness {
-                return Err(e);
-            }
-            (synced.cache, synced.pr)
-        };
+        // A renamed repository: its comments are found (and posted) under the new name.
+        let synced = sync_moved(client, &conn.store, pr).await?;
+        if let Freshness::Offline(e) = synced.freshness {
+            return Err(e);
+        }
+        let (cache, pr) = (synced.cache, synced.pr);
         let pr = &pr;
         let own = comments::find_own(&cache.comments, &login, quiz_comment_id).cloned();
-        let body = comments::results_body(results, &login, quiz_comment_id, own.as_ref())?;
+        if let (Some(own), Some(ours)) = (&own, stamp)
+            && let Some(theirs) = own.results_info().and_then(|m| m.stamp)
+        {
+            if theirs == *ours {
+                return Ok(PostOutcome::AlreadyPosted {
+                    url: own.html_url.clone(),
+                });
+            }
+            if theirs.is_newer_than(ours) {
+                let score = crate::comment::parse_results_comment(own.body())
+                    .map_or(0, |p| p.results.total_score);
+                return Ok(PostOutcome::Superseded {
+                    url: own.html_url.clone(),
+                    score,
+                });
+            }
+        }
+        let body = comments::results_body(results, &login, quiz_comment_id, stamp, own.as_ref())?;
         let payload = serde_json::to_value(CommentBody { body: &body }).unwrap_or_default();
         if let Some(own) = &own {
             let url = format!("/repos/{}/{}/issues/comments/{}", pr.owner, pr.repo, own.id);
@@ -660,13 +688,21 @@ pub fn post_results(
     })
 }
 
+/// Results to queue for `quizz post`: which attempt, and whether the taker confirmed.
+pub struct Queued<'a> {
+    pub results: &'a Results,
+    pub stamp: Option<AttemptStamp>,
+    pub confirmed: bool,
+    /// Why they wait (the error, or "not confirmed: …").
+    pub reason: &'a str,
+}
+
 /// Puts results in the outbox for `quizz post`.
 pub fn queue_results(
     store: &Store,
     pr: &PrRef,
     quiz_comment_id: u64,
-    results: &Results,
-    reason: &str,
+    queued: &Queued<'_>,
 ) -> Result<std::path::PathBuf, StoreError> {
     store.outbox_put(&mut OutboxEntry {
         format: 1,
@@ -675,31 +711,33 @@ pub fn queue_results(
         repo: pr.repo.clone(),
         number: pr.number,
         quiz_comment_id,
-        results: results.to_value(),
+        results: queued.results.to_value(),
         queued_at: 0,
-        reason: reason.to_string(),
+        reason: queued.reason.to_string(),
+        stamp: queued.stamp.clone(),
+        confirmed: Some(queued.confirmed),
     })
 }
 
 impl PrTake {
-    pub fn post(&self, results: &Results) -> Result<PostOutcome, GithubError> {
-        post_results(
-            &self.conn,
-            &self.pr,
-            self.quiz_comment.id,
-            results,
-            !self.offline,
-        )
+    pub fn post(
+        &self,
+        results: &Results,
+        stamp: Option<&AttemptStamp>,
+    ) -> Result<PostOutcome, GithubError> {
+        post_results(&self.conn, &self.pr, self.quiz_comment.id, results, stamp)
     }
 
-    pub fn queue(&self, results: &Results, reason: &str) -> Result<std::path::PathBuf, StoreError> {
-        queue_results(
-            &self.conn.store,
-            &self.pr,
-            self.quiz_comment.id,
-            results,
-            reason,
-        )
+    pub fn queue(&self, queued: &Queued<'_>) -> Result<std::path::PathBuf, StoreError> {
+        queue_results(&self.conn.store, &self.pr, self.quiz_comment.id, queued)
+    }
+
+    /// These results were posted (or a newer attempt's are on GitHub): what waits in the
+    /// outbox for this quiz from an older attempt is dropped, never sent over them.
+    pub fn supersede_queued(&self, stamp: &AttemptStamp) -> Result<bool, StoreError> {
+        self.conn
+            .store
+            .outbox_supersede(&self.pr.origin(), self.quiz_comment.id, stamp)
     }
 }
 

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::comments::{Comment, HISTORY_PREFIX};
+use super::comments::{Comment, HISTORY_PREFIX, earlier_scores};
 use crate::comment::parse_results_comment;
 
 /// One taker's latest results on the pull request.
@@ -29,6 +29,8 @@ pub struct ResultRow {
     pub pending: usize,
     /// Earlier attempts named in the comment's history line, plus this one.
     pub attempts: usize,
+    /// The best of this score and the earlier attempts' in the history line.
+    pub best_score: u32,
     pub updated_at: String,
     pub url: String,
     /// The comment's author is the taker it names.
@@ -61,9 +63,13 @@ impl ResultRow {
             .map_or(0, |h| {
                 h.split(" · ").filter(|e| !e.trim().is_empty()).count()
             });
+        let best_score = earlier_scores(comment.body())
+            .into_iter()
+            .fold(results.total_score, u32::max);
         Some(Self {
             taker,
             author,
+            best_score,
             total_score: results.total_score,
             correct: results.per_question.iter().filter(|r| r.correct).count(),
             questions: results.per_question.len() + results.pending.len(),
@@ -119,7 +125,7 @@ pub fn result_rows(comments: &[Comment], quiz: Option<&Comment>) -> Vec<ResultRo
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct TakersSummary {
     pub takers: usize,
-    /// The best total score among them.
+    /// The best total score among them: each taker's latest or an earlier attempt's.
     pub best: Option<u32>,
 }
 
@@ -128,7 +134,7 @@ impl TakersSummary {
         let counted: Vec<&ResultRow> = rows.iter().filter(|r| r.verified && !r.stale).collect();
         Self {
             takers: counted.len(),
-            best: counted.iter().map(|r| r.total_score).max(),
+            best: counted.iter().map(|r| r.best_score).max(),
         }
     }
 
@@ -226,10 +232,16 @@ mod tests {
     fn rows_are_verified_stale_and_counted_as_the_issue_says() {
         let old_quiz = comment(10, "quiz-bot[bot]", QUIZ, "2026-01-01T00:00:00Z");
         let quiz = comment(20, "quiz-bot[bot]", QUIZ, "2026-01-05T00:00:00Z");
-        let alice_first = results_body(&results(50, 1, 1, 0), "alice", 20, None).unwrap();
+        let alice_first = results_body(&results(50, 1, 1, 0), "alice", 20, None, None).unwrap();
         let alice_posted = comment(30, "alice", &alice_first, "2026-01-06T00:00:00Z");
-        let alice_again =
-            results_body(&results(90, 2, 0, 0), "alice", 20, Some(&alice_posted)).unwrap();
+        let alice_again = results_body(
+            &results(90, 2, 0, 0),
+            "alice",
+            20,
+            None,
+            Some(&alice_posted),
+        )
+        .unwrap();
         let original = crate::comment::render_results_comment(&results(70, 2, 1, 1)).unwrap();
         let comments = vec![
             old_quiz,
@@ -238,7 +250,7 @@ mod tests {
             comment(
                 21,
                 "bob",
-                &results_body(&results(100, 2, 0, 0), "bob", 10, None).unwrap(),
+                &results_body(&results(100, 2, 0, 0), "bob", 10, None, None).unwrap(),
                 "2026-01-05T01:00:00Z",
             ),
             // alice, second attempt (edited in place).
@@ -251,7 +263,7 @@ mod tests {
             comment(
                 40,
                 "mallory",
-                &results_body(&results(100, 2, 0, 0), "alice", 20, None).unwrap(),
+                &results_body(&results(100, 2, 0, 0), "alice", 20, None, None).unwrap(),
                 "2026-01-08T00:00:00Z",
             ),
         ];
@@ -293,6 +305,28 @@ mod tests {
             Some("2 people took this quiz · best 90%")
         );
         assert_eq!(TakersSummary::default().line(), None);
+    }
+
+    #[test]
+    fn the_best_is_the_best_attempt_not_the_latest() {
+        let quiz = comment(20, "quiz-bot[bot]", QUIZ, "2026-01-05T00:00:00Z");
+        let first = results_body(&results(97, 2, 0, 0), "alice", 20, None, None).unwrap();
+        let posted = comment(30, "alice", &first, "2026-01-06T00:00:00Z");
+        let later = results_body(&results(15, 0, 2, 0), "alice", 20, None, Some(&posted)).unwrap();
+        let rows = result_rows(
+            &[
+                quiz.clone(),
+                comment(30, "alice", &later, "2026-01-07T00:00:00Z"),
+            ],
+            Some(&quiz),
+        );
+        assert_eq!((rows[0].total_score, rows[0].best_score), (15, 97));
+        let summary = TakersSummary::of(&rows);
+        assert_eq!(summary.best, Some(97));
+        assert_eq!(
+            summary.line().as_deref(),
+            Some("1 person took this quiz · best 97%")
+        );
     }
 
     #[test]

@@ -81,14 +81,8 @@ pub fn ask_all(
         counts.join(", ")
     );
     print_wrapped(out, &title, width, "", "")?;
-    for line in &opts.pull_request {
-        print_wrapped(
-            out,
-            &sanitize(line),
-            width,
-            "Pull request: ",
-            "              ",
-        )?;
+    for line in pull_request_lines(&opts.pull_request, width) {
+        writeln!(out, "{line}")?;
     }
     if let Some(coverage) = &opts.coverage {
         print_coverage(out, coverage, width)?;
@@ -125,6 +119,7 @@ pub fn ask_all(
         "",
         "",
     )?;
+    let mut read = 0; // answers read in this run: none, and nothing is graded
     for index in start..total {
         session.set_current(index);
         let Some(question) = session.question(index).cloned() else {
@@ -145,6 +140,7 @@ pub fn ask_all(
         };
         match answer {
             Entry::Value(v) => {
+                read += 1;
                 session.set_answer(&question.id, Some(v.clone()))?;
                 session.flush()?;
                 if opts.practice {
@@ -152,7 +148,9 @@ pub fn ask_all(
                         match read_confidence(input, out, width)? {
                             Rating::Rated(n) => session.set_confidence(&question.id, n)?,
                             Rating::Skipped => {}
-                            Rating::EndOfInput => return end_of_input(session, input, out, opts),
+                            Rating::EndOfInput => {
+                                return end_of_input(session, input, out, opts, read);
+                            }
                         }
                         session.flush()?;
                     }
@@ -160,10 +158,22 @@ pub fn ask_all(
                 }
             }
             Entry::Skip => {}
-            Entry::EndOfInput => return end_of_input(session, input, out, opts),
+            Entry::EndOfInput => return end_of_input(session, input, out, opts, read),
         }
     }
     Ok(Finish::Grade)
+}
+
+/// `Pull request: octo/app#7 · …`, then the lines after it (who took the quiz) hanging
+/// under the label, wrapped to `width`.
+pub fn pull_request_lines(lines: &[String], width: usize) -> Vec<String> {
+    let hang = "              ";
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let label = if i == 0 { "Pull request: " } else { hang };
+        out.extend(wrap_with(&sanitize(line), width, label, hang));
+    }
+    out
 }
 
 /// The first question that can be answered and has no answer yet.
@@ -189,12 +199,14 @@ fn unanswered(session: &Session) -> Vec<String> {
 }
 
 /// Input ended at a prompt: grade when nothing is missing; else ask first when the taker
-/// can answer, or say how many stay unanswered.
+/// can answer, or say how many stay unanswered (and grade nothing when this run read no
+/// answer at all: `< /dev/null` is not a take).
 fn end_of_input(
     session: &Session,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     opts: &PlainOptions,
+    read: usize,
 ) -> Result<Finish> {
     let missing = unanswered(session);
     writeln!(out)?;
@@ -221,6 +233,13 @@ fn end_of_input(
         return Ok(if yes { Finish::Grade } else { Finish::Stop });
     }
     let verb = if missing.len() == 1 { "stays" } else { "stay" };
+    if read == 0 {
+        let text = format!(
+            "(input ended before any answer was given: nothing is graded or posted; {n} {verb} unanswered)"
+        );
+        print_wrapped(out, &text, opts.width, "", "")?;
+        return Ok(Finish::Stop);
+    }
     let text = format!(
         "(input ended: {n} {verb} unanswered: {})",
         missing.join(", ")
@@ -777,6 +796,50 @@ mod tests {
             ),
             "{out}"
         );
+    }
+
+    #[test]
+    fn input_that_ends_before_any_answer_grades_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = demo(dir.path());
+        let mut input = std::io::Cursor::new(Vec::new());
+        let wide = PlainOptions {
+            width: 200,
+            ..PlainOptions::default()
+        };
+        let (finish, out) = run(&mut session, &mut input, &wide);
+        assert_eq!(finish, Finish::Stop, "{out}");
+        assert!(
+            out.contains("(input ended before any answer was given: nothing is graded or posted; 6 questions stay unanswered)"),
+            "{out}"
+        );
+        // Saved answers from an earlier run, none read now: still nothing graded.
+        session.set_answer("q1", Some("x".into())).unwrap();
+        let mut input = std::io::Cursor::new(Vec::new());
+        assert_eq!(
+            run(&mut session, &mut input, &PlainOptions::default()).0,
+            Finish::Stop
+        );
+    }
+
+    #[test]
+    fn the_pull_request_label_is_written_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = demo(dir.path());
+        let opts = PlainOptions {
+            pull_request: vec![
+                "octo/app#7 · Fix it".into(),
+                "1 person took this quiz · best 97%".into(),
+            ],
+            ..PlainOptions::default()
+        };
+        let mut input = std::io::Cursor::new(b"1\n".to_vec());
+        let (_, out) = run(&mut session, &mut input, &opts);
+        assert!(
+            out.contains("Pull request: octo/app#7 · Fix it\n              1 person took this quiz · best 97%\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("Pull request:").count(), 1, "{out}");
     }
 
     #[test]

@@ -39,6 +39,33 @@ pub struct Attempt {
     /// question id → how sure the taker was, 1–5 (practice mode asks before revealing).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub confidence: BTreeMap<String, u8>,
+    /// A random name for this attempt (new on each new attempt): results posted from it
+    /// are told apart from another attempt's, on this machine or another.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub attempt_id: String,
+    /// When the results were last graded (milliseconds since the epoch): the newer of two
+    /// results of one quiz is the one graded later, whichever reaches GitHub first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graded_at_ms: Option<u64>,
+}
+
+/// Which attempt results belong to, and when they were graded: written into the outbox
+/// and into the results comment's marker, so an older attempt never replaces a newer one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttemptStamp {
+    /// 1 for the first attempt at a quiz on this machine, then 2, …
+    pub number: u32,
+    /// The attempt's random name ([`Attempt::attempt_id`]).
+    pub id: String,
+    /// Milliseconds since the epoch.
+    pub graded_at_ms: u64,
+}
+
+impl AttemptStamp {
+    /// Whether results stamped `self` are newer than results stamped `other`.
+    pub fn is_newer_than(&self, other: &Self) -> bool {
+        (self.graded_at_ms, self.number) > (other.graded_at_ms, other.number)
+    }
 }
 
 /// An attempt and what happened while reading it.
@@ -65,6 +92,8 @@ impl Attempt {
             posted_at: None,
             earlier_scores: Vec::new(),
             confidence: BTreeMap::new(),
+            attempt_id: new_attempt_id(),
+            graded_at_ms: None,
         }
     }
 
@@ -86,10 +115,36 @@ impl Attempt {
             .count()
     }
 
-    /// New results: not posted yet.
+    /// New results: not posted yet, graded now.
     pub fn set_results(&mut self, results: &Results) {
         self.results = Some(results.to_value());
         self.posted_at = None;
+        if self.attempt_id.is_empty() {
+            self.attempt_id = new_attempt_id();
+        }
+        // Never earlier than the last grading, even when the clock went back.
+        self.graded_at_ms = Some(now_ms().max(self.graded_at_ms.map_or(0, |t| t + 1)));
+    }
+
+    /// The saved results, when this attempt was graded (and they can be read).
+    pub fn graded(&self) -> Option<Results> {
+        self.results
+            .clone()
+            .and_then(|v| Results::from_value(v).ok())
+    }
+
+    /// Which attempt the saved results are, when it was graded.
+    pub fn stamp(&self) -> Option<AttemptStamp> {
+        Some(AttemptStamp {
+            number: u32::try_from(self.earlier_scores.len() + 1).unwrap_or(u32::MAX),
+            id: self.attempt_id.clone(),
+            // Graded before quizz kept the time: no later than the last save.
+            graded_at_ms: self.graded_at_ms.or_else(|| {
+                self.results
+                    .as_ref()
+                    .map(|_| self.updated_at.saturating_mul(1000))
+            })?,
+        })
     }
 
     /// Clears the answers, flags and results for a new try; a graded try's score is kept
@@ -108,7 +163,13 @@ impl Attempt {
         self.confidence.clear();
         self.current = 0;
         self.posted_at = None;
+        self.graded_at_ms = None;
+        self.attempt_id = new_attempt_id();
     }
+}
+
+fn new_attempt_id() -> String {
+    format!("{:08x}", fastrand::u32(..))
 }
 
 impl Store {
@@ -171,6 +232,12 @@ pub(crate) fn now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ mod private;
 
 pub use atomic::{write_atomic, write_json_atomic};
 pub(crate) use attempt::now;
-pub use attempt::{Attempt, LoadedAttempt};
+pub use attempt::{Attempt, AttemptStamp, LoadedAttempt};
 pub use list::SavedAttempt;
 pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;

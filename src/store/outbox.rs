@@ -1,13 +1,16 @@
 //! Results waiting to be posted: written when posting failed or the machine was offline,
 //! sent by `quizz post`. One file per (pull request, quiz comment): a newer attempt
-//! replaces the waiting one.
+//! replaces the waiting one, an older one never does, and a newer attempt posted from a
+//! take removes it. `quizz post` sends while holding [`OutboxLock`], so two at once never
+//! post one result twice.
 
+use std::fs::{File, OpenOptions};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Origin, Store, StoreError, write_json_atomic};
+use super::{AttemptStamp, Origin, Store, StoreError, write_json_atomic};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutboxEntry {
@@ -24,9 +27,39 @@ pub struct OutboxEntry {
     pub queued_at: u64,
     /// Why it is waiting (the error, or "not confirmed").
     pub reason: String,
+    /// Which attempt these results are, and when they were graded (absent in entries
+    /// queued by older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamp: Option<AttemptStamp>,
+    /// Whether the taker said to post them (absent in older entries: see
+    /// [`OutboxEntry::is_confirmed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirmed: Option<bool>,
 }
 
 impl OutboxEntry {
+    /// Whether the taker confirmed posting these results (a take that could not ask
+    /// queues them unconfirmed: `quizz post` asks, or needs `--yes`).
+    pub fn is_confirmed(&self) -> bool {
+        self.confirmed
+            .unwrap_or_else(|| !self.reason.starts_with("not confirmed"))
+    }
+
+    /// Whether these results are of a newer attempt than `other`'s (graded later). An entry
+    /// without a stamp counts as graded when it was queued.
+    pub fn is_newer_than(&self, other: &Self) -> bool {
+        self.effective_stamp()
+            .is_newer_than(&other.effective_stamp())
+    }
+
+    fn effective_stamp(&self) -> AttemptStamp {
+        self.stamp.clone().unwrap_or(AttemptStamp {
+            number: 0,
+            id: String::new(),
+            graded_at_ms: self.queued_at.saturating_mul(1000),
+        })
+    }
+
     pub fn origin(&self) -> Origin {
         Origin::PullRequest {
             host: self.host.clone(),
@@ -57,7 +90,8 @@ impl Store {
         key
     }
 
-    /// Queues results (replacing older ones for the same quiz); returns the file.
+    /// Queues results, replacing the waiting ones for the same quiz unless those are of a
+    /// newer attempt (then they stay, and so does their file); returns the file.
     pub fn outbox_put(&self, entry: &mut OutboxEntry) -> Result<PathBuf, StoreError> {
         entry.format = 1;
         if entry.queued_at == 0 {
@@ -65,9 +99,59 @@ impl Store {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
         }
+        let _lock = self.lock_outbox()?;
         let path = self.outbox_path(&entry.origin(), entry.quiz_comment_id);
+        if read_entry(&path).is_ok_and(|waiting| waiting.is_newer_than(entry)) {
+            return Ok(path);
+        }
         write_json_atomic(&path, entry)?;
         Ok(path)
+    }
+
+    /// Results of `stamp`'s attempt were posted: what waits for the same quiz is dropped
+    /// unless it is of a newer attempt. Returns whether something was dropped.
+    pub fn outbox_supersede(
+        &self,
+        origin: &Origin,
+        quiz_comment_id: u64,
+        stamp: &AttemptStamp,
+    ) -> Result<bool, StoreError> {
+        let _lock = self.lock_outbox()?;
+        let path = self.outbox_path(origin, quiz_comment_id);
+        let Ok(waiting) = read_entry(&path) else {
+            return Ok(false);
+        };
+        if waiting
+            .stamp
+            .as_ref()
+            .is_some_and(|s| s.is_newer_than(stamp))
+        {
+            return Ok(false);
+        }
+        self.outbox_remove(&path)?;
+        Ok(true)
+    }
+
+    /// Waits for, then holds, the outbox lock until the guard is dropped (the kernel drops
+    /// it with a process that dies). A file system without locks works as before.
+    pub fn lock_outbox(&self) -> Result<OutboxLock, StoreError> {
+        let path = self.root().join("outbox.lock");
+        let err = |source| StoreError::Write {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(self.root()).map_err(err)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(err)?;
+        if let Err(e) = file.lock() {
+            tracing::warn!("cannot lock {}: {e}; two posts could clash", path.display());
+        }
+        Ok(OutboxLock { _file: file })
     }
 
     /// Everything waiting, oldest first.
@@ -75,17 +159,19 @@ impl Store {
         let mut found = Vec::new();
         super::cache::walk(&self.root().join("outbox"), &mut |p| {
             if p.extension().is_some_and(|e| e == "json") {
-                let entry = std::fs::read(p).map_err(|e| e.to_string()).and_then(|b| {
-                    serde_json::from_slice::<OutboxEntry>(&b).map_err(|e| e.to_string())
-                });
                 found.push(Waiting {
                     path: p.to_path_buf(),
-                    entry,
+                    entry: read_entry(p),
                 });
             }
         });
         found.sort_by_key(|w| (w.entry.as_ref().map_or(0, |e| e.queued_at), w.path.clone()));
         found
+    }
+
+    /// One waiting entry, read again (an error when it is gone or unreadable).
+    pub fn outbox_read(&self, path: &std::path::Path) -> Result<OutboxEntry, String> {
+        read_entry(path)
     }
 
     pub fn outbox_remove(&self, path: &std::path::Path) -> Result<(), StoreError> {
@@ -98,6 +184,18 @@ impl Store {
             }),
         }
     }
+}
+
+/// Held while the outbox is sent or changed (see [`Store::lock_outbox`]).
+#[derive(Debug)]
+pub struct OutboxLock {
+    _file: File,
+}
+
+fn read_entry(path: &std::path::Path) -> Result<OutboxEntry, String> {
+    std::fs::read(path)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice::<OutboxEntry>(&b).map_err(|e| e.to_string()))
 }
 
 #[cfg(test)]
@@ -115,7 +213,54 @@ mod tests {
             results: serde_json::json!({ "total_score": score }),
             queued_at: 0,
             reason: "offline".into(),
+            stamp: Some(AttemptStamp {
+                number: 1,
+                id: "a1".into(),
+                graded_at_ms: score * 1000,
+            }),
+            confirmed: Some(true),
         }
+    }
+
+    #[test]
+    fn an_older_attempt_never_replaces_a_newer_one_and_a_posted_newer_one_drops_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::at(dir.path());
+        let total =
+            |s: &Store| s.outbox_list()[0].entry.as_ref().unwrap().results["total_score"].clone();
+        // Queued in the wrong order (the older attempt last): the newer one stays.
+        store.outbox_put(&mut entry(80)).unwrap();
+        store.outbox_put(&mut entry(50)).unwrap();
+        assert_eq!(total(&store), 80);
+        let origin = entry(0).origin();
+        let older = entry(60).stamp.unwrap();
+        assert!(!store.outbox_supersede(&origin, 11, &older).unwrap());
+        assert_eq!(
+            store.outbox_list().len(),
+            1,
+            "a post of an older attempt leaves it"
+        );
+        let newer = entry(90).stamp.unwrap();
+        assert!(store.outbox_supersede(&origin, 11, &newer).unwrap());
+        assert!(store.outbox_list().is_empty());
+    }
+
+    #[test]
+    fn entries_of_older_versions_read_as_before() {
+        let old = r#"{"format":1,"host":"github.com","owner":"o","repo":"r","number":7,
+            "quiz_comment_id":11,"results":{},"queued_at":5,"reason":"not confirmed: the take could not ask"}"#;
+        let e: OutboxEntry = serde_json::from_str(old).unwrap();
+        assert!(!e.is_confirmed());
+        assert!(e.stamp.is_none());
+        let failed = OutboxEntry {
+            reason: "GitHub answered 502".into(),
+            ..e.clone()
+        };
+        assert!(failed.is_confirmed());
+        assert!(
+            entry(10).is_newer_than(&e),
+            "a stamped entry graded after it was queued"
+        );
     }
 
     #[test]

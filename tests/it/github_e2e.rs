@@ -52,12 +52,17 @@ fn take_then_post(api: &Api) {
     let mine = own_comments(api, &repo);
     assert_eq!(mine.len(), 1, "one results comment");
     let body = &mine[0].body;
+    // The marker names the taker, the quiz comment, and the attempt (its number, its name,
+    // when it was graded).
+    let marker = body.lines().next().unwrap();
     assert!(
-        body.starts_with(&format!(
-            "<!-- quizz:results v1 taker={TAKER} quiz={quiz_id} -->\n## Quiz results"
-        )),
+        marker.starts_with(&format!(
+            "<!-- quizz:results v1 taker={TAKER} quiz={quiz_id} attempt=1 id="
+        )) && marker.contains(" graded=")
+            && marker.ends_with(" -->"),
         "{body}"
     );
+    assert!(body.contains("-->\n## Quiz results"), "{body}");
     assert!(body.contains("<details><summary>Results state (used by the CLI)</summary>"));
     // Every request said who it is.
     for r in api.fake.requests(&format!("/repos/{repo}/")) {
@@ -82,10 +87,7 @@ fn retake_updates_instead_of_duplicating(api: &Api) {
     // A second attempt with other answers (a fresh machine would behave the same: the
     // sandbox's cache is wiped to prove the comment is found on GitHub, not only locally).
     std::fs::remove_dir_all(sb.home.path().join("data/quizz/cache")).unwrap();
-    let run = sb.run(
-        &["take", "7", "--repo", &repo, "--plain", "--post"],
-        OTHER_ANSWERS,
-    );
+    let run = sb.run(&support::retake_and_post(&repo), OTHER_ANSWERS);
     run.ok();
     assert!(
         run.stdout.contains("Updated your results comment"),
@@ -167,7 +169,7 @@ fn offline_take_goes_to_the_outbox_then_quizz_post_sends_it(api: &Api) {
         &["take", "7", "--repo", &repo, "--plain", "--post"],
         ANSWERS,
     );
-    run.ok();
+    run.post_failed();
     assert!(
         run.stdout.contains("offline (cannot reach GitHub"),
         "{}",

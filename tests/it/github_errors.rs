@@ -43,7 +43,8 @@ fn request_counts_for_a_pr_with_250_comments() {
     let args = ["take", "7", "--repo", &repo, "--plain", "--post"];
     sb.run(&args, ANSWERS).ok();
     let first = api.fake.all_requests();
-    sb.run(&args, ANSWERS).ok();
+    let again = support::retake_and_post(&repo);
+    sb.run(&again, ANSWERS).ok();
     let all = api.fake.all_requests();
     let second = &all[first.len()..];
     let show = |reqs: &[support::fake_github::Logged]| -> Vec<String> {
@@ -57,11 +58,13 @@ fn request_counts_for_a_pr_with_250_comments() {
         second.len(),
         show(second)
     );
-    // 3 pages of comments, GET of the PR (its title), GET /user, POST.
-    assert_eq!(first.len(), 6, "{:#?}", show(&first));
+    // 3 pages of comments, GET of the PR (its title), GET /user, the comments again right
+    // before writing (what changed since the start: another machine may have posted), POST.
+    assert_eq!(first.len(), 7, "{:#?}", show(&first));
     // Comments changed since the last time (only the new ones come), GET of the quiz
-    // comment (older than `since=`: is it still there?), the PR → 304, GET /user → 304, PATCH.
-    assert_eq!(second.len(), 5, "{:#?}", show(second));
+    // comment (older than `since=`: is it still there?), the PR → 304, GET /user → 304, the
+    // comments again before writing → 304 (nothing changed), PATCH.
+    assert_eq!(second.len(), 6, "{:#?}", show(second));
     assert!(second[0].query.contains("since="), "{:#?}", show(second));
     assert!(second.iter().any(|r| r.path == "/user" && r.status == 304));
     assert!(second.iter().any(|r| r.method == "PATCH"));
@@ -99,7 +102,7 @@ fn an_unclear_post_failure_never_duplicates_the_comment() {
         &["take", "7", "--repo", &repo, "--plain", "--post"],
         ANSWERS,
     );
-    run.ok();
+    run.post_failed();
     assert!(
         run.stdout.contains("Could not post: GitHub answered 502"),
         "{}",
@@ -114,8 +117,10 @@ fn an_unclear_post_failure_never_duplicates_the_comment() {
 
     let post = sb.run(&["post"], "");
     post.ok();
+    // The comment holds this very attempt: nothing is written, and no attempt is added
+    // to its history.
     assert!(
-        post.stdout.contains("updated your results comment"),
+        post.stdout.contains("these results were posted already"),
         "{}",
         post.all()
     );
@@ -126,6 +131,17 @@ fn an_unclear_post_failure_never_duplicates_the_comment() {
         .filter(|c| c.login == TAKER)
         .collect();
     assert_eq!(mine.len(), 1, "{mine:#?}");
+    assert!(
+        !mine[0].body.contains("Earlier attempts"),
+        "{}",
+        mine[0].body
+    );
+    assert!(
+        api.fake
+            .requests("/issues/comments/")
+            .iter()
+            .all(|r| r.method != "PATCH")
+    );
 }
 
 #[test]
@@ -193,7 +209,7 @@ fn a_502_falls_back_to_the_cached_quiz_with_a_notice() {
         &["take", "7", "--repo", &repo, "--plain", "--post"],
         ANSWERS,
     );
-    run.ok();
+    run.post_failed();
     assert!(
         run.stdout.contains("offline (GitHub answered 502"),
         "{}",
@@ -259,7 +275,7 @@ fn posting_without_a_token_queues_and_says_how_to_log_in() {
         &["take", "7", "--repo", &repo, "--plain", "--post"],
         ANSWERS,
     );
-    run.ok();
+    run.post_failed();
     assert!(run.stdout.contains("GitHub wants a token"), "{}", run.all());
     assert!(run.stdout.contains("quizz auth login"), "{}", run.all());
     let status = sb.run(&["status"], "");

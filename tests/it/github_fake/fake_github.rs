@@ -123,6 +123,8 @@ pub enum Content {
 }
 
 struct State {
+    /// How long every POST waits before it is handled (two clients racing to post).
+    post_delay: Option<Duration>,
     public_base: String,
     tokens: HashMap<String, String>,
     repos: HashMap<String, Repo>,
@@ -226,6 +228,7 @@ impl FakeGithub {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let state = Arc::new(Mutex::new(State {
+            post_delay: None,
             public_base: format!("http://{addr}"),
             tokens: HashMap::new(),
             repos: HashMap::new(),
@@ -426,6 +429,12 @@ impl FakeGithub {
         }
     }
 
+    /// Every POST waits `delay` before it is handled (nothing else waits): two clients
+    /// that both decided to post are both still deciding when the first one lands.
+    pub fn delay_posts(&self, delay: Duration) {
+        self.state.lock().unwrap().post_delay = Some(delay);
+    }
+
     pub fn post_then_502(&self, repo: &str) {
         self.state
             .lock()
@@ -506,6 +515,12 @@ fn serve(stream: TcpStream, state: &Mutex<State>) {
         let close = req
             .header("connection")
             .is_some_and(|v| v.eq_ignore_ascii_case("close"));
+        if req.method == "POST" {
+            let delay = state.lock().unwrap().post_delay;
+            if let Some(delay) = delay {
+                std::thread::sleep(delay);
+            }
+        }
         let mut resp = {
             let mut st = state.lock().unwrap();
             let resp = route(&mut st, &req);

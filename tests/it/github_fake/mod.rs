@@ -30,6 +30,19 @@ pub const BOT: &str = "quiz-bot[bot]";
 pub const ANSWERS: &str = "1\nf\n2\nf\n\nD\n";
 pub const OTHER_ANSWERS: &str = "2\nt\n1\nt\n\nA\n";
 
+/// `take 7 --repo REPO --plain --post --new-attempt`: a second attempt, posted.
+pub fn retake_and_post(repo: &str) -> [&str; 7] {
+    [
+        "take",
+        "7",
+        "--repo",
+        repo,
+        "--plain",
+        "--post",
+        "--new-attempt",
+    ]
+}
+
 pub fn seed_quiz_comment() -> String {
     std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -208,14 +221,18 @@ impl Sandbox {
         cmd
     }
 
-    pub fn run(&self, args: &[&str], stdin: &str) -> Run {
-        let mut child = self
-            .command(args)
+    /// The binary started with stdin, stdout and stderr piped.
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        self.command(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap();
+            .unwrap()
+    }
+
+    pub fn run(&self, args: &[&str], stdin: &str) -> Run {
+        let mut child = self.spawn(args);
         child
             .stdin
             .take()
@@ -252,6 +269,19 @@ impl Run {
     #[track_caller]
     pub fn ok(&self) -> &Self {
         assert_eq!(self.code, 0, "expected success:\n{}", self.all());
+        self
+    }
+
+    /// A take told to post whose post failed: status 1, the results in the outbox.
+    #[track_caller]
+    pub fn post_failed(&self) -> &Self {
+        assert_eq!(self.code, 1, "expected a failed post:\n{}", self.all());
+        assert!(
+            self.stderr
+                .contains("the results were not posted; they wait in the outbox"),
+            "{}",
+            self.all()
+        );
         self
     }
 }

@@ -42,6 +42,20 @@ pub fn run_with_input(cmd: &mut Command, input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Every `.json` file under `dir` (saved attempts, for one).
+pub fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(json_files(&path));
+        } else if path.extension().is_some_and(|e| e == "json") {
+            found.push(path);
+        }
+    }
+    found
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
