@@ -56,7 +56,7 @@ pub fn grade_pending(
         DEFAULT_CONCURRENCY,
         out,
     )?;
-    summarise(&graded, &selection, out, retry_command)?;
+    summarise(&graded, &selection, out, Some(retry_command))?;
     let results = assemble(quiz, &graded.outcomes);
     Ok((results.pending.len() < saved.pending.len()).then_some(results))
 }

@@ -80,16 +80,7 @@ impl AttemptLock {
             path: path.clone(),
             source,
         };
-        if let Some(dir) = path.parent() {
-            super::create_private_dir(dir).map_err(err)?;
-        }
-        let file = super::private_file_options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(err)?;
+        let file = super::open_lock_file(&path).map_err(err)?;
         let mut lock = Self {
             path: path.clone(),
             me: Owner::new_session(),
@@ -159,16 +150,10 @@ impl AttemptLock {
     /// Makes this process the owner, even while another one runs. The file is opened
     /// afresh: the window it was taken from may have removed it when it closed.
     pub fn take_over(&mut self) -> Result<(), StoreError> {
-        let file = super::private_file_options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&self.path)
-            .map_err(|source| StoreError::Write {
-                path: self.path.clone(),
-                source,
-            })?;
+        let file = super::open_lock_file(&self.path).map_err(|source| StoreError::Write {
+            path: self.path.clone(),
+            source,
+        })?;
         self.file = Some(file);
         self.holds_os_lock = false;
         let _ = self.try_os_lock();

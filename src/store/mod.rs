@@ -19,7 +19,7 @@ pub use list::SavedAttempt;
 pub use lock::{AttemptLock, Locked, Owner};
 pub use origin::Origin;
 pub use outbox::{OutboxEntry, Waiting};
-pub use private::{create_private_dir, make_private, private_file_options};
+pub use private::{create_private_dir, make_private, open_lock_file, private_file_options};
 
 use std::path::{Path, PathBuf};
 

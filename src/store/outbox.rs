@@ -4,7 +4,7 @@
 //! take removes it. `quizz post` sends while holding [`OutboxLock`], so two at once never
 //! post one result twice.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -140,14 +140,7 @@ impl Store {
             path: path.clone(),
             source,
         };
-        std::fs::create_dir_all(self.root()).map_err(err)?;
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(err)?;
+        let file = super::open_lock_file(&path).map_err(err)?;
         if let Err(e) = file.lock() {
             tracing::warn!("cannot lock {}: {e}; two posts could clash", path.display());
         }

@@ -36,6 +36,20 @@ pub fn private_file_options() -> OpenOptions {
     options
 }
 
+/// Opens (creating it and its folder, owner-only) a file that is only ever locked, never
+/// truncated: its content, if any, belongs to whoever holds the lock.
+pub fn open_lock_file(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent() {
+        create_private_dir(dir)?;
+    }
+    private_file_options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+}
+
 /// Narrows an open file to mode 0600 (one an older quizz created readable by others).
 pub fn make_private(file: &File) -> io::Result<()> {
     #[cfg(unix)]

@@ -34,7 +34,7 @@ fn falls_back_to_the_cache(name: &str, fault: impl Fn(&Api, &str)) -> String {
         &["take", "7", "--repo", &repo, "--plain", "--post"],
         ANSWERS,
     );
-    take.ok();
+    take.post_failed();
     let out = flat(&take.stdout);
     assert!(out.contains("offline ("), "{}", take.all());
     assert!(out.contains("using the copy cached"), "{}", take.all());
