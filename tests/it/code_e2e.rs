@@ -86,7 +86,10 @@ fn code_from_the_contents_api(api: &Api) {
     // Offline, the cached copy still shows the code.
     let mut offline = sb;
     offline.set("GITHUB_API_URL", "http://127.0.0.1:9");
-    let again = offline.run(&["take", "7", "--repo", &repo, "--plain"], "\n\n\n\n\n\n");
+    let again = offline.run(
+        &["take", "7", "--repo", &repo, "--plain", "--new-attempt"],
+        "\n\n\n\n\n\n",
+    );
     again.ok();
     assert!(again.all().contains("offline"), "{}", again.all());
     assert!(
@@ -137,7 +140,10 @@ fn code_from_a_clone_with_the_head_commit_needs_no_request() {
     // With GitHub gone, the clone still has it.
     let mut offline = sb;
     offline.set("GITHUB_API_URL", "http://127.0.0.1:9");
-    let again = offline.run(&["take", "7", "--repo", &repo, "--plain"], "");
+    let again = offline.run(
+        &["take", "7", "--repo", &repo, "--plain", "--new-attempt"],
+        "",
+    );
     again.ok();
     assert!(again.all().contains("offline"), "{}", again.all());
     assert!(
