@@ -11,6 +11,7 @@ pub mod comment;
 pub mod config;
 pub mod github;
 pub mod grade;
+pub mod llm;
 pub mod logging;
 pub mod mermaid;
 pub mod plain;

@@ -12,7 +12,10 @@ fn fake_claude(dir: &Path) -> PathBuf {
 }
 
 fn select(pairs: &[(&str, &str)]) -> Selection {
-    select_grader(&EnvSnapshot::from_pairs(pairs.iter().copied()))
+    select_backend(
+        &EnvSnapshot::from_pairs(pairs.iter().copied()),
+        &Limits::default(),
+    )
 }
 
 #[test]
@@ -28,7 +31,7 @@ fn an_api_key_wins_over_everything_but_the_override() {
     assert_eq!(s.backend, BackendKind::AnthropicApiKey);
     assert_eq!(s.model, DEFAULT_HTTP_MODEL);
     assert_eq!(s.base_url, DEFAULT_BASE_URL);
-    assert!(s.grader.is_some());
+    assert!(s.llm.is_some());
     let all = format!("{s:?} {:?}", s.reasons);
     assert!(
         !all.contains("sk-secret-1") && !all.contains("tok-secret-2"),
@@ -60,7 +63,7 @@ fn without_a_key_the_cli_comes_before_the_bearer_token() {
     assert_eq!(s.backend, BackendKind::AnthropicBearer);
     let s = select(&[("PATH", "/nonexistent")]);
     assert_eq!(s.backend, BackendKind::None);
-    assert!(s.grader.is_none());
+    assert!(s.llm.is_none());
 }
 
 #[test]

@@ -1,0 +1,91 @@
+//! Asking a model for structured output: one call, two backends, shared by grading and by
+//! quiz generation.
+//!
+//! The backend is chosen from the environment ([`select_backend`]): the Anthropic Messages
+//! API over HTTPS ([`MessagesClient`]), or the `claude` CLI as a subprocess ([`ClaudeCli`]).
+//! Either way the caller gives an [`Ask`] (system prompt, user message, a tool name and its
+//! JSON Schema) and a validator that turns the model's JSON into its answer or lists every
+//! check it fails; [`Llm::ask`] returns the answer, or an [`LlmError`] that says why not.
+//! Failed checks go back to the model within a repair budget: an `is_error` tool result on
+//! the Messages API, a new run listing them on the CLI.
+
+mod claude_cli;
+mod error;
+mod http;
+mod select;
+
+use serde_json::Value;
+
+pub use claude_cli::{
+    ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, claude_version, structured_output,
+};
+pub use error::{LlmError, clip, secs};
+pub use http::{Auth, HttpConfig, MessagesClient};
+pub use select::{
+    BackendKind, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL, EnvSnapshot,
+    GRADER_SETUP, HTTP_MODEL_VARS, Limits, Selection, http_model, select_backend,
+};
+
+/// One request for structured output.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask<'a> {
+    pub system: &'a str,
+    pub user: &'a str,
+    /// The forced tool of the Messages API (the CLI names its own `StructuredOutput`).
+    pub tool: &'a str,
+    /// The tool's description.
+    pub description: &'a str,
+    /// The JSON Schema of the tool's input (of `structured_output` on the CLI).
+    pub schema: &'a Value,
+    /// The answer's noun in messages: `grade`, `quiz`.
+    pub what: &'static str,
+    /// The answer's shape in a few words, for the reminders that ask for it again
+    /// (`exactly two fields: "score", …`).
+    pub shape: &'a str,
+}
+
+/// A chosen backend, ready to ask.
+#[derive(Debug, Clone)]
+pub enum Llm {
+    Messages(MessagesClient),
+    Cli(ClaudeCli),
+}
+
+impl Llm {
+    /// Asks for `ask` and returns what `validate` makes of the model's output: its answer,
+    /// or every check the output fails (sent back to the model within the backend's repair
+    /// budget).
+    pub async fn ask<T, V>(&self, ask: &Ask<'_>, validate: &V) -> Result<T, LlmError>
+    where
+        V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
+    {
+        match self {
+            Self::Messages(client) => client.ask(ask, validate).await,
+            Self::Cli(cli) => cli.ask(ask, validate).await,
+        }
+    }
+
+    /// A short name for messages, such as `Anthropic Messages API`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Messages(_) => "Anthropic Messages API",
+            Self::Cli(_) => "claude CLI",
+        }
+    }
+}
+
+/// What the model is told when its answer failed quizz's checks: each check, then the call
+/// to make again. One check reads as one sentence; several as a list.
+fn repair_text(ask: &Ask<'_>, tool: &str, checks: &[String]) -> String {
+    let (what, shape) = (ask.what, ask.shape);
+    match checks {
+        [one] => format!("Invalid {what}: {one}. Call {tool} again with {shape}."),
+        many => {
+            let list: String = many.iter().map(|c| format!("\n- {c}")).collect();
+            format!(
+                "Invalid {what}: {} checks failed:{list}\nFix every one and call {tool} again with {shape}.",
+                many.len()
+            )
+        }
+    }
+}
