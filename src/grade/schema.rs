@@ -9,7 +9,8 @@ pub const TOOL_NAME: &str = "submit_grade";
 pub const TOOL_DESCRIPTION: &str = "Submit the grade of the answer: an integer score from 0 to 100 and one or two sentences of feedback.";
 
 /// The grade's shape, for the reminders that ask for it again.
-pub const SHAPE: &str = "exactly two fields: \"score\", an integer from 0 to 100, and \"feedback\", a string";
+pub const SHAPE: &str =
+    "exactly two fields: \"score\", an integer from 0 to 100, and \"feedback\", a string";
 
 /// `{"score": integer 0..100, "feedback": string}`, both required, nothing else.
 pub fn grade_schema() -> Value {

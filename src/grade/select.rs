@@ -57,7 +57,10 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
 /// `QUIZZ_GRADE_TIMEOUT` (seconds per answer), else 120 s.
 fn grade_timeout(env: &EnvSnapshot, reasons: &mut Vec<String>) -> Duration {
     const DEFAULT: Duration = Duration::from_secs(120);
-    let Some(raw) = env.get("QUIZZ_GRADE_TIMEOUT").filter(|v| !v.trim().is_empty()) else {
+    let Some(raw) = env
+        .get("QUIZZ_GRADE_TIMEOUT")
+        .filter(|v| !v.trim().is_empty())
+    else {
         return DEFAULT;
     };
     match raw.trim().parse::<f64>() {

@@ -220,7 +220,10 @@ fn repair_prompt(ask: &Ask<'_>, raw: &str, checks: &[String]) -> String {
          Answer again with the whole {what}, every check fixed.\n\n\
          <previous_answer>\n{}\n</previous_answer>\n\n{}",
         ask.user,
-        clip(&raw.replace("</previous_answer>", "<\\/previous_answer>"), 60_000),
+        clip(
+            &raw.replace("</previous_answer>", "<\\/previous_answer>"),
+            60_000
+        ),
         repair_text(ask, "StructuredOutput", checks),
         what = ask.what,
     )
@@ -265,7 +268,9 @@ pub fn structured_output(
             }
             (_, Some(s)) => format!("API error (HTTP {s}): {said}"),
             ("error_max_turns", None) => {
-                format!("it reached its turn limit without a valid {what} (error_max_turns): {said}")
+                format!(
+                    "it reached its turn limit without a valid {what} (error_max_turns): {said}"
+                )
             }
             ("error_max_structured_output_retries", None) => format!(
                 "the model's output never matched the {what} schema (error_max_structured_output_retries): {said}"

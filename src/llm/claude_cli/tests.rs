@@ -50,7 +50,11 @@ fn grading_gets_no_tools_outside_any_repository() {
     let cli = ClaudeCli::new(Path::new("claude"), "sonnet", ClaudeCliConfig::default());
     let (args, dir) = args(&cli);
     assert!(has(&args, "--tools", ""), "{args:?}");
-    assert!(!args.iter().any(|a| a == "--allowedTools" || a == "--permission-mode"));
+    assert!(
+        !args
+            .iter()
+            .any(|a| a == "--allowedTools" || a == "--permission-mode")
+    );
     assert!(has(&args, "--setting-sources", ""));
     assert_eq!(dir, Some(std::env::temp_dir()));
 }
@@ -67,7 +71,10 @@ fn read_only_tools_run_in_the_repository_and_deny_the_rest() {
     assert!(has(&args, "--tools", "Read,Grep,Glob"), "{args:?}");
     assert!(has(&args, "--allowedTools", "Read,Grep,Glob"));
     assert!(has(&args, "--permission-mode", "dontAsk"));
-    assert!(has(&args, "--setting-sources", ""), "no repository settings");
+    assert!(
+        has(&args, "--setting-sources", ""),
+        "no repository settings"
+    );
     assert!(has(&args, "--max-turns", "30"));
     assert!(args.iter().any(|a| a == "--strict-mcp-config"));
     assert_eq!(dir, Some(repo));
@@ -91,7 +98,10 @@ fn a_repair_run_repeats_the_request_with_the_answer_and_every_check() {
         &["id q1 is used twice".into(), "option C is too wide".into()],
     );
     assert!(prompt.starts_with("Write the quiz."), "{prompt}");
-    assert!(prompt.contains("- id q1 is used twice\n- option C is too wide"), "{prompt}");
+    assert!(
+        prompt.contains("- id q1 is used twice\n- option C is too wide"),
+        "{prompt}"
+    );
     assert!(prompt.contains("call StructuredOutput again"), "{prompt}");
     assert_eq!(prompt.matches("</previous_answer>").count(), 1, "{prompt}");
 }

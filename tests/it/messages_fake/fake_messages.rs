@@ -89,6 +89,14 @@ impl Reply {
         )
     }
 
+    /// The model calls the tool `name` (not the forced or output tool) with `input`.
+    pub fn tool_call(name: &str, input: Value) -> Self {
+        Self::message(
+            vec![json!({"type": "tool_use", "name": name, "input": input})],
+            "tool_use",
+        )
+    }
+
     /// The model answers in text and calls no tool.
     pub fn text(text: &str) -> Self {
         Self::message(vec![json!({"type": "text", "text": text})], "end_turn")
@@ -307,7 +315,9 @@ async fn answer(
                     let mut b = b.clone();
                     if b["type"] == "tool_use" {
                         b["id"] = json!(format!("toolu_{n}_{i}"));
-                        b["name"] = json!(tool);
+                        if b.get("name").is_none() {
+                            b["name"] = json!(tool);
+                        }
                     }
                     b
                 })
