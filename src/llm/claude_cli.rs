@@ -17,7 +17,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 use super::error::clip;
-use super::{Ask, LlmError, repair_text};
+use super::{Ask, LlmError, invalid_output, repair_text, some_checks};
 use crate::text::sanitize_line;
 
 /// Which tools the model may use in a run.
@@ -93,7 +93,7 @@ impl ClaudeCli {
     pub fn command(&self, system_prompt: &str, schema: &Value) -> Command {
         let schema = schema.to_string();
         let turns = self.config.max_turns.to_string();
-        let mut cmd = Command::new(&self.bin);
+        let mut cmd = child_command(&self.bin);
         cmd.args(["-p", "--output-format", "json", "--json-schema"])
             .arg(&schema);
         match &self.config.tools {
@@ -114,20 +114,11 @@ impl ClaudeCli {
             .args(["--model", &self.model, "--max-turns", &turns])
             .args(["--no-session-persistence", "--setting-sources", ""])
             .arg("--strict-mcp-config")
-            .env("CLAUDE_INVOKED_BY", "quizz")
             .env(
                 "CLAUDE_CODE_MAX_RETRIES",
                 self.config.max_retries.to_string(),
             )
-            .env("DISABLE_TELEMETRY", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        // Its own process group: a timeout or a signal ends what it started too.
-        #[cfg(unix)]
-        cmd.process_group(0);
+            .stdin(Stdio::piped());
         cmd
     }
 
@@ -145,27 +136,16 @@ impl ClaudeCli {
             let output = self.run_once(ask, &user).await?;
             let checks = match validate(&output) {
                 Ok(answer) => return Ok(answer),
-                Err(checks) if checks.is_empty() => vec!["the answer was rejected".to_string()],
-                Err(checks) => checks,
+                Err(checks) => some_checks(checks),
             };
             let raw = output.to_string();
             if round == budget {
-                return Err(LlmError::InvalidOutput {
-                    what: ask.what,
-                    attempts: round + 1,
-                    checks,
-                    raw,
-                });
+                return Err(invalid_output(ask, round + 1, checks, raw));
             }
             user = repair_prompt(ask, &raw, &checks);
         }
         // The loop returns on its last round.
-        Err(LlmError::InvalidOutput {
-            what: ask.what,
-            attempts: budget + 1,
-            checks: vec![format!("no {}", ask.what)],
-            raw: String::new(),
-        })
+        Err(invalid_output(ask, budget + 1, Vec::new(), String::new()))
     }
 
     /// One run with `user` on stdin: the `structured_output`, or why there is none.
@@ -341,19 +321,26 @@ fn last_lines(text: &str) -> Option<String> {
     Some(clip(&sanitize_line(&tail), 300))
 }
 
-/// `claude --version`, for `quizz doctor`.
-pub async fn claude_version(bin: &Path) -> Result<String, LlmError> {
+/// `bin` as quizz's child: `CLAUDE_INVOKED_BY=quizz` (user hooks use it to avoid
+/// recursion), no telemetry or auto-update, output captured, and in a process group of its
+/// own, killed when dropped, so a timeout or a signal ends what it started too.
+fn child_command(bin: &Path) -> Command {
     let mut cmd = Command::new(bin);
-    cmd.arg("--version")
-        .env("DISABLE_AUTOUPDATER", "1")
+    cmd.env("CLAUDE_INVOKED_BY", "quizz")
         .env("DISABLE_TELEMETRY", "1")
-        .env("CLAUDE_INVOKED_BY", "quizz")
-        .stdin(Stdio::null())
+        .env("DISABLE_AUTOUPDATER", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
+    cmd
+}
+
+/// `claude --version`, for `quizz doctor`.
+pub async fn claude_version(bin: &Path) -> Result<String, LlmError> {
+    let mut cmd = child_command(bin);
+    cmd.arg("--version").stdin(Stdio::null());
     let child = cmd.spawn().map_err(|e| LlmError::CliMissing {
         path: bin.display().to_string(),
         message: e.to_string(),

@@ -14,7 +14,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::error::clip;
-use super::{Ask, LlmError, repair_text};
+use super::{Ask, LlmError, invalid_output, repair_text, some_checks};
 
 const API_VERSION: &str = "2023-06-01";
 
@@ -178,12 +178,7 @@ impl MessagesClient {
                 None => (Vec::new(), String::new()),
             };
             if round == budget {
-                return Err(LlmError::InvalidOutput {
-                    what: ask.what,
-                    attempts: round + 1,
-                    checks,
-                    raw,
-                });
+                return Err(invalid_output(ask, round + 1, checks, raw));
             }
             if !content.is_empty() {
                 messages.push(json!({"role": "assistant", "content": content}));
@@ -191,12 +186,7 @@ impl MessagesClient {
             messages.push(correction(ask, &tool_uses, &checks));
         }
         // The loop returns on its last round.
-        Err(LlmError::InvalidOutput {
-            what: ask.what,
-            attempts: budget + 1,
-            checks: vec![format!("no {}", ask.what)],
-            raw: String::new(),
-        })
+        Err(invalid_output(ask, budget + 1, Vec::new(), String::new()))
     }
 
     /// The failed checks, never none, and first the output limit when the reply hit it
@@ -210,10 +200,7 @@ impl MessagesClient {
             ));
         }
         named.extend(checks);
-        if named.is_empty() {
-            named.push("the answer was rejected".into());
-        }
-        named
+        some_checks(named)
     }
 
     /// One call, retried on 429/529/5xx and unreachable hosts.

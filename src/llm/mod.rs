@@ -74,6 +74,26 @@ impl Llm {
     }
 }
 
+/// The checks an answer failed, never none (a validator that rejects without a reason
+/// still gets its answer asked again).
+fn some_checks(checks: Vec<String>) -> Vec<String> {
+    if checks.is_empty() {
+        vec!["the answer was rejected".into()]
+    } else {
+        checks
+    }
+}
+
+/// The failure of a call whose every round was rejected: the last checks and raw output.
+fn invalid_output(ask: &Ask<'_>, attempts: u32, checks: Vec<String>, raw: String) -> LlmError {
+    LlmError::InvalidOutput {
+        what: ask.what,
+        attempts,
+        checks: some_checks(checks),
+        raw,
+    }
+}
+
 /// What the model is told when its answer failed quizz's checks: each check, then the call
 /// to make again. One check reads as one sentence; several as a list.
 fn repair_text(ask: &Ask<'_>, tool: &str, checks: &[String]) -> String {
@@ -81,10 +101,11 @@ fn repair_text(ask: &Ask<'_>, tool: &str, checks: &[String]) -> String {
     match checks {
         [one] => format!("Invalid {what}: {one}. Call {tool} again with {shape}."),
         many => {
-            let list: String = many.iter().map(|c| format!("\n- {c}")).collect();
+            let list = many.iter().map(|c| format!("- {c}")).collect::<Vec<_>>();
             format!(
-                "Invalid {what}: {} checks failed:{list}\nFix every one and call {tool} again with {shape}.",
-                many.len()
+                "Invalid {what}: {} checks failed:\n{}\nFix every one and call {tool} again with {shape}.",
+                many.len(),
+                list.join("\n")
             )
         }
     }

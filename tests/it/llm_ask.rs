@@ -241,7 +241,7 @@ async fn the_transport_failures_reach_any_caller() {
 /// A temporary git repository with one committed file, a folder for the CLI's records and
 /// marks, and a wrapper around the real CLI that points it at a fake server with a clean
 /// home.
-struct Repo {
+struct Sandbox {
     dir: tempfile::TempDir,
     repo: PathBuf,
     wrapper: PathBuf,
@@ -249,7 +249,7 @@ struct Repo {
 
 const CODE: &str = "pub fn secret_sauce() -> u32 {\n    42\n}\n";
 
-impl Repo {
+impl Sandbox {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().join("repo");
@@ -396,7 +396,7 @@ async fn the_cli_reads_the_repository_with_read_only_tools_and_answers_in_the_sc
     let Some(real) = support::claude_bin() else {
         return;
     };
-    let r = Repo::new();
+    let r = Sandbox::new();
     let server = reads_then(&r.repo, valid());
     r.point_at(&real, &server);
 
@@ -425,7 +425,7 @@ async fn a_hostile_repository_settings_file_runs_no_hook() {
     let Some(real) = support::claude_bin() else {
         return;
     };
-    let r = Repo::new();
+    let r = Sandbox::new();
     let server = reads_then(&r.repo, valid());
     r.point_at(&real, &server);
     let hook = |name: &str| json!([{"matcher": "*", "hooks": [{"type": "command", "command": r.mark(name)}]}]);
@@ -463,7 +463,7 @@ async fn the_cli_runs_again_with_every_failed_check_until_the_answer_passes() {
     };
     // The first run's answer passes the schema but not quizz's checks; the repair run's
     // prompt names both, and its answer passes.
-    let (r, server) = Repo::with(
+    let (r, server) = Sandbox::with(
         &real,
         FakeMessages::start(|request, _| {
             if request.body.contains("2 checks failed") {
@@ -485,7 +485,7 @@ async fn the_cli_runs_again_with_every_failed_check_until_the_answer_passes() {
     assert!(prompt.contains("previous_answer"), "{prompt}");
 
     // Always invalid: 1 run + 2 repair runs, then the last checks and the raw output.
-    let (r, _server) = Repo::with(
+    let (r, _server) = Sandbox::with(
         &real,
         FakeMessages::sequence(vec![Reply::tool_input(invalid())]),
     );
@@ -503,7 +503,7 @@ async fn the_cli_failures_reach_any_caller() {
     let Some(real) = support::claude_bin() else {
         return;
     };
-    let (r, _server) = Repo::with(
+    let (r, _server) = Sandbox::with(
         &real,
         FakeMessages::sequence(vec![Reply::text("I would rather not.")]),
     );
@@ -513,7 +513,7 @@ async fn the_cli_failures_reach_any_caller() {
         "{err}"
     );
 
-    let (r, _server) = Repo::with(
+    let (r, _server) = Sandbox::with(
         &real,
         FakeMessages::sequence(vec![Reply::error(401, "authentication_error", "bad")]),
     );
