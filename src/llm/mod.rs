@@ -9,6 +9,7 @@
 //! Failed checks go back to the model within a repair budget: an `is_error` tool result on
 //! the Messages API, a new run listing them on the CLI.
 
+mod blocking;
 mod claude_cli;
 mod error;
 mod http;
@@ -16,6 +17,7 @@ mod select;
 
 use serde_json::Value;
 
+pub use blocking::run_blocking;
 pub use claude_cli::{
     ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, claude_version, structured_output,
 };

@@ -309,8 +309,12 @@ impl Sandbox {
 
     /// The CLI with generation's options: read-only tools in the repository, 2 repairs.
     fn cli(&self) -> Llm {
+        self.cli_within(Duration::from_secs(60))
+    }
+
+    fn cli_within(&self, timeout: Duration) -> Llm {
         let config = ClaudeCliConfig {
-            timeout: Duration::from_secs(60),
+            timeout,
             max_turns: 30,
             tools: CliTools::ReadOnly {
                 repo: self.repo.clone(),
@@ -522,4 +526,16 @@ async fn the_cli_failures_reach_any_caller() {
         err.contains("HTTP 401") && err.contains("ANTHROPIC_AUTH_TOKEN"),
         "{err}"
     );
+
+    // A stall past the wall-clock limit: the run is stopped (and its process group killed).
+    let (r, _server) = Sandbox::with(
+        &real,
+        FakeMessages::sequence(vec![
+            Reply::tool_input(valid()).after(Duration::from_secs(60)),
+        ]),
+    );
+    let err = ask(&r.cli_within(Duration::from_secs(3)))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::CliTimeout { .. }), "{err:?}");
 }
