@@ -17,7 +17,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 use super::error::clip;
-use super::{Ask, LlmError, invalid_output, repair_text, some_checks};
+use super::{Ask, LlmError, Progress, Usage, invalid_output, repair_text, some_checks};
 use crate::text::sanitize_line;
 
 /// Which tools the model may use in a run.
@@ -126,14 +126,23 @@ impl ClaudeCli {
     /// the `structured_output`. When `validate` rejects it, runs again (at most `repairs`
     /// times) with the user message followed by the rejected answer and every failed check;
     /// past that the error carries the last failed checks and the raw output.
-    pub async fn ask<T, V>(&self, ask: &Ask<'_>, validate: &V) -> Result<T, LlmError>
+    /// `progress` hears of each run as it goes.
+    pub async fn ask<T, V, P>(
+        &self,
+        ask: &Ask<'_>,
+        validate: &V,
+        progress: &P,
+    ) -> Result<T, LlmError>
     where
         V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
+        P: Fn(Progress) + Sync,
     {
         let budget = self.config.repairs;
         let mut user = ask.user.to_string();
         for round in 0..=budget {
-            let output = self.run_once(ask, &user).await?;
+            progress(Progress::Asking { round });
+            let (output, usage) = self.run_once(ask, &user).await?;
+            progress(Progress::Answered { round, usage });
             let checks = match validate(&output) {
                 Ok(answer) => return Ok(answer),
                 Err(checks) => some_checks(checks),
@@ -143,13 +152,14 @@ impl ClaudeCli {
                 return Err(invalid_output(ask, round + 1, checks, raw));
             }
             user = repair_prompt(ask, &raw, &checks);
+            progress(Progress::Repairing { round, checks });
         }
         // The loop returns on its last round.
         Err(invalid_output(ask, budget + 1, Vec::new(), String::new()))
     }
 
     /// One run with `user` on stdin: the `structured_output`, or why there is none.
-    async fn run_once(&self, ask: &Ask<'_>, user: &str) -> Result<Value, LlmError> {
+    async fn run_once(&self, ask: &Ask<'_>, user: &str) -> Result<(Value, Usage), LlmError> {
         let mut child = self.command(ask.system, ask.schema).spawn().map_err(|e| {
             let message = if e.kind() == std::io::ErrorKind::NotFound {
                 "not found; install Claude Code (npm install -g @anthropic-ai/claude-code) or set CLAUDE_BIN".to_string()
@@ -182,7 +192,7 @@ impl ClaudeCli {
             .map_err(|e| LlmError::Cli {
                 message: format!("cannot read its output: {e}"),
             })?;
-        structured_output(
+        interpret(
             ask.what,
             &self.config.credentials,
             output.status.code(),
@@ -218,6 +228,17 @@ pub fn structured_output(
     stdout: &str,
     stderr: &str,
 ) -> Result<Value, LlmError> {
+    interpret(what, credentials, code, stdout, stderr).map(|(output, _)| output)
+}
+
+/// [`structured_output`], and what the run reported of its turns, tokens and cost.
+fn interpret(
+    what: &'static str,
+    credentials: &str,
+    code: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+) -> Result<(Value, Usage), LlmError> {
     let Some(result) = last_result(stdout) else {
         let status = code.map_or_else(
             || "killed by a signal".to_string(),
@@ -262,7 +283,7 @@ pub fn structured_output(
         });
     }
     match field("structured_output") {
-        Some(v) if !v.is_null() => Ok(v.clone()),
+        Some(v) if !v.is_null() => Ok((v.clone(), usage_of(&result))),
         _ => Err(LlmError::CliNoStructuredOutput {
             what,
             reply: clip(
@@ -270,6 +291,15 @@ pub fn structured_output(
                 200,
             ),
         }),
+    }
+}
+
+/// What a result reports: `usage`'s tokens, `num_turns`, `total_cost_usd`.
+fn usage_of(result: &Value) -> Usage {
+    Usage {
+        turns: result.get("num_turns").and_then(Value::as_u64),
+        cost_usd: result.get("total_cost_usd").and_then(Value::as_f64),
+        ..Usage::tokens(result.get("usage"))
     }
 }
 

@@ -14,7 +14,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::error::clip;
-use super::{Ask, LlmError, invalid_output, repair_text, some_checks};
+use super::{Ask, LlmError, Progress, Usage, invalid_output, repair_text, some_checks};
 
 const API_VERSION: &str = "2023-06-01";
 
@@ -140,14 +140,26 @@ impl MessagesClient {
     /// input is answered with an `is_error` tool result listing every failed check (a reply
     /// without the call, with a reminder), at most `invalid_output_retries` times; past that
     /// the error carries the last failed checks and the raw input.
-    pub async fn ask<T, V>(&self, ask: &Ask<'_>, validate: &V) -> Result<T, LlmError>
+    /// `progress` hears of each round as it goes.
+    pub async fn ask<T, V, P>(
+        &self,
+        ask: &Ask<'_>,
+        validate: &V,
+        progress: &P,
+    ) -> Result<T, LlmError>
     where
         V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
+        P: Fn(Progress) + Sync,
     {
         let mut messages = vec![json!({"role": "user", "content": ask.user})];
         let budget = self.config.invalid_output_retries;
         for round in 0..=budget {
+            progress(Progress::Asking { round });
             let reply = self.send(ask, &messages).await?;
+            progress(Progress::Answered {
+                round,
+                usage: Usage::tokens(reply.get("usage")),
+            });
             let content = reply
                 .get("content")
                 .and_then(Value::as_array)
@@ -180,6 +192,14 @@ impl MessagesClient {
             if round == budget {
                 return Err(invalid_output(ask, round + 1, checks, raw));
             }
+            progress(Progress::Repairing {
+                round,
+                checks: if ours.is_some() {
+                    checks.clone()
+                } else {
+                    vec![format!("the reply did not call the {} tool", ask.tool)]
+                },
+            });
             if !content.is_empty() {
                 messages.push(json!({"role": "assistant", "content": content}));
             }

@@ -46,6 +46,40 @@ pub struct Ask<'a> {
     pub shape: &'a str,
 }
 
+/// What a call reports while it runs. Round 0 is the first ask; each later round repairs
+/// the answer before it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// Round `round` is sent (on the CLI: a run starts).
+    Asking { round: u32 },
+    /// The model answered round `round`; what the backend reported of it.
+    Answered { round: u32, usage: Usage },
+    /// The answer of round `round` failed these checks: the next round asks for a repair.
+    Repairing { round: u32, checks: Vec<String> },
+}
+
+/// What a backend reports of one round, where it does: tokens (both backends), turns and
+/// cost (the CLI).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Usage {
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    pub turns: Option<u64>,
+    pub cost_usd: Option<f64>,
+}
+
+impl Usage {
+    /// The token counts of a `usage` object (a message's, or a CLI result's).
+    fn tokens(usage: Option<&Value>) -> Self {
+        let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+        Self {
+            input_tokens: count("input_tokens"),
+            output_tokens: count("output_tokens"),
+            ..Self::default()
+        }
+    }
+}
+
 /// A chosen backend, ready to ask.
 #[derive(Debug, Clone)]
 pub enum Llm {
@@ -61,9 +95,24 @@ impl Llm {
     where
         V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
     {
+        self.ask_reporting(ask, validate, &|_| {}).await
+    }
+
+    /// [`Llm::ask`], telling `progress` of each round as it goes (for a screen that shows
+    /// what is happening: asking, what the backend reported, which checks failed).
+    pub async fn ask_reporting<T, V, P>(
+        &self,
+        ask: &Ask<'_>,
+        validate: &V,
+        progress: &P,
+    ) -> Result<T, LlmError>
+    where
+        V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
+        P: Fn(Progress) + Sync,
+    {
         match self {
-            Self::Messages(client) => client.ask(ask, validate).await,
-            Self::Cli(cli) => cli.ask(ask, validate).await,
+            Self::Messages(client) => client.ask(ask, validate, progress).await,
+            Self::Cli(cli) => cli.ask(ask, validate, progress).await,
         }
     }
 

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use quizz::llm::{
     Ask, Auth, ClaudeCli, ClaudeCliConfig, CliTools, HttpConfig, Llm, LlmError, MessagesClient,
+    Progress, Usage,
 };
 use serde_json::{Value, json};
 use support::fake_messages::{FakeMessages, Recorded, Reply};
@@ -100,6 +101,12 @@ fn expected() -> Quiz {
 }
 
 async fn ask(llm: &Llm) -> Result<Quiz, LlmError> {
+    ask_noting(llm).await.0
+}
+
+/// The answer, and what the call reported as it went.
+async fn ask_noting(llm: &Llm) -> (Result<Quiz, LlmError>, Vec<Progress>) {
+    let heard = std::sync::Mutex::new(Vec::new());
     let schema = schema();
     let ask = Ask {
         system: SYSTEM,
@@ -110,7 +117,10 @@ async fn ask(llm: &Llm) -> Result<Quiz, LlmError> {
         what: "quiz",
         shape: "the whole quiz",
     };
-    llm.ask(&ask, &validate).await
+    let result = llm
+        .ask_reporting(&ask, &validate, &|p| heard.lock().unwrap().push(p))
+        .await;
+    (result, heard.into_inner().unwrap())
 }
 
 fn messages(server: &FakeMessages, config: HttpConfig) -> Llm {
@@ -137,8 +147,29 @@ async fn an_invalid_tool_call_is_answered_with_every_failed_check_and_repaired()
         Reply::tool_input(invalid()),
         Reply::tool_input(valid()),
     ]);
-    let quiz = ask(&messages(&server, generation())).await.unwrap();
-    assert_eq!(quiz, expected());
+    let (quiz, heard) = ask_noting(&messages(&server, generation())).await;
+    assert_eq!(quiz.unwrap(), expected());
+    let usage = Usage {
+        input_tokens: Some(20),
+        output_tokens: Some(10),
+        ..Usage::default()
+    };
+    assert_eq!(
+        heard,
+        [
+            Progress::Asking { round: 0 },
+            Progress::Answered {
+                round: 0,
+                usage: usage.clone()
+            },
+            Progress::Repairing {
+                round: 0,
+                checks: vec![NOT_AN_OPTION.into(), DUPLICATE.into()]
+            },
+            Progress::Asking { round: 1 },
+            Progress::Answered { round: 1, usage },
+        ]
+    );
 
     let posts = server.posts();
     assert_eq!(posts.len(), 2);
@@ -477,8 +508,23 @@ async fn the_cli_runs_again_with_every_failed_check_until_the_answer_passes() {
             }
         }),
     );
-    assert_eq!(ask(&r.cli()).await.unwrap(), expected());
+    let (quiz, heard) = ask_noting(&r.cli()).await;
+    assert_eq!(quiz.unwrap(), expected());
     assert_eq!(r.log("runs").lines().count(), 2, "one repair run");
+    assert!(
+        heard.contains(&Progress::Repairing {
+            round: 0,
+            checks: vec![NOT_AN_OPTION.into(), DUPLICATE.into()]
+        }),
+        "{heard:?}"
+    );
+    let reported = heard.iter().find_map(|p| match p {
+        Progress::Answered { round: 1, usage } => Some(usage.clone()),
+        _ => None,
+    });
+    let reported = reported.expect("the repair run's report");
+    assert!(reported.turns.is_some_and(|t| t >= 1), "{reported:?}");
+    assert!(reported.output_tokens.is_some(), "{reported:?}");
     let posts = server.posts();
     let prompt = first_user_text(posts.last().unwrap());
     assert!(prompt.contains("src/lib.rs"), "the request again: {prompt}");
