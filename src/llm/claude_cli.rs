@@ -17,7 +17,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 use super::error::clip;
-use super::{Ask, LlmError, Progress, Usage, invalid_output, repair_text, some_checks};
+use super::{
+    Ask, LlmError, Progress, Reporter, Usage, Validator, invalid_output, repair_text, some_checks,
+};
 use crate::text::sanitize_line;
 
 /// Which tools the model may use in a run.
@@ -127,16 +129,12 @@ impl ClaudeCli {
     /// times) with the user message followed by the rejected answer and every failed check;
     /// past that the error carries the last failed checks and the raw output.
     /// `progress` hears of each run as it goes.
-    pub async fn ask<T, V, P>(
+    pub async fn ask<T>(
         &self,
         ask: &Ask<'_>,
-        validate: &V,
-        progress: &P,
-    ) -> Result<T, LlmError>
-    where
-        V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
-        P: Fn(Progress) + Sync,
-    {
+        validate: &Validator<'_, T>,
+        progress: &Reporter<'_>,
+    ) -> Result<T, LlmError> {
         let budget = self.config.repairs;
         let mut user = ask.user.to_string();
         for round in 0..=budget {

@@ -14,7 +14,9 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::error::clip;
-use super::{Ask, LlmError, Progress, Usage, invalid_output, repair_text, some_checks};
+use super::{
+    Ask, LlmError, Progress, Reporter, Usage, Validator, invalid_output, repair_text, some_checks,
+};
 
 const API_VERSION: &str = "2023-06-01";
 
@@ -141,16 +143,12 @@ impl MessagesClient {
     /// without the call, with a reminder), at most `invalid_output_retries` times; past that
     /// the error carries the last failed checks and the raw input.
     /// `progress` hears of each round as it goes.
-    pub async fn ask<T, V, P>(
+    pub async fn ask<T>(
         &self,
         ask: &Ask<'_>,
-        validate: &V,
-        progress: &P,
-    ) -> Result<T, LlmError>
-    where
-        V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
-        P: Fn(Progress) + Sync,
-    {
+        validate: &Validator<'_, T>,
+        progress: &Reporter<'_>,
+    ) -> Result<T, LlmError> {
         let mut messages = vec![json!({"role": "user", "content": ask.user})];
         let budget = self.config.invalid_output_retries;
         for round in 0..=budget {

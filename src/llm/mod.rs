@@ -46,6 +46,13 @@ pub struct Ask<'a> {
     pub shape: &'a str,
 }
 
+/// Turns the model's JSON into the caller's answer, or lists every check it fails (each a
+/// sentence the model can act on).
+pub type Validator<'a, T> = dyn Fn(&Value) -> Result<T, Vec<String>> + Sync + 'a;
+
+/// Hears a call's [`Progress`].
+pub type Reporter<'a> = dyn Fn(Progress) + Sync + 'a;
+
 /// What a call reports while it runs. Round 0 is the first ask; each later round repairs
 /// the answer before it.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,16 +107,12 @@ impl Llm {
 
     /// [`Llm::ask`], telling `progress` of each round as it goes (for a screen that shows
     /// what is happening: asking, what the backend reported, which checks failed).
-    pub async fn ask_reporting<T, V, P>(
+    pub async fn ask_reporting<T>(
         &self,
         ask: &Ask<'_>,
-        validate: &V,
-        progress: &P,
-    ) -> Result<T, LlmError>
-    where
-        V: Fn(&Value) -> Result<T, Vec<String>> + Sync,
-        P: Fn(Progress) + Sync,
-    {
+        validate: &Validator<'_, T>,
+        progress: &Reporter<'_>,
+    ) -> Result<T, LlmError> {
         match self {
             Self::Messages(client) => client.ask(ask, validate, progress).await,
             Self::Cli(cli) => cli.ask(ask, validate, progress).await,
