@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use quizz::llm::{
-    Ask, Auth, ClaudeCli, ClaudeCliConfig, CliTools, HttpConfig, Llm, LlmError, MessagesClient,
+    Ask, Auth, ClaudeCli, ClaudeCliConfig, HttpConfig, Limits, Llm, LlmError, MessagesClient,
     Progress, Usage,
 };
 use serde_json::{Value, json};
@@ -129,15 +129,14 @@ fn messages(server: &FakeMessages, config: HttpConfig) -> Llm {
     Llm::Messages(client)
 }
 
-/// Generation's limits on the HTTP path: 16,000 tokens, 2 repair rounds; quick retries.
+/// Generation's limits on the HTTP path (16,000 tokens, 2 repair rounds), with quick
+/// retries and a 10 s limit.
 fn generation() -> HttpConfig {
     HttpConfig {
         request_timeout: Duration::from_secs(10),
-        max_tokens: 16_000,
-        invalid_output_retries: 2,
         backoff_base: Duration::from_millis(20),
         backoff_cap: Duration::from_millis(100),
-        ..HttpConfig::default()
+        ..Limits::generation(Path::new(".")).http
     }
 }
 
@@ -346,13 +345,8 @@ impl Sandbox {
     fn cli_within(&self, timeout: Duration) -> Llm {
         let config = ClaudeCliConfig {
             timeout,
-            max_turns: 30,
-            tools: CliTools::ReadOnly {
-                repo: self.repo.clone(),
-            },
-            repairs: 2,
             credentials: "ANTHROPIC_AUTH_TOKEN".into(),
-            ..ClaudeCliConfig::default()
+            ..Limits::generation(&self.repo).cli
         };
         Llm::Cli(ClaudeCli::new(&self.wrapper, "sonnet", config))
     }

@@ -173,3 +173,43 @@ fn the_http_model_comes_from_the_first_variable_set() {
         (BackendKind::ClaudeCli, DEFAULT_CLI_MODEL)
     );
 }
+
+#[test]
+fn generation_gets_its_own_limits_on_either_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_claude(dir.path());
+    let repo = Path::new("/work/repo");
+    let limits = Limits::generation(repo);
+    assert_eq!(
+        (limits.http.max_tokens, limits.http.invalid_output_retries),
+        (16_000, 2)
+    );
+    let env = EnvSnapshot::from_pairs([
+        ("PATH", dir.path().to_str().unwrap()),
+        ("ANTHROPIC_AUTH_TOKEN", "t"),
+        ("CLAUDE_CODE_MAX_RETRIES", "1"),
+    ]);
+    let Some(Llm::Cli(cli)) = select_backend(&env, &limits).llm else {
+        panic!("the CLI is chosen");
+    };
+    let config = cli.config();
+    assert_eq!(
+        config.tools,
+        CliTools::ReadOnly {
+            repo: repo.to_path_buf()
+        }
+    );
+    assert_eq!((config.max_turns, config.repairs), (30, 2));
+    assert_eq!(config.timeout, Duration::from_secs(600));
+    assert_eq!(
+        config.credentials, "ANTHROPIC_AUTH_TOKEN",
+        "from the environment"
+    );
+    assert_eq!(config.max_retries, 1, "from the environment");
+    // Grading's defaults are what they were: no tools, 3 turns, no repair run.
+    let grading = ClaudeCliConfig::default();
+    assert_eq!(
+        (grading.tools, grading.max_turns, grading.repairs),
+        (CliTools::None, 3, 0)
+    );
+}
