@@ -227,6 +227,28 @@ async fn a_call_that_stays_invalid_returns_its_last_checks_and_raw_output_only()
 }
 
 #[tokio::test]
+async fn an_answer_cut_at_the_output_limit_is_named_first() {
+    let server = FakeMessages::sequence(vec![
+        Reply::cut_tool_input(json!({"questions": "["})),
+        Reply::tool_input(valid()),
+    ]);
+    assert_eq!(
+        ask(&messages(&server, generation())).await.unwrap(),
+        expected()
+    );
+    let second = server.posts()[1].json();
+    let text = second["messages"][2]["content"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("reached the output limit (16000 tokens) and was cut"),
+        "{text}"
+    );
+    assert!(text.contains("\"questions\" must be an array"), "{text}");
+}
+
+#[tokio::test]
 async fn the_transport_failures_reach_any_caller() {
     let server = FakeMessages::sequence(vec![
         Reply::error(429, "rate_limit_error", "slow down").header("retry-after", "0"),

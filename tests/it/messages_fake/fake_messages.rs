@@ -89,6 +89,15 @@ impl Reply {
         )
     }
 
+    /// The model calls the grading tool with `input` and reaches its output limit there
+    /// (`stop_reason: max_tokens`).
+    pub fn cut_tool_input(input: Value) -> Self {
+        Self::message(
+            vec![json!({"type": "tool_use", "input": input})],
+            "max_tokens",
+        )
+    }
+
     /// The model calls the tool `name` (not the forced or output tool) with `input`.
     pub fn tool_call(name: &str, input: Value) -> Self {
         Self::message(
