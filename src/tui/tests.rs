@@ -806,6 +806,7 @@ fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {
         let code = match c {
             '\t' => KeyCode::Tab,
+            '\n' => KeyCode::Enter,
             c => KeyCode::Char(c),
         };
         let event = ratatui::crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -836,6 +837,24 @@ fn arriving_on_an_open_question_never_changes_its_answer() {
     // `i` edits it: then every letter is text.
     press(app, "i nn");
     assert_eq!(app.session.answer("q5"), Some("My careful answer. nn"));
+}
+
+/// The help and the README say Enter edits an open answer, as `i` does; on an open
+/// question Enter did nothing (its binding picks options, which an open question has not).
+#[test]
+fn enter_on_an_open_question_opens_the_answer_box() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    press(app, "\n");
+    assert!(app.editor.is_some(), "Enter opens the empty answer");
+    press(app, "nn");
+    assert_eq!(app.session.answer("q5"), Some("nn"));
+    run(app, [Action::StopEditing]);
+    press(app, "\n");
+    assert!(app.editor.is_some(), "Enter opens a written answer too");
+    press(app, " more");
+    assert_eq!(app.session.answer("q5"), Some("nn more"));
 }
 
 #[test]
