@@ -1472,6 +1472,32 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
     assert_eq!((app.screen, app.results_cursor), (Screen::Results, 1));
 }
 
+/// Back on the results from the last question, only that question's heading was in view,
+/// on the bottom line (its block was taken to be one row long).
+#[test]
+fn back_from_the_last_question_the_results_show_it() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    run(app, [Action::LastQuestion, Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q6");
+    run(app, [Action::Back]);
+    assert_eq!((app.screen, app.results_cursor), (Screen::Results, 5));
+    let shown = screen(app, 80, 24);
+    assert!(
+        shown.contains("q6 · mermaid") && shown.contains("Which sequence diagram"),
+        "{shown}"
+    );
+}
+
 #[test]
 fn a_new_attempt_says_what_it_throws_away() {
     // Never submitted: no score to keep, and the dialog says so.
