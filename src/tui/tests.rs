@@ -857,6 +857,19 @@ fn enter_on_an_open_question_opens_the_answer_box() {
     assert_eq!(app.session.answer("q5"), Some("nn more"));
 }
 
+/// The empty box said "type to write", but a first letter that is a command there runs it
+/// ("so it…" opened the review, "next one…" moved on and Space picked option A of q6): it
+/// names the keys that always open it.
+#[test]
+fn the_empty_answer_box_names_the_keys_that_open_it() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("i or Enter to write"), "{shown}");
+    assert!(!shown.contains("type to write"), "{shown}");
+}
+
 #[test]
 fn n_through_an_empty_open_question_leaves_it_unanswered() {
     let mut f = fixture();

@@ -164,7 +164,9 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
         None => vec![Line::styled(
             format!(
-                "(no answer yet — type to write, or {} for $EDITOR)",
+                // Not "type to write": a first letter that is a command (n, s, q…) runs it.
+                "(no answer yet — {} or Enter to write, {} for $EDITOR)",
+                key(Context::Question, Action::StartEditing),
                 key(Context::Question, Action::ExternalEditor),
             ),
             theme.dim(),
