@@ -1298,6 +1298,10 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     let status = first.status.clone().unwrap();
     assert!(status.contains("took this quiz over"), "{status}");
     assert!(first.editor.is_some(), "the box stays open");
+    // The whole line fits 80 columns (it was cut after "kept as a"); the title says the rest.
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("typing here is a draft."), "{shown}");
+    assert!(shown.contains("Esc, then T keeps it"), "{shown}");
     press(&mut first, " done");
     assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
     assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");

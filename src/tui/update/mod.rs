@@ -330,12 +330,9 @@ fn poll(app: &mut App) {
         PollNews::TakenOver(owner) => {
             // What the answer box holds stays there, as a draft this window keeps.
             editing::keep_editor_as_draft(app);
+            // One footer line at 80 columns: the box's title says how to keep the draft.
             app.status = Some(if app.editor.is_some() {
-                format!(
-                    "Another quizz ({owner}) took this quiz over: what you type here is kept as a draft, not saved. {}, then {} takes over and keeps it.",
-                    key_for(Context::Editing, &Action::StopEditing),
-                    key_for(Context::Question, &Action::TakeOver)
-                )
+                format!("Another quizz ({owner}) took this quiz over: typing here is a draft.")
             } else {
                 busy_message(&owner)
             });
