@@ -868,6 +868,9 @@ fn the_empty_answer_box_names_the_keys_that_open_it() {
     let shown = screen(app, 80, 24);
     assert!(shown.contains("i or Enter to write"), "{shown}");
     assert!(!shown.contains("type to write"), "{shown}");
+    // Narrow, it wraps rather than losing its end.
+    let shown = screen(app, 50, 16);
+    assert!(shown.contains("$EDITOR)"), "{shown}");
 }
 
 #[test]
