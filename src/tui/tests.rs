@@ -1376,6 +1376,11 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
         shown.contains("other window closed (T takes over)"),
         "{shown}"
     );
+    // A change refused meanwhile names the closed owner as closed (it said "open in
+    // another quizz", naming the dead pid).
+    run(&mut second, [Action::Pick(1)]);
+    let status = second.status.clone().unwrap();
+    assert!(status.contains("has closed. T takes over"), "{status}");
     let before = saved_on_disk(&second).answers["q1"].clone();
     run(&mut second, [Action::TakeOver, Action::Pick(1)]);
     assert_ne!(
