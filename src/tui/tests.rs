@@ -1355,6 +1355,28 @@ fn a_draft_never_overwrites_what_the_other_window_wrote() {
     assert!(first.drafts.is_empty());
 }
 
+/// A read-only window submitted: it showed results (and printed them on quitting) that
+/// were never saved, while the owner went on with the attempt ungraded.
+#[test]
+fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    assert!(second.session.busy().is_some());
+    run(&mut second, [Action::OpenReview, Action::Submit]);
+    assert_eq!(second.confirm, None, "no dialog");
+    assert!(second.status.as_deref().unwrap().contains("T takes over"));
+    run(&mut second, [Action::Confirm]);
+    assert!(second.results.is_none(), "nothing graded here");
+    assert_ne!(second.screen, Screen::Results);
+    run(&mut second, [Action::NewAttempt]);
+    assert_eq!(second.confirm, None);
+    assert!(saved_on_disk(&first).results.is_none());
+    assert_eq!(second.session.answered_count(), 1);
+}
+
 /// After the owner quit, the other window stayed read-only naming a dead pid.
 #[test]
 fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
