@@ -17,6 +17,8 @@ pub struct EndSignals {
     hup: Option<tokio::signal::unix::Signal>,
     #[cfg(unix)]
     quit: Option<tokio::signal::unix::Signal>,
+    /// The number of the last signal received.
+    received: Option<i32>,
 }
 
 impl EndSignals {
@@ -31,16 +33,28 @@ impl EndSignals {
                 term: signal(SignalKind::terminate()).ok(),
                 hup: signal(SignalKind::hangup()).ok(),
                 quit: signal(SignalKind::quit()).ok(),
+                received: None,
             }
         }
         #[cfg(not(unix))]
         {
-            Self {}
+            Self { received: None }
         }
     }
 
-    /// Waits for the first ending signal; its number.
+    /// Waits for the first ending signal; its number (kept: [`Self::received`]).
     pub async fn recv(&mut self) -> i32 {
+        let number = self.wait().await;
+        self.received = Some(number);
+        number
+    }
+
+    /// The number of the last signal [`Self::recv`] returned, if any.
+    pub fn received(&self) -> Option<i32> {
+        self.received
+    }
+
+    async fn wait(&mut self) -> i32 {
         #[cfg(unix)]
         {
             async fn one(s: Option<&mut tokio::signal::unix::Signal>) {

@@ -123,7 +123,6 @@ async fn event_loop(
     // answers are saved); in raw mode Ctrl-C arrives as a key.
     let mut signals = crate::signals::EndSignals::new();
     let mut grading_task: Option<tokio::task::JoinHandle<()>> = None;
-    let mut ended_by = None;
     guard.draw(&app)?;
     'run: loop {
         let first = tokio::select! {
@@ -135,10 +134,7 @@ async fn event_loop(
             Some(action) = rx.recv() => Some(action),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
             _ = poll.tick() => Some(Action::Poll),
-            number = signals.recv() => {
-                ended_by = Some(number);
-                Some(Action::ForceQuit)
-            }
+            _ = signals.recv() => Some(Action::ForceQuit),
         };
         // Everything the terminal already sent is handled before one save and one frame:
         // a fast paste or a burst of keys costs one write, not one per character.
@@ -218,7 +214,7 @@ async fn event_loop(
         post: app.post,
         failures,
         session: app.session,
-        signal: ended_by,
+        signal: signals.received(),
     })
 }
 
