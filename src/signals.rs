@@ -17,8 +17,18 @@ pub struct EndSignals {
     hup: Option<tokio::signal::unix::Signal>,
     #[cfg(unix)]
     quit: Option<tokio::signal::unix::Signal>,
-    /// The number of the last signal received.
-    received: Option<i32>,
+}
+
+/// The number of the ending signal one of the listeners received (0: none). The UI closes
+/// on it as on `q`, and the command's exit status says it.
+static RECEIVED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The ending signal quizz received, if one was: its exit status is then 128 + its number.
+pub fn received() -> Option<i32> {
+    match RECEIVED.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        number => Some(number),
+    }
 }
 
 impl EndSignals {
@@ -33,25 +43,19 @@ impl EndSignals {
                 term: signal(SignalKind::terminate()).ok(),
                 hup: signal(SignalKind::hangup()).ok(),
                 quit: signal(SignalKind::quit()).ok(),
-                received: None,
             }
         }
         #[cfg(not(unix))]
         {
-            Self { received: None }
+            Self {}
         }
     }
 
-    /// Waits for the first ending signal; its number (kept: [`Self::received`]).
+    /// Waits for the first ending signal; its number (also kept for [`received`]).
     pub async fn recv(&mut self) -> i32 {
         let number = self.wait().await;
-        self.received = Some(number);
+        RECEIVED.store(number, std::sync::atomic::Ordering::Relaxed);
         number
-    }
-
-    /// The number of the last signal [`Self::recv`] returned, if any.
-    pub fn received(&self) -> Option<i32> {
-        self.received
     }
 
     async fn wait(&mut self) -> i32 {

@@ -251,7 +251,6 @@ fn run_tui(
                 finished.session.quiz.questions.len()
             )?;
         }
-        exit_if_signalled(finished.signal, &mut out)?;
         return Ok(());
     };
     let mut session = finished.session;
@@ -290,17 +289,6 @@ fn run_tui(
                 "Not posted. To post these results, run the same command again with --post and submit."
             )?;
         }
-    }
-    exit_if_signalled(finished.signal, &mut out)
-}
-
-/// After a signal ended the UI (its answers saved, the terminal restored): exit with
-/// 128 + its number, as plain mode and a shell report it.
-fn exit_if_signalled(signal: Option<i32>, out: &mut dyn Write) -> Result<()> {
-    if let Some(number) = signal {
-        out.flush()?;
-        crate::children::end_all();
-        std::process::exit(128 + number);
     }
     Ok(())
 }

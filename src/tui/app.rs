@@ -29,8 +29,6 @@ pub struct Finished {
     pub post: bool,
     /// Open answers whose grading failed: `(question id, reason)`.
     pub failures: Vec<(String, String)>,
-    /// The number of the signal that ended the UI (`kill -TERM`), if one did.
-    pub signal: Option<i32>,
 }
 
 /// Where graded results go.

@@ -214,7 +214,6 @@ async fn event_loop(
         post: app.post,
         failures,
         session: app.session,
-        signal: signals.received(),
     })
 }
 
