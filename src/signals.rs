@@ -19,6 +19,18 @@ pub struct EndSignals {
     quit: Option<tokio::signal::unix::Signal>,
 }
 
+/// The number of the ending signal one of the listeners received (0: none). The UI closes
+/// on it as on `q`, and the command's exit status says it.
+static RECEIVED: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The ending signal quizz received, if one was: its exit status is then 128 + its number.
+pub fn received() -> Option<i32> {
+    match RECEIVED.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => None,
+        number => Some(number),
+    }
+}
+
 impl EndSignals {
     /// Starts listening; must run inside a tokio runtime. A signal that cannot be listened
     /// for keeps its default action.
@@ -39,8 +51,14 @@ impl EndSignals {
         }
     }
 
-    /// Waits for the first ending signal; its number.
+    /// Waits for the first ending signal; its number (also kept for [`received`]).
     pub async fn recv(&mut self) -> i32 {
+        let number = self.wait().await;
+        RECEIVED.store(number, std::sync::atomic::Ordering::Relaxed);
+        number
+    }
+
+    async fn wait(&mut self) -> i32 {
         #[cfg(unix)]
         {
             async fn one(s: Option<&mut tokio::signal::unix::Signal>) {

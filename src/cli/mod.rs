@@ -145,7 +145,10 @@ pub fn main() -> ExitCode {
         Command::Man(args) => completions::run_man(&args),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        // The UI closed on a signal (`kill -TERM`): 128 + its number, as a shell says it.
+        Ok(()) => crate::signals::received().map_or(ExitCode::SUCCESS, |number| {
+            u8::try_from(128 + number).map_or(ExitCode::FAILURE, ExitCode::from)
+        }),
         // The reader went away (`| head`): nothing to say, as git and gh do.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {

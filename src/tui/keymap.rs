@@ -221,6 +221,10 @@ pub fn dispatch_on_open(here: &[Only], event: &KeyEvent) -> Option<Action> {
     if let Some(action) = find(BINDINGS.iter().filter(applies), Context::Question, event) {
         return Some(action);
     }
+    // Enter edits, as the `i` row says (its own binding is for picking options).
+    if event.code == KeyCode::Enter && event.modifiers == KeyModifiers::NONE {
+        return Some(Action::StartEditing);
+    }
     let plain = event.modifiers - KeyModifiers::SHIFT == KeyModifiers::NONE;
     matches!(event.code, KeyCode::Char(_))
         .then_some(Action::WriteKey(*event))

@@ -806,6 +806,7 @@ fn press(app: &mut App, keys: &str) {
     for c in keys.chars() {
         let code = match c {
             '\t' => KeyCode::Tab,
+            '\n' => KeyCode::Enter,
             c => KeyCode::Char(c),
         };
         let event = ratatui::crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -836,6 +837,40 @@ fn arriving_on_an_open_question_never_changes_its_answer() {
     // `i` edits it: then every letter is text.
     press(app, "i nn");
     assert_eq!(app.session.answer("q5"), Some("My careful answer. nn"));
+}
+
+/// The help and the README say Enter edits an open answer, as `i` does; on an open
+/// question Enter did nothing (its binding picks options, which an open question has not).
+#[test]
+fn enter_on_an_open_question_opens_the_answer_box() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    press(app, "\n");
+    assert!(app.editor.is_some(), "Enter opens the empty answer");
+    press(app, "nn");
+    assert_eq!(app.session.answer("q5"), Some("nn"));
+    run(app, [Action::StopEditing]);
+    press(app, "\n");
+    assert!(app.editor.is_some(), "Enter opens a written answer too");
+    press(app, " more");
+    assert_eq!(app.session.answer("q5"), Some("nn more"));
+}
+
+/// The empty box said "type to write", but a first letter that is a command there runs it
+/// ("so it…" opened the review, "next one…" moved on and Space picked option A of q6): it
+/// names the keys that always open it.
+#[test]
+fn the_empty_answer_box_names_the_keys_that_open_it() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("i or Enter to write"), "{shown}");
+    assert!(!shown.contains("type to write"), "{shown}");
+    // Narrow, it wraps rather than losing its end.
+    let shown = screen(app, 50, 16);
+    assert!(shown.contains("$EDITOR)"), "{shown}");
 }
 
 #[test]
@@ -1266,6 +1301,10 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     let status = first.status.clone().unwrap();
     assert!(status.contains("took this quiz over"), "{status}");
     assert!(first.editor.is_some(), "the box stays open");
+    // The whole line fits 80 columns (it was cut after "kept as a"); the title says the rest.
+    let shown = screen(&first, 80, 24);
+    assert!(shown.contains("typing here is a draft."), "{shown}");
+    assert!(shown.contains("Esc, then T keeps it"), "{shown}");
     press(&mut first, " done");
     assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
     assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");
@@ -1316,6 +1355,28 @@ fn a_draft_never_overwrites_what_the_other_window_wrote() {
     assert!(first.drafts.is_empty());
 }
 
+/// A read-only window submitted: it showed results (and printed them on quitting) that
+/// were never saved, while the owner went on with the attempt ungraded.
+#[test]
+fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    assert!(second.session.busy().is_some());
+    run(&mut second, [Action::OpenReview, Action::Submit]);
+    assert_eq!(second.confirm, None, "no dialog");
+    assert!(second.status.as_deref().unwrap().contains("T takes over"));
+    run(&mut second, [Action::Confirm]);
+    assert!(second.results.is_none(), "nothing graded here");
+    assert_ne!(second.screen, Screen::Results);
+    run(&mut second, [Action::NewAttempt]);
+    assert_eq!(second.confirm, None);
+    assert!(saved_on_disk(&first).results.is_none());
+    assert_eq!(second.session.answered_count(), 1);
+}
+
 /// After the owner quit, the other window stayed read-only naming a dead pid.
 #[test]
 fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
@@ -1337,6 +1398,11 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
         shown.contains("other window closed (T takes over)"),
         "{shown}"
     );
+    // A change refused meanwhile names the closed owner as closed (it said "open in
+    // another quizz", naming the dead pid).
+    run(&mut second, [Action::Pick(1)]);
+    let status = second.status.clone().unwrap();
+    assert!(status.contains("has closed. T takes over"), "{status}");
     let before = saved_on_disk(&second).answers["q1"].clone();
     run(&mut second, [Action::TakeOver, Action::Pick(1)]);
     assert_ne!(
@@ -1451,6 +1517,32 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
     // Back on the results, the cursor is on the question just read.
     run(app, [Action::Back]);
     assert_eq!((app.screen, app.results_cursor), (Screen::Results, 1));
+}
+
+/// Back on the results from the last question, only that question's heading was in view,
+/// on the bottom line (its block was taken to be one row long).
+#[test]
+fn back_from_the_last_question_the_results_show_it() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::OpenReview,
+            Action::Submit,
+            Action::Confirm,
+        ],
+    );
+    run(app, [Action::LastQuestion, Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q6");
+    run(app, [Action::Back]);
+    assert_eq!((app.screen, app.results_cursor), (Screen::Results, 5));
+    let shown = screen(app, 80, 24);
+    assert!(
+        shown.contains("q6 · mermaid") && shown.contains("Which sequence diagram"),
+        "{shown}"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ fn a_signal_from_outside_gives_the_terminal_back() {
     let Some(t) = Tmux::new("signals") else {
         return;
     };
-    for signal in ["INT", "QUIT", "TERM", "HUP"] {
+    for (signal, number) in [("INT", 2), ("QUIT", 3), ("TERM", 15), ("HUP", 1)] {
         t.start(100, 30, "take --demo", "");
         t.wait_for("Press Enter to start");
         // The UI holds the alternate screen, hides the cursor and reports the mouse.
@@ -25,6 +25,9 @@ fn a_signal_from_outside_gives_the_terminal_back() {
             screen.contains("Answers saved (0 of 6)"),
             "SIG{signal}:\n{screen}"
         );
+        // Exit status 128 + the signal's number, as plain mode and a shell say (it was 0).
+        let status = format!("[quizz exited {}]", 128 + number);
+        assert!(screen.contains(&status), "SIG{signal}:\n{screen}");
         assert_eq!(
             t.tmux(&["display", "-p", "-t", "q", flags]).trim(),
             "0 1 0",

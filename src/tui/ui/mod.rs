@@ -103,10 +103,11 @@ pub fn help_max_scroll(app: &App) -> u16 {
 }
 
 /// The first row of each question's block on the results, and the rows on screen.
-pub fn results_rows(app: &App) -> (Vec<usize>, usize) {
+pub fn results_rows(app: &App) -> (Vec<usize>, usize, usize) {
     let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
     let (width, height) = results::text_area(area);
-    (results::build(app, width).question_rows, height)
+    let text = results::build(app, width);
+    (text.question_rows, text.lines.len(), height)
 }
 
 /// The width the results draw their diagrams for.

@@ -162,13 +162,16 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
             ratatui::style::Style::new(),
         ),
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
-        None => vec![Line::styled(
-            format!(
-                "(no answer yet — type to write, or {} for $EDITOR)",
+        // Not "type to write": a first letter that is a command (n, s, q…) runs it.
+        None => markdown::plain(
+            &format!(
+                "(no answer yet — {} or Enter to write, {} for $EDITOR)",
+                key(Context::Question, Action::StartEditing),
                 key(Context::Question, Action::ExternalEditor),
             ),
+            usize::from(inner.width).max(1),
             theme.dim(),
-        )],
+        ),
     };
     let rows = usize::from(inner.height);
     if lines.len() > rows && rows > 0 {

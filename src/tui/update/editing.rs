@@ -32,7 +32,7 @@ pub fn start_editing(app: &mut App) {
     if let Some(owner) = app.session.busy()
         && draft.is_none()
     {
-        app.status = Some(busy_message(owner));
+        app.status = Some(busy_message(&app.session, owner));
         return;
     }
     let text = draft.unwrap_or_else(|| app.session.answer(&id).unwrap_or_default().to_string());
@@ -230,7 +230,7 @@ pub fn external_editor(app: &mut App) -> Effect {
         return Effect::None;
     }
     if let Some(owner) = app.session.busy() {
-        app.status = Some(busy_message(owner));
+        app.status = Some(busy_message(&app.session, owner));
         return Effect::None;
     }
     let Some(q) = app.question() else {

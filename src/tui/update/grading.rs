@@ -31,6 +31,9 @@ pub fn show_results(app: &mut App) {
 
 /// Enter on the review. Asks first when questions are unanswered or flagged.
 pub fn submit(app: &mut App, confirmed: bool) -> Effect {
+    if refuse_when_read_only(app) {
+        return Effect::None;
+    }
     let unanswered = app.question_count() - app.session.answered_count();
     let flagged = app.session.flagged_count();
     if !confirmed && (unanswered > 0 || flagged > 0) {
@@ -43,6 +46,16 @@ pub fn submit(app: &mut App, confirmed: bool) -> Effect {
     app.editor = None;
     let closed = grade_closed(&app.session.quiz, &app.session.answers());
     start(app, closed)
+}
+
+/// A read-only window grades nothing and starts no new attempt: its results could not be
+/// saved (they were shown, and printed on quitting, as if they were). Says so; true then.
+fn refuse_when_read_only(app: &mut App) -> bool {
+    let Some(owner) = app.session.busy() else {
+        return false;
+    };
+    app.status = Some(super::busy_message(&app.session, owner));
+    true
 }
 
 /// Grades what is pending in `previous`, or finishes at once when nothing can be graded.
@@ -76,6 +89,9 @@ fn start(app: &mut App, previous: Vec<Outcome>) -> Effect {
 
 /// `g` on the overview of a graded attempt: grade the open answers still pending.
 pub fn grade_pending(app: &mut App) -> Effect {
+    if refuse_when_read_only(app) {
+        return Effect::None;
+    }
     let Some(results) = &app.results else {
         app.status = Some("Not graded yet: submit from the review first.".into());
         return Effect::None;
@@ -95,6 +111,9 @@ pub fn grade_pending(app: &mut App) -> Effect {
 
 /// `N` on the overview of a graded attempt: asks, then clears the answers.
 pub fn new_attempt(app: &mut App) {
+    if refuse_when_read_only(app) {
+        return;
+    }
     if app.results.is_none() && app.session.answered_count() == 0 {
         app.status = Some("This attempt is fresh already.".into());
         return;

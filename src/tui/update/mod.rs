@@ -305,7 +305,7 @@ fn saved(app: &mut App, result: Result<(), StoreError>) {
         Ok(()) => {}
         Err(StoreError::Busy { owner }) => {
             // The answer box stays: what is typed in it is kept as a draft.
-            app.status = Some(busy_message(&owner));
+            app.status = Some(busy_message(&app.session, &owner));
         }
         Err(e) => {
             tracing::error!("saving the attempt failed: {e}");
@@ -314,11 +314,14 @@ fn saved(app: &mut App, result: Result<(), StoreError>) {
     }
 }
 
-fn busy_message(owner: &crate::store::Owner) -> String {
-    format!(
-        "Read-only: open in another quizz ({owner}). {} takes over.",
-        key_for(Context::Question, &Action::TakeOver)
-    )
+fn busy_message(session: &crate::session::Session, owner: &crate::store::Owner) -> String {
+    let take_over = key_for(Context::Question, &Action::TakeOver);
+    // Once the owner has closed, it is not "open in another quizz" any more.
+    if session.owner_closed() {
+        format!("Read-only: the other quizz ({owner}) has closed. {take_over} takes over.")
+    } else {
+        format!("Read-only: open in another quizz ({owner}). {take_over} takes over.")
+    }
 }
 
 /// What the twice-a-second look found: said at once, not on the next key.
@@ -330,14 +333,11 @@ fn poll(app: &mut App) {
         PollNews::TakenOver(owner) => {
             // What the answer box holds stays there, as a draft this window keeps.
             editing::keep_editor_as_draft(app);
+            // One footer line at 80 columns: the box's title says how to keep the draft.
             app.status = Some(if app.editor.is_some() {
-                format!(
-                    "Another quizz ({owner}) took this quiz over: what you type here is kept as a draft, not saved. {}, then {} takes over and keeps it.",
-                    key_for(Context::Editing, &Action::StopEditing),
-                    key_for(Context::Question, &Action::TakeOver)
-                )
+                format!("Another quizz ({owner}) took this quiz over: typing here is a draft.")
             } else {
-                busy_message(&owner)
+                busy_message(&app.session, &owner)
             });
         }
         PollNews::OwnerClosed => {

@@ -240,14 +240,12 @@ fn scroll_to_cursor(app: &mut App) {
 
 /// Keeps the question under the results cursor on screen.
 fn scroll_to_result(app: &mut App) {
-    let (starts, height) = ui::results_rows(app);
+    let (starts, total, height) = ui::results_rows(app);
     let Some(&start) = starts.get(app.results_cursor) else {
         return;
     };
-    let end = starts
-        .get(app.results_cursor + 1)
-        .copied()
-        .unwrap_or(start + 1);
+    // The last question's block runs to the end of the text.
+    let end = starts.get(app.results_cursor + 1).copied().unwrap_or(total);
     let (start, end, height) = (clamp_u16(start), clamp_u16(end), clamp_u16(height));
     if start < app.scroll {
         app.scroll = start;
@@ -263,7 +261,7 @@ fn scroll_to_result(app: &mut App) {
 fn cursor_to_view(app: &mut App) {
     match app.screen {
         Screen::Results => {
-            let (starts, height) = ui::results_rows(app);
+            let (starts, _, height) = ui::results_rows(app);
             let top = usize::from(app.scroll);
             if let Some(n) = starts.iter().rposition(|&s| s <= top + height / 3) {
                 app.results_cursor = n;
