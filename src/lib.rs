@@ -12,6 +12,7 @@ pub mod config;
 pub mod generate;
 pub mod github;
 pub mod grade;
+pub mod llm;
 pub mod logging;
 pub mod mermaid;
 pub mod plain;

@@ -1,19 +1,17 @@
 //! Grading open answers with an LLM.
 //!
-//! The backend is chosen from the environment ([`select_grader`]): the Anthropic Messages
-//! API over HTTPS ([`HttpGrader`]), or the `claude` CLI as a subprocess
-//! ([`ClaudeCliGrader`]). Every backend shares one prompt builder ([`build_prompt`]), one
-//! output schema ([`grade_schema`]) and one validator ([`validate_grade`]); the answer is
-//! untrusted data, and `correct` is always computed in code from the score.
+//! The backend is [`crate::llm`]'s choice ([`select_grader`]): the Anthropic Messages API
+//! or the `claude` CLI, asked through the shared structured-output call ([`LlmGrader`]).
+//! Grading brings one prompt builder ([`build_prompt`]), one output schema
+//! ([`grade_schema`]) and one validator ([`validate_grade`]); the answer is untrusted data,
+//! and `correct` is always computed in code from the score.
 //!
 //! [`grade_open`] grades all open answers of a quiz concurrently and reports progress as
 //! [`GradeEvent`]s; a failed question stays [`Outcome::Pending`](crate::quiz::Outcome) so
 //! it can be graded again alone ([`regrade_pending`]).
 
 mod blocking;
-mod claude_cli;
-mod error;
-mod http;
+mod grader;
 mod prompt;
 mod run;
 mod schema;
@@ -24,15 +22,16 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub use blocking::grade_blocking;
-pub use claude_cli::{ClaudeCliConfig, ClaudeCliGrader, claude_version};
-pub use error::GradeError;
-pub use http::{Auth, HttpConfig, HttpGrader};
+pub use grader::{HttpGrader, LlmGrader};
 pub use prompt::{GradePrompt, MAX_ANSWER_CHARS, build_prompt, neutralise_tags};
 pub use run::{DEFAULT_CONCURRENCY, GradeEvent, grade_open, keep_previous, regrade_pending};
-pub use schema::{TOOL_NAME, grade_schema};
-pub use select::{
-    BackendKind, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL, EnvSnapshot,
-    GRADER_SETUP, Selection, select_grader,
+pub use schema::{SHAPE, TOOL_DESCRIPTION, TOOL_NAME, grade_schema};
+pub use select::{Selection, select_grader};
+// The backend's parts, where grading's callers have always found them.
+pub use crate::llm::LlmError as GradeError;
+pub use crate::llm::{
+    Auth, BackendKind, ClaudeCliConfig, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL,
+    EnvSnapshot, GRADER_SETUP, HttpConfig, claude_version,
 };
 pub use validate::{MAX_FEEDBACK_CHARS, validate_grade};
 

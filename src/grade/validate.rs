@@ -61,7 +61,7 @@ pub fn validate_grade(value: &Value) -> Result<OpenGrade, String> {
     let clean = crate::text::sanitize(feedback.trim());
     Ok(OpenGrade {
         score,
-        feedback: super::error::clip(clean.trim(), MAX_FEEDBACK_CHARS),
+        feedback: crate::llm::clip(clean.trim(), MAX_FEEDBACK_CHARS),
     })
 }
 

@@ -57,6 +57,7 @@ mod grade_models;
 mod grade_run;
 mod grade_signals;
 mod keyring;
+mod llm_ask;
 mod mermaid_corpus;
 mod mermaid_glyphs;
 mod mermaid_props;

@@ -89,6 +89,23 @@ impl Reply {
         )
     }
 
+    /// The model calls the grading tool with `input` and reaches its output limit there
+    /// (`stop_reason: max_tokens`).
+    pub fn cut_tool_input(input: Value) -> Self {
+        Self::message(
+            vec![json!({"type": "tool_use", "input": input})],
+            "max_tokens",
+        )
+    }
+
+    /// The model calls the tool `name` (not the forced or output tool) with `input`.
+    pub fn tool_call(name: &str, input: Value) -> Self {
+        Self::message(
+            vec![json!({"type": "tool_use", "name": name, "input": input})],
+            "tool_use",
+        )
+    }
+
     /// The model answers in text and calls no tool.
     pub fn text(text: &str) -> Self {
         Self::message(vec![json!({"type": "text", "text": text})], "end_turn")
@@ -307,7 +324,9 @@ async fn answer(
                     let mut b = b.clone();
                     if b["type"] == "tool_use" {
                         b["id"] = json!(format!("toolu_{n}_{i}"));
-                        b["name"] = json!(tool);
+                        if b.get("name").is_none() {
+                            b["name"] = json!(tool);
+                        }
                     }
                     b
                 })

@@ -2,9 +2,10 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-/// Why an open answer could not be graded. Messages never hold a key or a token.
+/// Why a call to the model gave no valid answer. Messages never hold a key or a token;
+/// `what` is the noun of the answer asked for (`grade`, `quiz`).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum GradeError {
+pub enum LlmError {
     #[error("the API refused the credentials from {variable} (HTTP {status}): check that variable")]
     Auth { variable: String, status: u16 },
     #[error("rate limited (HTTP 429) after {}{}", attempts_text(*.attempts), wait_note(*.retry_after_secs))]
@@ -26,24 +27,35 @@ pub enum GradeError {
     Timeout { after: Duration },
     #[error("cannot reach {url}: {message}")]
     Network { url: String, message: String },
-    #[error("the model's grade was invalid {} in a row: {detail}", times_text(*.attempts))]
-    InvalidOutput { attempts: u32, detail: String },
-    #[error("the model never called the grading tool ({}){}", attempts_text(*.attempts), reply_note(.reply))]
-    NoToolCall { attempts: u32, reply: String },
+    /// Every round's answer failed quizz's checks: the last round's failed checks, and its
+    /// raw output (the tool input or `structured_output`, as JSON) for the user to inspect.
+    #[error("the model's {what} was invalid {} in a row: {}", times_text(*.attempts), .checks.join("; "))]
+    InvalidOutput {
+        what: &'static str,
+        attempts: u32,
+        checks: Vec<String>,
+        raw: String,
+    },
+    #[error("the model never called the {tool} tool ({}){}", attempts_text(*.attempts), reply_note(.reply))]
+    NoToolCall {
+        tool: String,
+        attempts: u32,
+        reply: String,
+    },
     #[error("cannot run the claude CLI at {path}: {message}")]
     CliMissing { path: String, message: String },
     #[error("the claude CLI did not finish within {} and was stopped", secs(*.after))]
     CliTimeout { after: Duration },
     #[error("the claude CLI failed: {message}")]
     Cli { message: String },
-    #[error("the claude CLI finished without a structured grade (it never called its output tool){}", reply_note(.reply))]
-    CliNoStructuredOutput { reply: String },
-    #[error("cannot start the grading runtime: {0}")]
+    #[error("the claude CLI finished without a structured {what} (it never called its output tool){}", reply_note(.reply))]
+    CliNoStructuredOutput { what: &'static str, reply: String },
+    #[error("cannot start the runtime that calls the model: {0}")]
     Runtime(String),
 }
 
 /// `1.5 s`, `120 s`.
-pub(crate) fn secs(d: Duration) -> String {
+pub fn secs(d: Duration) -> String {
     let s = d.as_secs_f64();
     if (s - s.round()).abs() < 0.05 {
         format!("{s:.0} s")
@@ -74,7 +86,7 @@ fn reply_note(reply: &str) -> String {
     }
 }
 
-impl GradeError {
+impl LlmError {
     /// A one-line message that is safe to print: control sequences removed, length capped.
     pub fn to_line(&self) -> String {
         clip(&crate::text::sanitize_line(&self.to_string()), 400)
@@ -82,7 +94,7 @@ impl GradeError {
 }
 
 /// At most `max` characters, with `…` when cut.
-pub(crate) fn clip(text: &str, max: usize) -> String {
+pub fn clip(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }

@@ -1,9 +1,10 @@
 //! The Anthropic Messages API over HTTPS (reqwest with rustls).
 //!
-//! `anthropic-version: 2023-06-01`, the `submit_grade` tool forced through `tool_choice`,
-//! no extended thinking. The API does not check tool input against the schema: the grade
-//! goes through [`validate_grade`], and an invalid one is answered with an `is_error`
-//! tool result so the model corrects itself, at most `invalid_output_retries` times.
+//! `anthropic-version: 2023-06-01`, the caller's tool forced through `tool_choice`, no
+//! extended thinking (forcing and thinking do not mix). The API does not check tool input
+//! against the schema: the input goes through the caller's validator, and an invalid one is
+//! answered with an `is_error` tool result listing every failed check so the model corrects
+//! itself, at most `invalid_output_retries` times.
 //! 429, 529 and 5xx are retried, honouring `retry-after`, with capped, jittered backoff.
 
 use std::fmt;
@@ -13,9 +14,9 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::error::clip;
-use super::validate::validate_grade;
-use super::{GradeError, GradeFuture, GradeRequest, Grader, TOOL_NAME, build_prompt, grade_schema};
-use crate::quiz::OpenGrade;
+use super::{
+    Ask, LlmError, Progress, Reporter, Usage, Validator, invalid_output, repair_text, some_checks,
+};
 
 const API_VERSION: &str = "2023-06-01";
 
@@ -44,7 +45,8 @@ impl fmt::Debug for Auth {
     }
 }
 
-/// Timeouts, retries and limits of the HTTP backend.
+/// Timeouts, retries and limits of the HTTP backend. The default is grading's: a short
+/// answer (1,024 tokens) within 120 s; a quiz needs far more of both.
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
     /// The whole request, reply included.
@@ -57,7 +59,7 @@ pub struct HttpConfig {
     pub backoff_cap: Duration,
     /// A `retry-after` longer than this is not waited for: the call fails and says so.
     pub max_retry_after: Duration,
-    /// In-band corrections of an invalid grade (or a reply without the tool call).
+    /// In-band corrections of an invalid answer (or a reply without the tool call).
     pub invalid_output_retries: u32,
     pub max_tokens: u32,
     /// The variable that named the model (`None`: quizz's default), so an API that does
@@ -81,8 +83,9 @@ impl Default for HttpConfig {
     }
 }
 
-/// Grades through `POST {base}/v1/messages`.
-pub struct HttpGrader {
+/// Asks the model through `POST {base}/v1/messages`. `Debug` never shows the secret.
+#[derive(Debug, Clone)]
+pub struct MessagesClient {
     client: reqwest::Client,
     url: String,
     model: String,
@@ -90,20 +93,20 @@ pub struct HttpGrader {
     config: HttpConfig,
 }
 
-impl HttpGrader {
+impl MessagesClient {
     pub fn new(
         base_url: &str,
         model: &str,
         auth: Auth,
         config: HttpConfig,
-    ) -> Result<Self, GradeError> {
+    ) -> Result<Self, LlmError> {
         let url = format!("{}/v1/messages", base_url.trim_end_matches('/'));
         let client = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .timeout(config.request_timeout)
             .user_agent(concat!("quizz/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| GradeError::Network {
+            .map_err(|e| LlmError::Network {
                 url: url.clone(),
                 message: e.to_string(),
             })?;
@@ -116,14 +119,14 @@ impl HttpGrader {
         })
     }
 
-    fn headers(&self) -> Result<HeaderMap, GradeError> {
+    fn headers(&self) -> Result<HeaderMap, LlmError> {
         let mut headers = HeaderMap::new();
         headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
         let (name, value) = match &self.auth {
             Auth::ApiKey(key) => ("x-api-key", key.clone()),
             Auth::Bearer(token) => ("authorization", format!("Bearer {token}")),
         };
-        let mut value = HeaderValue::from_str(&value).map_err(|_| GradeError::Request {
+        let mut value = HeaderValue::from_str(&value).map_err(|_| LlmError::Request {
             status: 0,
             message: format!(
                 "{} holds characters that cannot go in an HTTP header",
@@ -135,12 +138,26 @@ impl HttpGrader {
         Ok(headers)
     }
 
-    async fn grade_request(&self, request: &GradeRequest) -> Result<OpenGrade, GradeError> {
-        let prompt = build_prompt(&request.question, &request.rubric, &request.answer);
-        let mut messages = vec![json!({"role": "user", "content": prompt.user})];
+    /// Asks for `ask`'s tool call and returns what `validate` makes of its input. An invalid
+    /// input is answered with an `is_error` tool result listing every failed check (a reply
+    /// without the call, with a reminder), at most `invalid_output_retries` times; past that
+    /// the error carries the last failed checks and the raw input.
+    /// `progress` hears of each round as it goes.
+    pub async fn ask<T>(
+        &self,
+        ask: &Ask<'_>,
+        validate: &Validator<'_, T>,
+        progress: &Reporter<'_>,
+    ) -> Result<T, LlmError> {
+        let mut messages = vec![json!({"role": "user", "content": ask.user})];
         let budget = self.config.invalid_output_retries;
         for round in 0..=budget {
-            let reply = self.send(&prompt.system, &messages).await?;
+            progress(Progress::Asking { round });
+            let reply = self.send(ask, &messages).await?;
+            progress(Progress::Answered {
+                round,
+                usage: Usage::tokens(reply.get("usage")),
+            });
             let content = reply
                 .get("content")
                 .and_then(Value::as_array)
@@ -152,52 +169,72 @@ impl HttpGrader {
                 .collect();
             let ours = tool_uses
                 .iter()
-                .find(|b| b.get("name").and_then(Value::as_str) == Some(TOOL_NAME));
-            let problem = match ours {
-                Some(block) => match validate_grade(block.get("input").unwrap_or(&Value::Null)) {
-                    Ok(grade) => return Ok(grade),
-                    Err(problem) => problem,
-                },
+                .find(|b| b.get("name").and_then(Value::as_str) == Some(ask.tool));
+            let (checks, raw) = match ours {
+                Some(block) => {
+                    let input = block.get("input").unwrap_or(&Value::Null);
+                    match validate(input) {
+                        Ok(answer) => return Ok(answer),
+                        Err(checks) => (self.named(&reply, checks), input.to_string()),
+                    }
+                }
                 None if round == budget => {
-                    return Err(GradeError::NoToolCall {
+                    return Err(LlmError::NoToolCall {
+                        tool: ask.tool.to_string(),
                         attempts: round + 1,
                         reply: clip(&crate::text::sanitize_line(&text_of(&content)), 200),
                     });
                 }
-                None => String::new(),
+                None => (Vec::new(), String::new()),
             };
             if round == budget {
-                return Err(GradeError::InvalidOutput {
-                    attempts: round + 1,
-                    detail: problem,
-                });
+                return Err(invalid_output(ask, round + 1, checks, raw));
             }
+            progress(Progress::Repairing {
+                round,
+                checks: if ours.is_some() {
+                    checks.clone()
+                } else {
+                    vec![format!("the reply did not call the {} tool", ask.tool)]
+                },
+            });
             if !content.is_empty() {
                 messages.push(json!({"role": "assistant", "content": content}));
             }
-            messages.push(correction(&tool_uses, &problem));
+            messages.push(correction(ask, &tool_uses, &checks));
         }
         // The loop returns on its last round.
-        Err(GradeError::InvalidOutput {
-            attempts: budget + 1,
-            detail: "no grade".into(),
-        })
+        Err(invalid_output(ask, budget + 1, Vec::new(), String::new()))
+    }
+
+    /// The failed checks, never none, and first the output limit when the reply hit it
+    /// (a cut tool input fails checks the model cannot fix by correcting it).
+    fn named(&self, reply: &Value, checks: Vec<String>) -> Vec<String> {
+        let mut named = Vec::new();
+        if reply.get("stop_reason").and_then(Value::as_str) == Some("max_tokens") {
+            named.push(format!(
+                "the reply reached the output limit ({} tokens) and was cut: submit a shorter answer",
+                self.config.max_tokens
+            ));
+        }
+        named.extend(checks);
+        some_checks(named)
     }
 
     /// One call, retried on 429/529/5xx and unreachable hosts.
-    async fn send(&self, system: &str, messages: &[Value]) -> Result<Value, GradeError> {
+    async fn send(&self, ask: &Ask<'_>, messages: &[Value]) -> Result<Value, LlmError> {
         let body = json!({
             "model": self.model,
             "max_tokens": self.config.max_tokens,
             "temperature": 0,
-            "system": system,
+            "system": ask.system,
             "messages": messages,
             "tools": [{
-                "name": TOOL_NAME,
-                "description": "Submit the grade of the answer: an integer score from 0 to 100 and one or two sentences of feedback.",
-                "input_schema": grade_schema(),
+                "name": ask.tool,
+                "description": ask.description,
+                "input_schema": ask.schema,
             }],
-            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "tool_choice": {"type": "tool", "name": ask.tool},
         });
         let headers = self.headers()?;
         let max_attempts = self.config.max_attempts.max(1);
@@ -225,7 +262,7 @@ impl HttpGrader {
                 return match response.json::<Value>().await {
                     Ok(v) => Ok(v),
                     Err(e) if e.is_timeout() => Err(self.timeout()),
-                    Err(e) => Err(GradeError::Request {
+                    Err(e) => Err(LlmError::Request {
                         status,
                         message: format!("the reply is not the JSON of a message: {e}"),
                     }),
@@ -236,7 +273,7 @@ impl HttpGrader {
             let message = api_message(&text);
             let transient = status == 429 || status == 529 || (500..=599).contains(&status);
             if matches!(status, 401 | 403) {
-                return Err(GradeError::Auth {
+                return Err(LlmError::Auth {
                     variable: self.auth.variable().to_string(),
                     status,
                 });
@@ -247,7 +284,7 @@ impl HttpGrader {
                 } else {
                     String::new()
                 };
-                return Err(GradeError::Request {
+                return Err(LlmError::Request {
                     status,
                     message: format!("{message}{hint}"),
                 });
@@ -256,12 +293,12 @@ impl HttpGrader {
             if attempt >= max_attempts || too_long.is_some() {
                 let retry_after_secs = retry_after.map(|d| d.as_secs());
                 return Err(match status {
-                    429 => GradeError::RateLimited {
+                    429 => LlmError::RateLimited {
                         attempts: attempt,
                         retry_after_secs,
                     },
-                    529 => GradeError::Overloaded { attempts: attempt },
-                    _ => GradeError::Server {
+                    529 => LlmError::Overloaded { attempts: attempt },
+                    _ => LlmError::Server {
                         status,
                         attempts: attempt,
                         message,
@@ -302,54 +339,43 @@ impl HttpGrader {
         capped.mul_f64(0.5 + fastrand::f64() * 0.5)
     }
 
-    fn timeout(&self) -> GradeError {
-        GradeError::Timeout {
+    fn timeout(&self) -> LlmError {
+        LlmError::Timeout {
             after: self.config.request_timeout,
         }
     }
 
-    fn network(&self, e: &reqwest::Error) -> GradeError {
+    fn network(&self, e: &reqwest::Error) -> LlmError {
         let mut message = e.to_string();
         let mut source = std::error::Error::source(e);
         while let Some(s) = source {
             message = format!("{message}: {s}");
             source = s.source();
         }
-        GradeError::Network {
+        LlmError::Network {
             url: self.url.clone(),
             message: clip(&crate::text::sanitize_line(&message), 300),
         }
     }
 }
 
-impl Grader for HttpGrader {
-    fn grade<'a>(&'a self, request: &'a GradeRequest) -> GradeFuture<'a> {
-        Box::pin(self.grade_request(request))
-    }
-
-    fn name(&self) -> &'static str {
-        "Anthropic Messages API"
-    }
-}
-
 /// The user turn that asks the model to correct itself: an `is_error` tool result for each
-/// tool call, or a plain reminder when it called none.
-fn correction(tool_uses: &[&Value], problem: &str) -> Value {
+/// tool call (ours lists every failed check), or a plain reminder when it called none.
+fn correction(ask: &Ask<'_>, tool_uses: &[&Value], checks: &[String]) -> Value {
+    let tool = ask.tool;
     if tool_uses.is_empty() {
         return json!({"role": "user", "content": format!(
-            "You did not call the {TOOL_NAME} tool. Call it now, once, with an integer \"score\" from 0 to 100 and a \"feedback\" string."
+            "You did not call the {tool} tool. Call it now, once, with {}.", ask.shape
         )});
     }
     let results: Vec<Value> = tool_uses
         .iter()
         .map(|b| {
             let id = b.get("id").cloned().unwrap_or(Value::Null);
-            let text = if b.get("name").and_then(Value::as_str) == Some(TOOL_NAME) {
-                format!(
-                    "Invalid grade: {problem}. Call {TOOL_NAME} again with exactly two fields: \"score\", an integer from 0 to 100, and \"feedback\", a string."
-                )
+            let text = if b.get("name").and_then(Value::as_str) == Some(tool) {
+                repair_text(ask, tool, checks)
             } else {
-                format!("Unknown tool: only {TOOL_NAME} exists.")
+                format!("Unknown tool: only {tool} exists.")
             };
             json!({"type": "tool_result", "tool_use_id": id, "is_error": true, "content": text})
         })
@@ -447,7 +473,7 @@ mod tests {
 
     #[test]
     fn backoff_is_capped_and_jittered() {
-        let g = HttpGrader::new(
+        let g = MessagesClient::new(
             "http://127.0.0.1:9",
             "m",
             Auth::ApiKey("k".into()),
@@ -475,7 +501,7 @@ mod tests {
             "invalid_request_error: max_tokens: too large"
         ));
         let g = |from: Option<&str>| {
-            HttpGrader::new(
+            MessagesClient::new(
                 "http://127.0.0.1:9",
                 "z-ai/glm-4.7",
                 Auth::Bearer("t".into()),

@@ -12,7 +12,10 @@ fn fake_claude(dir: &Path) -> PathBuf {
 }
 
 fn select(pairs: &[(&str, &str)]) -> Selection {
-    select_grader(&EnvSnapshot::from_pairs(pairs.iter().copied()))
+    select_backend(
+        &EnvSnapshot::from_pairs(pairs.iter().copied()),
+        &Limits::default(),
+    )
 }
 
 #[test]
@@ -28,7 +31,7 @@ fn an_api_key_wins_over_everything_but_the_override() {
     assert_eq!(s.backend, BackendKind::AnthropicApiKey);
     assert_eq!(s.model, DEFAULT_HTTP_MODEL);
     assert_eq!(s.base_url, DEFAULT_BASE_URL);
-    assert!(s.grader.is_some());
+    assert!(s.llm.is_some());
     let all = format!("{s:?} {:?}", s.reasons);
     assert!(
         !all.contains("sk-secret-1") && !all.contains("tok-secret-2"),
@@ -60,7 +63,7 @@ fn without_a_key_the_cli_comes_before_the_bearer_token() {
     assert_eq!(s.backend, BackendKind::AnthropicBearer);
     let s = select(&[("PATH", "/nonexistent")]);
     assert_eq!(s.backend, BackendKind::None);
-    assert!(s.grader.is_none());
+    assert!(s.llm.is_none());
 }
 
 #[test]
@@ -168,5 +171,45 @@ fn the_http_model_comes_from_the_first_variable_set() {
     assert_eq!(
         (s.backend, s.model.as_str()),
         (BackendKind::ClaudeCli, DEFAULT_CLI_MODEL)
+    );
+}
+
+#[test]
+fn generation_gets_its_own_limits_on_either_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    fake_claude(dir.path());
+    let repo = Path::new("/work/repo");
+    let limits = Limits::generation(repo);
+    assert_eq!(
+        (limits.http.max_tokens, limits.http.invalid_output_retries),
+        (16_000, 2)
+    );
+    let env = EnvSnapshot::from_pairs([
+        ("PATH", dir.path().to_str().unwrap()),
+        ("ANTHROPIC_AUTH_TOKEN", "t"),
+        ("CLAUDE_CODE_MAX_RETRIES", "1"),
+    ]);
+    let Some(Llm::Cli(cli)) = select_backend(&env, &limits).llm else {
+        panic!("the CLI is chosen");
+    };
+    let config = cli.config();
+    assert_eq!(
+        config.tools,
+        CliTools::ReadOnly {
+            repo: repo.to_path_buf()
+        }
+    );
+    assert_eq!((config.max_turns, config.repairs), (30, 2));
+    assert_eq!(config.timeout, Duration::from_secs(600));
+    assert_eq!(
+        config.credentials, "ANTHROPIC_AUTH_TOKEN",
+        "from the environment"
+    );
+    assert_eq!(config.max_retries, 1, "from the environment");
+    // Grading's defaults are what they were: no tools, 3 turns, no repair run.
+    let grading = ClaudeCliConfig::default();
+    assert_eq!(
+        (grading.tools, grading.max_turns, grading.repairs),
+        (CliTools::None, 3, 0)
     );
 }
