@@ -88,12 +88,11 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
     } else {
         made.quiz.to_pretty_json()
     };
-    match &args.out {
-        Some(path) => {
-            crate::store::write_atomic(path, format!("{}\n", text.trim_end()).as_bytes())?;
-            errln!("quizz: wrote {}", path.display());
-        }
-        None => outln!("{}", text.trim_end()),
+    if let Some(path) = &args.out {
+        crate::store::write_user_file(path, format!("{}\n", text.trim_end()).as_bytes())?;
+        errln!("quizz: wrote {}", path.display());
+    } else {
+        outln!("{}", text.trim_end());
     }
     Ok(())
 }
@@ -115,11 +114,7 @@ pub fn local_quiz(
     let input = prepare_local(&top, &opts).map_err(usage)?;
     say_reading(&input);
     if input.given().next().is_none() {
-        return Err(super::UsageError(format!(
-            "no change to quiz: {}",
-            input.summary()
-        ))
-        .into());
+        return Err(super::UsageError(format!("no change to quiz: {}", input.summary())).into());
     }
     let selection = select_generator(&EnvSnapshot::from_process(), &top);
     let key = QuizKey {

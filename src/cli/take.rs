@@ -113,12 +113,8 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
         None if local => {
-            let made = super::generate::local_quiz(
-                &args.local,
-                None,
-                &store,
-                &std::env::current_dir()?,
-            )?;
+            let made =
+                super::generate::local_quiz(&args.local, None, &store, &std::env::current_dir()?)?;
             code_dir = made.top;
             crate::source::LoadedQuiz {
                 quiz: made.quiz,
@@ -242,7 +238,9 @@ fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>, plain: bool) -> String
     match pr_take {
         Some(take) if plain => format!("quizz take {} --plain", take.pr),
         Some(take) => format!("quizz take {} (then g)", take.pr),
-        None if args.local.local.is_some() => "quizz take --local --plain (in this repository)".into(),
+        None if args.local.local.is_some() => {
+            "quizz take --local --plain (in this repository)".into()
+        }
         None => format!("quizz grade {}", args.source.command_args()),
     }
 }

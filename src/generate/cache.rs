@@ -103,9 +103,18 @@ mod tests {
             assert_eq!(mode & 0o077, 0, "owner-only: {mode:o}");
         }
         for other in [
-            QuizKey { model: "m2".into(), ..key.clone() },
-            QuizKey { digest: "cd".repeat(32), ..key.clone() },
-            QuizKey { repository: "/src/other".into(), ..key.clone() },
+            QuizKey {
+                model: "m2".into(),
+                ..key.clone()
+            },
+            QuizKey {
+                digest: "cd".repeat(32),
+                ..key.clone()
+            },
+            QuizKey {
+                repository: "/src/other".into(),
+                ..key.clone()
+            },
         ] {
             assert!(load(&store, &other).is_none(), "{other:?}");
         }

@@ -24,8 +24,8 @@ pub use input::{
     DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
     Reason, Uncommitted, prepare_local, prepare_pr, repository,
 };
-pub use run::{GenerateError, Stage, select_generator, write_quiz};
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
+pub use run::{GenerateError, Stage, select_generator, write_quiz};
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
 pub use shuffle::shuffle;
 pub use translate::to_quiz;

@@ -51,7 +51,11 @@ impl Origin {
                     .next()
                     .unwrap_or_default()
                     .trim_end_matches(".git");
-                let short: String = digest.chars().filter(char::is_ascii_hexdigit).take(16).collect();
+                let short: String = digest
+                    .chars()
+                    .filter(char::is_ascii_hexdigit)
+                    .take(16)
+                    .collect();
                 PathBuf::from("local")
                     .join(format!("{}-{}", safe(name), crate::text::hex(&hash[..6])))
                     .join(safe(&short))
@@ -120,7 +124,10 @@ mod tests {
             digest: "../".repeat(20),
         };
         let key = local.key_path();
-        assert!(key.starts_with("local") && key.to_string_lossy().contains("/app-"), "{key:?}");
+        assert!(
+            key.starts_with("local") && key.to_string_lossy().contains("/app-"),
+            "{key:?}"
+        );
         assert_eq!(key.components().count(), 3, "{key:?}");
     }
 }

@@ -22,7 +22,12 @@ struct Repo {
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
-        .args(["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -49,11 +54,17 @@ impl Repo {
             b"fn send() {\n    if once().is_err() {\n        retry_send()\n    }\n}\n",
         );
         git(&path, &["commit", "-qam", "retry once"]);
-        write("Cargo.lock", format!("# {LOCK_SECRET}\n[[package]]\nname = \"x\"\n").as_bytes());
+        write(
+            "Cargo.lock",
+            format!("# {LOCK_SECRET}\n[[package]]\nname = \"x\"\n").as_bytes(),
+        );
         write("logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01");
         git(&path, &["add", "-A"]);
         git(&path, &["commit", "-qm", "lock and logo"]);
-        write("src/extra.rs", b"pub fn extra() {\n    uncommitted_work();\n}\n");
+        write(
+            "src/extra.rs",
+            b"pub fn extra() {\n    uncommitted_work();\n}\n",
+        );
         Self {
             _dir: dir,
             path,
@@ -164,7 +175,10 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
         stderr.contains("1 file is uncommitted: left out of the quiz (add --include-uncommitted"),
         "{stderr}"
     );
-    assert!(stderr.contains("asking the model (Anthropic Messages API"), "{stderr}");
+    assert!(
+        stderr.contains("asking the model (Anthropic Messages API"),
+        "{stderr}"
+    );
     assert!(stderr.contains("quiz ready: 4 questions"), "{stderr}");
     assert!(stdout.contains("Results: "), "{stdout}");
 
@@ -172,10 +186,19 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
     assert_eq!(asked.len(), 1);
     let prompt = user_text(&asked[0]);
     assert!(prompt.contains("retry_send()"), "the code change: {prompt}");
-    assert!(prompt.contains("Cargo.lock") && prompt.contains("logo.png"), "{prompt}");
-    assert!(!prompt.contains(LOCK_SECRET), "the lockfile's contents: {prompt}");
+    assert!(
+        prompt.contains("Cargo.lock") && prompt.contains("logo.png"),
+        "{prompt}"
+    );
+    assert!(
+        !prompt.contains(LOCK_SECRET),
+        "the lockfile's contents: {prompt}"
+    );
     assert!(!prompt.contains("uncommitted_work"), "{prompt}");
-    assert!(prompt.contains("uncommitted changes in 1 files"), "{prompt}");
+    assert!(
+        prompt.contains("uncommitted changes in 1 files"),
+        "{prompt}"
+    );
 
     // The answers and results are stored like any take's: status lists it.
     let status = text(&repo.quizz(&server, &["status"]).output().unwrap().stdout);
@@ -206,17 +229,27 @@ fn include_uncommitted_adds_the_work_in_progress() {
     assert_ok(&out);
     let prompt = user_text(&quiz_posts(&server)[0]);
     assert!(prompt.contains("uncommitted_work"), "{prompt}");
-    assert!(!text(&out.stderr).contains("left out of the quiz"), "{}", text(&out.stderr));
+    assert!(
+        !text(&out.stderr).contains("left out of the quiz"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn a_quiz_that_fails_a_check_is_repaired_in_the_second_round() {
     let repo = Repo::new();
     let server = FakeMessages::quiz_writer(
-        vec![Reply::tool_input(not_an_option()), Reply::tool_input(valid_quiz())],
+        vec![
+            Reply::tool_input(not_an_option()),
+            Reply::tool_input(valid_quiz()),
+        ],
         grade(),
     );
-    let out = repo.quizz(&server, &["generate", "--local"]).output().unwrap();
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .output()
+        .unwrap();
     assert_ok(&out);
     let stderr = text(&out.stderr);
     assert!(stderr.contains("repairing: 1 check failed"), "{stderr}");
@@ -243,7 +276,10 @@ fn a_quiz_that_stays_invalid_names_its_checks_and_saves_the_raw_answer() {
     let out = repo.take(&server, &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("failed quizz's checks 3 times in a row"), "{stderr}");
+    assert!(
+        stderr.contains("failed quizz's checks 3 times in a row"),
+        "{stderr}"
+    );
     assert!(stderr.contains("is not one of the options"), "{stderr}");
     assert!(!text(&out.stdout).contains("Question 1"), "nothing taken");
     let saved = json_files(&repo.home.path().join("state/quizz/generate-failed"));
@@ -262,13 +298,31 @@ fn generate_local_writes_the_comment_markdown_to_a_file() {
     let repo = Repo::new();
     let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
     let file = repo.home.path().join("quiz.md");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(repo.home.path(), open).unwrap();
+    }
     let out = repo
-        .quizz(&server, &["generate", "--local", "main", "--markdown", "--out"])
+        .quizz(
+            &server,
+            &["generate", "--local", "main", "--markdown", "--out"],
+        )
         .arg(&file)
         .output()
         .unwrap();
     assert_ok(&out);
     assert!(out.stdout.is_empty());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = std::fs::metadata(repo.home.path())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(folder & 0o777, 0o755, "the user's folder is left as it was");
+    }
     let shown = repo
         .quizz(&server, &["show", "--json"])
         .arg(&file)
@@ -277,4 +331,23 @@ fn generate_local_writes_the_comment_markdown_to_a_file() {
     assert_ok(&shown);
     let quiz: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(quiz["questions"][3]["type"], "tf");
+}
+
+#[test]
+fn without_a_model_generate_says_how_to_set_one_up() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .env("QUIZZ_GRADER", "none")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no model to write the quiz: set ANTHROPIC_API_KEY"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`quizz doctor`"), "{stderr}");
+    assert!(server.posts().is_empty());
 }
