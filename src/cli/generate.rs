@@ -46,7 +46,8 @@ pub struct GenerateArgs {
     /// Print the quiz as the bot's pull-request comment (markdown with the state block).
     #[arg(long)]
     markdown: bool,
-    /// How many questions to ask for (default: the model sizes the quiz by the change).
+    /// How many questions to ask for, 2 to 10 (default: the model sizes the quiz by the
+    /// change).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=10))]
     questions: Option<u8>,
 }

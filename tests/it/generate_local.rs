@@ -351,3 +351,16 @@ fn without_a_model_generate_says_how_to_set_one_up() {
     assert!(stderr.contains("`quizz doctor`"), "{stderr}");
     assert!(server.posts().is_empty());
 }
+
+#[test]
+fn a_rate_limit_says_when_to_try_again() {
+    let repo = Repo::new();
+    let limited = Reply::error(429, "rate_limit_error", "slow down").header("retry-after", "3600");
+    let server = FakeMessages::quiz_writer(vec![limited], grade());
+    let out = repo.quizz(&server, &["generate", "--local"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("rate limited (HTTP 429)"), "{stderr}");
+    assert!(stderr.contains("try again in 3600 s"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
