@@ -26,11 +26,12 @@ use crate::store::{Origin, Store};
 /// The model is chosen as for grading (`quizz doctor` shows which).
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
-        quizz generate --local                     the quiz state JSON of this branch's change\n  \
-        quizz generate --local main --out quiz.json\n  \
-        quizz generate --local --include-uncommitted --markdown   as the bot's comment\n  \
-        quizz generate --local --questions 4 --regenerate\n  \
-        quizz take --local                         write it and take it at once\n\n\
+        quizz generate --local                    this branch's quiz as JSON\n  \
+        quizz generate --local main --out q.json  since main, into q.json\n  \
+        quizz generate --local --markdown         as the bot's PR comment\n  \
+        quizz generate --local --questions 4      four questions\n  \
+        quizz generate --local --regenerate       a fresh quiz, not the kept one\n  \
+        quizz take --local                        write it and take it at once\n\n\
         Stages (reading the diff, asking the model, checking, repairing) are told on stderr.\n\n\
         Exit status: 0 written, 1 no quiz (no model, a failure, or a quiz that kept failing the \
         checks: its last answer is saved and named), 2 unusable arguments or repository.")]

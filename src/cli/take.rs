@@ -27,8 +27,8 @@ use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
         quizz take --demo              the built-in demo quiz\n  \
         quizz take --demo --practice   see right or wrong as you answer\n  \
         quizz take --file comment.md   a quiz saved from a PR comment\n  \
-        quizz take --local             no bot: the model writes a quiz of this branch's change\n  \
-        quizz take --local main --include-uncommitted   since main, uncommitted work too\n  \
+        quizz take --local             no bot: the LLM quizzes you on this branch\n  \
+        quizz take --local main        since main (--include-uncommitted: and your work)\n  \
         quizz take https://github.com/octo/app/pull/7 --plain --post\n  \
         printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n  \
         quizz take 7 --new-attempt     start again (earlier scores are kept)\n\n\

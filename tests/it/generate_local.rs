@@ -357,7 +357,10 @@ fn a_rate_limit_says_when_to_try_again() {
     let repo = Repo::new();
     let limited = Reply::error(429, "rate_limit_error", "slow down").header("retry-after", "3600");
     let server = FakeMessages::quiz_writer(vec![limited], grade());
-    let out = repo.quizz(&server, &["generate", "--local"]).output().unwrap();
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("rate limited (HTTP 429)"), "{stderr}");
