@@ -30,6 +30,7 @@ mod auth;
 mod completions;
 mod doctor;
 mod fetch;
+mod generate;
 mod grade;
 mod grading;
 mod mermaid;
@@ -65,6 +66,8 @@ use crate::source::{QuizSource, SourceError};
         quizz take 7                the quiz on PR 7 of this repository\n  \
         quizz take --demo           the built-in demo quiz\n  \
         quizz take --file quiz.md   a quiz saved from a PR comment\n  \
+        quizz take --local          no bot? quiz yourself on this branch's change\n  \
+        quizz generate --local      write that quiz (JSON) without taking it\n  \
         quizz show quiz.md --json   the normalized quiz state\n  \
         quizz grade --demo          grade the saved answers (open ones by an LLM)\n  \
         quizz status                attempts in progress, results waiting\n  \
@@ -84,6 +87,7 @@ enum Command {
     Grade(grade::GradeArgs),
     Doctor(doctor::DoctorArgs),
     Fetch(fetch::FetchArgs),
+    Generate(generate::GenerateArgs),
     Post(post::PostArgs),
     Status(status::StatusArgs),
     Results(results::ResultsArgs),
@@ -136,6 +140,7 @@ pub fn main() -> ExitCode {
         Command::Grade(args) => grade::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Fetch(args) => fetch::run(&args),
+        Command::Generate(args) => generate::run(&args),
         Command::Post(args) => post::run(&args),
         Command::Status(args) => status::run(&args),
         Command::Results(args) => results::run(&args),

@@ -155,6 +155,16 @@ fn show(store: &Store, saved: &SavedAttempt) -> Option<Shown> {
                 total: None,
             })
         }
+        [local, key, _digest] if local == "local" => {
+            // The key is the repository's name and a hash of where it is.
+            let name = key.rsplit_once('-').map_or(key.as_str(), |(name, _)| name);
+            Some(Shown {
+                what: format!("the local change in {}", sanitize_line(name)),
+                args: "--local".into(),
+                gradable: false,
+                total: None,
+            })
+        }
         [host, owner, repo, number] => {
             let pr = PrRef {
                 host: host.clone(),

@@ -3,6 +3,7 @@ use std::io::{IsTerminal, Write};
 use anyhow::{Context, Result};
 use clap::Args;
 
+use super::generate::LocalArgs;
 use super::post::TakePost;
 use super::pr::{PostChoice, PrArgs};
 use super::{SourceArgs, report, wants_plain};
@@ -26,6 +27,8 @@ use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
         quizz take --demo              the built-in demo quiz\n  \
         quizz take --demo --practice   see right or wrong as you answer\n  \
         quizz take --file comment.md   a quiz saved from a PR comment\n  \
+        quizz take --local             no bot: the LLM quizzes you on this branch\n  \
+        quizz take --local main        since main (--include-uncommitted: and your work)\n  \
         quizz take https://github.com/octo/app/pull/7 --plain --post\n  \
         printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n  \
         quizz take 7 --new-attempt     start again (earlier scores are kept)\n\n\
@@ -46,6 +49,8 @@ pub struct TakeArgs {
     source: SourceArgs,
     #[command(flatten)]
     pr: PrArgs,
+    #[command(flatten)]
+    local: LocalArgs,
     /// Use the line protocol instead of the full-screen UI.
     #[arg(long)]
     plain: bool,
@@ -73,9 +78,18 @@ pub struct TakeArgs {
 
 pub fn run(args: &TakeArgs) -> Result<()> {
     let store = Store::open_default()?;
-    let from_pr = !args.source.demo && args.source.file.is_none();
+    let local = args.local.local.is_some();
+    if local && (args.source.demo || args.source.file.is_some() || args.pr.pr.is_some()) {
+        return Err(super::UsageError(
+            "--local quizzes this branch's change: drop --demo, --file and the PR".into(),
+        )
+        .into());
+    }
+    let from_pr = !args.source.demo && args.source.file.is_none() && !local;
     if args.pr.post && !from_pr {
-        let what = if args.source.demo {
+        let what = if local {
+            "a local change"
+        } else if args.source.demo {
             "the demo quiz"
         } else {
             "a quiz from a file"
@@ -95,11 +109,22 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     } else {
         None
     };
+    let mut code_dir = std::env::current_dir().unwrap_or_default();
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
+        None if local => {
+            let made =
+                super::generate::local_quiz(&args.local, None, &store, &std::env::current_dir()?)?;
+            code_dir = made.top;
+            crate::source::LoadedQuiz {
+                quiz: made.quiz,
+                origin: made.origin,
+                notes: Vec::new(),
+            }
+        }
         None => args.source.source()?.load()?,
     };
-    let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store);
+    let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store, &code_dir);
     let mut session =
         Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
     if args.new_attempt {
@@ -173,14 +198,14 @@ fn code_of(
     pr_take: Option<&PrTake>,
     quiz: &crate::quiz::Quiz,
     store: &Store,
+    cwd: &std::path::Path,
 ) -> QuizCode {
     use crate::code::{CodeContext, Coverage, collect};
-    let cwd = std::env::current_dir().unwrap_or_default();
     let anchored = quiz.questions.iter().filter(|q| q.anchor.is_some()).count();
     let book = match pr_take {
         _ if anchored == 0 => crate::code::CodeBook::default(),
         None if args.source.demo => collect(quiz, &CodeContext::Demo),
-        None => collect(quiz, &CodeContext::File { cwd: &cwd }),
+        None => collect(quiz, &CodeContext::File { cwd }),
         Some(take) => {
             if std::io::stderr().is_terminal() {
                 errln!(
@@ -193,7 +218,7 @@ fn code_of(
                 &CodeContext::PullRequest {
                     pr: &take.pr,
                     head_sha: take.pull.as_ref().and_then(|p| p.head_sha.as_deref()),
-                    cwd: &cwd,
+                    cwd,
                     conn: (!take.offline).then_some(&take.conn),
                     store,
                 },
@@ -213,6 +238,9 @@ fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>, plain: bool) -> String
     match pr_take {
         Some(take) if plain => format!("quizz take {} --plain", take.pr),
         Some(take) => format!("quizz take {} (then g)", take.pr),
+        None if args.local.local.is_some() => {
+            "quizz take --local --plain (in this repository)".into()
+        }
         None => format!("quizz grade {}", args.source.command_args()),
     }
 }

@@ -3,14 +3,16 @@
 //! only quizz can make (`checks`), the shuffle that keeps the answer from giving itself
 //! away (`shuffle`), and the prompt (`prompt`).
 //!
-//! Nothing here talks to a model or to GitHub: the callers bring the change and the
-//! model's answer; this module makes them safe and checkable.
+//! `run` asks the chosen backend for the quiz and `cache` keeps what it wrote; the rest
+//! talks to no model: it makes the change and the model's answer safe and checkable.
 
 mod accept;
+pub mod cache;
 pub mod checks;
 mod finding;
 pub mod input;
 pub mod prompt;
+mod run;
 pub mod schema;
 pub mod shuffle;
 pub mod translate;
@@ -20,9 +22,10 @@ pub use checks::{check_generated, check_quality};
 pub use finding::{Finding, listed};
 pub use input::{
     DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
-    Reason, Uncommitted, prepare_local, prepare_pr,
+    Reason, Uncommitted, prepare_local, prepare_pr, repository,
 };
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
+pub use run::{GenerateError, Stage, select_generator, write_quiz};
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
 pub use shuffle::shuffle;
 pub use translate::to_quiz;

@@ -10,8 +10,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         path: path.to_path_buf(),
         source,
     };
-    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    let dir = parent(path);
     super::create_private_dir(dir).map_err(err)?;
+    replace_in(dir, path, bytes)
+}
+
+/// [`write_atomic`] for a file the user named (`--out FILE`): its folder must exist and is
+/// left as it is (quizz narrows only its own folders); the file is the owner's (0600).
+pub fn write_user_file(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    replace_in(parent(path), path, bytes)
+}
+
+fn parent(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."))
+}
+
+/// Writes a temp file in `dir`, syncs it and renames it over `path`.
+fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let err = |source| StoreError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     // tempfile makes the file 0600, and the rename keeps that.
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")

@@ -12,7 +12,7 @@ mod origin;
 mod outbox;
 mod private;
 
-pub use atomic::{write_atomic, write_json_atomic};
+pub use atomic::{write_atomic, write_json_atomic, write_user_file};
 pub(crate) use attempt::now;
 pub use attempt::{Attempt, AttemptStamp, LoadedAttempt};
 pub use list::SavedAttempt;

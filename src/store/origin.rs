@@ -16,6 +16,9 @@ pub enum Origin {
         repo: String,
         number: u64,
     },
+    /// A quiz quizz wrote for a local change: the repository (its remote's URL or its
+    /// top-level folder) and the change's digest.
+    Local { repository: String, digest: String },
 }
 
 impl Origin {
@@ -40,6 +43,23 @@ impl Origin {
             } => [safe(host), safe(owner), safe(repo), number.to_string()]
                 .iter()
                 .collect(),
+            Self::Local { repository, digest } => {
+                let hash = Sha256::digest(repository.as_bytes());
+                let name = repository
+                    .trim_end_matches(['/', '\\'])
+                    .rsplit(['/', '\\', ':'])
+                    .next()
+                    .unwrap_or_default()
+                    .trim_end_matches(".git");
+                let short: String = digest
+                    .chars()
+                    .filter(char::is_ascii_hexdigit)
+                    .take(16)
+                    .collect();
+                PathBuf::from("local")
+                    .join(format!("{}-{}", safe(name), crate::text::hex(&hash[..6])))
+                    .join(safe(&short))
+            }
         }
     }
 
@@ -60,6 +80,7 @@ impl Origin {
                     format!("{host}/{owner}/{repo}#{number}")
                 }
             }
+            Self::Local { repository, .. } => format!("the local change in {repository}"),
         }
     }
 }
@@ -98,5 +119,15 @@ mod tests {
         let file = Origin::File(PathBuf::from("/tmp/x y.md"));
         let key = file.key_path();
         assert!(key.starts_with("file") && key.to_string_lossy().contains("x_y.md-"));
+        let local = Origin::Local {
+            repository: "https://github.com/octo/app.git".into(),
+            digest: "../".repeat(20),
+        };
+        let key = local.key_path();
+        assert!(
+            key.starts_with("local") && key.to_string_lossy().contains("/app-"),
+            "{key:?}"
+        );
+        assert_eq!(key.components().count(), 3, "{key:?}");
     }
 }

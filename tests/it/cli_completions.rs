@@ -3,12 +3,13 @@
 use std::process::{Command, Output};
 
 /// Every subcommand, as a user types it.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 16] = [
     "take",
     "show",
     "grade",
     "doctor",
     "fetch",
+    "generate",
     "post",
     "status",
     "results",

@@ -425,6 +425,29 @@ fn blobs_at_head(dir: &Path, files: &[RawFile]) -> Result<BTreeMap<String, Vec<u
     Ok(texts)
 }
 
+/// The repository `dir` is in, as a cache and store key names it: its `origin` remote's
+/// URL (credentials dropped) when it has one, else its top-level folder; and that folder.
+pub fn repository(dir: &Path) -> Result<(std::path::PathBuf, String), InputError> {
+    let top =
+        run_ok(dir, &["rev-parse", "--show-toplevel"]).ok_or_else(|| InputError::NotARepo {
+            dir: dir.display().to_string(),
+        })?;
+    let top = std::path::PathBuf::from(top);
+    let id = run_ok(&top, &["config", "--get", "remote.origin.url"]).map_or_else(
+        || top.display().to_string(),
+        |url| match url.split_once("://") {
+            // https://user:token@host/x: the user info is no part of the repository's name.
+            Some((scheme, rest)) => {
+                let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+                let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+                format!("{scheme}://{host}/{path}")
+            }
+            None => url,
+        },
+    );
+    Ok((top, id))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

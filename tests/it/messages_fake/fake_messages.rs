@@ -223,6 +223,29 @@ impl FakeMessages {
         Self::start(move |_, n| replies[n.min(replies.len() - 1)].clone())
     }
 
+    /// A model that writes quizzes and grades: each forced `submit_quiz` call is answered
+    /// with the next of `quizzes` (the last one repeats), any other call with `grade`.
+    pub fn quiz_writer(quizzes: Vec<Reply>, grade: Reply) -> Self {
+        assert!(!quizzes.is_empty());
+        let asked = AtomicUsize::new(0);
+        Self::start(move |request, _| {
+            if request.tool_name() == "submit_quiz" {
+                let n = asked.fetch_add(1, Ordering::SeqCst);
+                quizzes[n.min(quizzes.len() - 1)].clone()
+            } else {
+                grade.clone()
+            }
+        })
+    }
+
+    /// The `POST /v1/messages` requests that forced the tool `name`.
+    pub fn posts_for(&self, name: &str) -> Vec<Recorded> {
+        self.posts()
+            .into_iter()
+            .filter(|r| r.json()["tool_choice"]["name"] == name)
+            .collect()
+    }
+
     /// Every request so far (HEAD and others included), in arrival order.
     pub fn requests(&self) -> Vec<Recorded> {
         self.state.requests.lock().unwrap().clone()

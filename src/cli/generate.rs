@@ -1,0 +1,215 @@
+//! `quizz generate --local`: a quiz for the current branch's change, written by the model
+//! (or the one written earlier for the same change), and the flags `take --local` shares.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use clap::Args;
+
+use crate::generate::cache::{self, QuizKey};
+use crate::generate::{
+    Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted, prepare_local,
+    repository, select_generator, write_quiz,
+};
+use crate::llm::EnvSnapshot;
+use crate::quiz::Quiz;
+use crate::store::{Origin, Store};
+
+/// Write a quiz for your branch's change with an LLM, before any bot does.
+///
+/// Reads the change since the branch left BASE (what a pull request would show), leaves
+/// out lockfiles, generated, vendored and binary files (and says so), asks the model for a
+/// quiz in quizz's schema, checks it as quizz checks every quiz (every diagram drawn at 75
+/// columns), and has the model repair what fails. The quiz is kept: the same change, model
+/// and prompt give it back without asking the model again (--regenerate asks anew).
+/// The model is chosen as for grading (`quizz doctor` shows which).
+#[derive(Args)]
+#[command(after_help = "Examples:\n  \
+        quizz generate --local                    this branch's quiz as JSON\n  \
+        quizz generate --local main --out q.json  since main, into q.json\n  \
+        quizz generate --local --markdown         as the bot's PR comment\n  \
+        quizz generate --local --questions 4      four questions\n  \
+        quizz generate --local --regenerate       a fresh quiz, not the kept one\n  \
+        quizz take --local                        write it and take it at once\n\n\
+        Stages (reading the diff, asking the model, checking, repairing) are told on stderr.\n\n\
+        Exit status: 0 written, 1 no quiz (no model, a failure, or a quiz that kept failing the \
+        checks: its last answer is saved and named), 2 unusable arguments or repository.")]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    local: LocalArgs,
+    /// Write the quiz to FILE instead of stdout (atomically).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print the quiz state JSON (the default).
+    #[arg(long, conflicts_with = "markdown")]
+    json: bool,
+    /// Print the quiz as the bot's pull-request comment (markdown with the state block).
+    #[arg(long)]
+    markdown: bool,
+    /// How many questions to ask for, 2 to 10 (default: the model sizes the quiz by the
+    /// change).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=10))]
+    questions: Option<u8>,
+}
+
+/// The flags of a local change, shared by `generate` and `take`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LocalArgs {
+    /// Quiz this branch's change since it left BASE (default: the remote's default branch,
+    /// else main, else master), written by the model.
+    #[arg(long, value_name = "BASE", num_args = 0..=1, default_missing_value = "")]
+    pub local: Option<String>,
+    /// Include uncommitted work (staged, unstaged and untracked files) in the change.
+    #[arg(long, requires = "local")]
+    pub include_uncommitted: bool,
+    /// Write a fresh quiz even when one was written for this change already.
+    #[arg(long, requires = "local")]
+    pub regenerate: bool,
+}
+
+/// A quiz for a local change, and what names it in the store.
+pub struct LocalQuiz {
+    pub quiz: Quiz,
+    pub origin: Origin,
+    pub top: PathBuf,
+}
+
+pub fn run(args: &GenerateArgs) -> Result<()> {
+    if args.local.local.is_none() {
+        return Err(super::UsageError(
+            "say which change to write a quiz for: --local [BASE] (this branch's change since BASE)".into(),
+        )
+        .into());
+    }
+    let store = Store::open_default()?;
+    let cwd = std::env::current_dir()?;
+    let made = local_quiz(&args.local, args.questions.map(usize::from), &store, &cwd)?;
+    let text = if args.markdown {
+        crate::comment::render_quiz_comment(&made.quiz)
+    } else {
+        made.quiz.to_pretty_json()
+    };
+    if let Some(path) = &args.out {
+        crate::store::write_user_file(path, format!("{}\n", text.trim_end()).as_bytes())?;
+        errln!("quizz: wrote {}", path.display());
+    } else {
+        outln!("{}", text.trim_end());
+    }
+    Ok(())
+}
+
+/// Prepares the change in `dir`'s repository, then gives the quiz kept for it or has the
+/// model write one (and keeps it). Stage lines go to stderr.
+pub fn local_quiz(
+    args: &LocalArgs,
+    questions: Option<usize>,
+    store: &Store,
+    dir: &Path,
+) -> Result<LocalQuiz> {
+    let (top, repository_id) = repository(dir).map_err(usage)?;
+    let opts = LocalOptions {
+        base: args.local.clone().filter(|b| !b.trim().is_empty()),
+        include_uncommitted: args.include_uncommitted,
+        budget: DEFAULT_BUDGET_CHARS,
+    };
+    let input = prepare_local(&top, &opts).map_err(usage)?;
+    say_reading(&input);
+    if input.given().next().is_none() {
+        return Err(super::UsageError(format!("no change to quiz: {}", input.summary())).into());
+    }
+    let selection = select_generator(&EnvSnapshot::from_process(), &top);
+    let key = QuizKey {
+        repository: repository_id.clone(),
+        digest: input.digest.clone(),
+        model: selection.model.clone(),
+    };
+    let origin = Origin::Local {
+        repository: repository_id.clone(),
+        digest: input.digest.clone(),
+    };
+    if !args.regenerate
+        && let Some((quiz, path)) = cache::load(store, &key)
+    {
+        errln!(
+            "quizz: the quiz written earlier for this change ({}); --regenerate writes a fresh one",
+            path.display()
+        );
+        return Ok(LocalQuiz { quiz, origin, top });
+    }
+    let context = Context {
+        repository: Some(repository_id),
+        pr: None,
+        questions,
+    };
+    let failed_dir = failed_dir(store);
+    let quiz = write_quiz(&selection, &input, &context, &failed_dir, &mut say_stage)?;
+    let path = cache::save(store, &key, &quiz).context("cannot keep the quiz")?;
+    errln!(
+        "quizz: quiz ready: {} (kept in {})",
+        crate::text::plural(quiz.questions.len(), "question", "questions"),
+        path.display()
+    );
+    Ok(LocalQuiz { quiz, origin, top })
+}
+
+/// An unreadable repository or change: the user's to fix (exit status 2).
+fn usage(e: crate::generate::InputError) -> anyhow::Error {
+    match e {
+        crate::generate::InputError::Spawn(_) => anyhow::Error::new(e),
+        other => super::UsageError(other.to_string()).into(),
+    }
+}
+
+/// Where a quiz that kept failing the checks is saved: the state dir
+/// (`$XDG_STATE_HOME/quizz/generate-failed`), else under the store.
+fn failed_dir(store: &Store) -> PathBuf {
+    directories::BaseDirs::new()
+        .and_then(|b| b.state_dir().map(|d| d.join("quizz")))
+        .unwrap_or_else(|| store.root().to_path_buf())
+        .join("generate-failed")
+}
+
+fn say_reading(input: &Input) {
+    errln!(
+        "quizz: reading the diff: {}",
+        crate::text::sanitize_line(&input.summary())
+    );
+    if let Uncommitted::LeftOut { files } = input.uncommitted {
+        errln!(
+            "quizz: {} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
+            crate::text::plural(files, "file is", "files are")
+        );
+    }
+}
+
+fn say_stage(stage: &Stage) {
+    match stage {
+        Stage::Asking {
+            backend,
+            model,
+            round: 0,
+        } => {
+            let wait = if std::io::stderr().is_terminal() {
+                " (this takes a minute or two)"
+            } else {
+                ""
+            };
+            errln!(
+                "quizz: asking the model ({backend}, {}){wait}…",
+                crate::text::sanitize_line(model)
+            );
+        }
+        Stage::Asking { round, .. } => errln!("quizz: asking again (repair {round})…"),
+        Stage::Checking { .. } => errln!("quizz: checking the quiz…"),
+        Stage::Repairing { checks } => {
+            errln!(
+                "quizz: repairing: {} failed:",
+                crate::text::plural(checks.len(), "check", "checks")
+            );
+            for c in checks {
+                errln!("  - {}", crate::text::sanitize_line(c));
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Writing a quiz for a prepared change through the chosen backend: the prompt, the
+//! schema, [`accept`] as the validator, generation's limits, and each stage told to the
+//! caller as it happens.
+
+use std::path::{Path, PathBuf};
+
+use super::accept::accept;
+use super::input::Input;
+use super::prompt::{Context, SYSTEM, user_message};
+use super::schema::{TOOL_NAME, submit_quiz_schema};
+use crate::llm::{
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, run_blocking,
+    select_backend,
+};
+use crate::quiz::Quiz;
+
+const DESCRIPTION: &str = "Submit the quiz for the author of this change.";
+const SHAPE: &str = "one object: {\"questions\": [...]}, each question one of mcq, tf, open, mermaid as the schema says";
+
+/// What a generation is doing, for the line or screen that shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stage {
+    /// The backend is asked (round 0 first; a later round repairs).
+    Asking {
+        backend: &'static str,
+        model: String,
+        round: u32,
+    },
+    /// The model answered; quizz checks its quiz.
+    Checking { round: u32 },
+    /// The answer failed these checks: the model is asked to fix them.
+    Repairing { checks: Vec<String> },
+}
+
+/// Why no quiz was written, with what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    #[error("no model to write the quiz: {GRADER_SETUP}. `quizz doctor` shows what quizz sees")]
+    NoBackend,
+    #[error("{}; try again {}", .0.to_line(), retry_when(.0))]
+    RateLimited(LlmError),
+    #[error(
+        "the model's quiz failed quizz's checks {attempts} times in a row:\n{}\n{}. Run the same command again for a new try",
+        checks.iter().map(|c| format!("  - {c}")).collect::<Vec<_>>().join("\n"),
+        saved_note(.raw_saved.as_deref())
+    )]
+    Invalid {
+        attempts: u32,
+        checks: Vec<String>,
+        raw_saved: Option<PathBuf>,
+    },
+    #[error("{}", .0.to_line())]
+    Llm(LlmError),
+}
+
+fn retry_when(e: &LlmError) -> String {
+    match e {
+        LlmError::RateLimited {
+            retry_after_secs: Some(s),
+            ..
+        } => format!("in {s} s"),
+        _ => "in a minute".into(),
+    }
+}
+
+fn saved_note(path: Option<&Path>) -> String {
+    path.map_or_else(
+        || "Its last answer could not be saved".to_string(),
+        |p| format!("Its last answer is saved in {}", p.display()),
+    )
+}
+
+/// The backend that writes quizzes: the grader's choice from the environment, with
+/// generation's limits (the CLI reads `repo` with read-only tools).
+pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
+    select_backend(env, &Limits::generation(repo))
+}
+
+/// Asks `selection`'s backend for a quiz of `input`, checks it with [`accept`] (repairs
+/// within the limits), and returns it. A quiz that stays invalid has its last raw answer
+/// saved in `failed_dir`.
+pub fn write_quiz(
+    selection: &Selection,
+    input: &Input,
+    context: &Context,
+    failed_dir: &Path,
+    on_stage: &mut dyn FnMut(&Stage),
+) -> Result<Quiz, GenerateError> {
+    let Some(llm) = selection.llm.clone() else {
+        return Err(GenerateError::NoBackend);
+    };
+    let pr_number = context.pr.as_ref().map_or(0, |p| p.number);
+    let user = user_message(input, context);
+    let schema = submit_quiz_schema();
+    let backend = llm.name();
+    let model = selection.model.clone();
+    let validate = |value: &serde_json::Value| {
+        accept(value, input, pr_number)
+            .map_err(|findings| findings.iter().map(ToString::to_string).collect())
+    };
+    let outcome = run_blocking(
+        |tx| {
+            let (llm, user, schema, validate) = (&llm, &user, &schema, &validate);
+            async move {
+                let ask = Ask {
+                    system: SYSTEM,
+                    user,
+                    tool: TOOL_NAME,
+                    description: DESCRIPTION,
+                    schema,
+                    what: "quiz",
+                    shape: SHAPE,
+                };
+                let report = move |p: Progress| {
+                    let _ = tx.send(p);
+                };
+                llm.ask_reporting(&ask, validate, &report).await
+            }
+        },
+        |progress: &Progress| {
+            on_stage(&match progress {
+                Progress::Asking { round } => Stage::Asking {
+                    backend,
+                    model: model.clone(),
+                    round: *round,
+                },
+                Progress::Answered { round, .. } => Stage::Checking { round: *round },
+                Progress::Repairing { checks, .. } => Stage::Repairing {
+                    checks: checks.clone(),
+                },
+            });
+        },
+    );
+    match outcome.and_then(|r| r) {
+        Ok(quiz) => Ok(quiz),
+        Err(LlmError::InvalidOutput {
+            attempts,
+            checks,
+            raw,
+            ..
+        }) => Err(GenerateError::Invalid {
+            attempts,
+            checks,
+            raw_saved: save_raw(failed_dir, &input.digest, &raw),
+        }),
+        Err(e @ (LlmError::RateLimited { .. } | LlmError::Overloaded { .. })) => {
+            Err(GenerateError::RateLimited(e))
+        }
+        Err(e) => Err(GenerateError::Llm(e)),
+    }
+}
+
+/// Saves a rejected answer for the user to read (owner-only, atomically).
+fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
+    let short = digest.get(..16).unwrap_or(digest);
+    let path = dir.join(format!("quiz-{short}-{}.json", crate::store::now()));
+    crate::store::write_atomic(&path, raw.as_bytes())
+        .ok()
+        .map(|()| path)
+}

@@ -1,0 +1,369 @@
+//! `quizz take --local` and `quizz generate --local`: a quiz the model writes for the
+//! branch's change, against the fake Messages API, in a temporary git repository.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+use crate::messages_fake::fake_messages::{FakeMessages, Recorded, Reply};
+use crate::messages_fake::{json_files, quizz, run_with_input, text};
+
+const LOCK_SECRET: &str = "lockfile-contents-never-sent";
+
+/// A repository with `main` and a branch `feature` two commits ahead (code, a lockfile, a
+/// binary), and one uncommitted change.
+struct Repo {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    home: tempfile::TempDir,
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+impl Repo {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("app");
+        std::fs::create_dir_all(path.join("src")).unwrap();
+        let write = |name: &str, body: &[u8]| std::fs::write(path.join(name), body).unwrap();
+        git(&path, &["init", "-q"]);
+        write("src/retry.rs", b"fn send() {\n    once()\n}\n");
+        write("src/extra.rs", b"pub fn extra() {}\n");
+        git(&path, &["add", "-A"]);
+        git(&path, &["commit", "-qm", "start"]);
+        git(&path, &["checkout", "-qb", "feature"]);
+        write(
+            "src/retry.rs",
+            b"fn send() {\n    if once().is_err() {\n        retry_send()\n    }\n}\n",
+        );
+        git(&path, &["commit", "-qam", "retry once"]);
+        write(
+            "Cargo.lock",
+            format!("# {LOCK_SECRET}\n[[package]]\nname = \"x\"\n").as_bytes(),
+        );
+        write("logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01");
+        git(&path, &["add", "-A"]);
+        git(&path, &["commit", "-qm", "lock and logo"]);
+        write(
+            "src/extra.rs",
+            b"pub fn extra() {\n    uncommitted_work();\n}\n",
+        );
+        Self {
+            _dir: dir,
+            path,
+            home: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn quizz(&self, server: &FakeMessages, args: &[&str]) -> Command {
+        let home = self.home.path();
+        let mut cmd = quizz(home);
+        cmd.args(args)
+            .current_dir(&self.path)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("QUIZZ_GRADER", "anthropic")
+            .env("ANTHROPIC_API_KEY", "test-key")
+            .env("ANTHROPIC_BASE_URL", &server.url);
+        cmd
+    }
+
+    /// `take --local --plain` with every question answered (mcq, mcq, open, tf).
+    fn take(&self, server: &FakeMessages, extra: &[&str]) -> Output {
+        let mut args = vec!["take", "--local", "--plain"];
+        args.extend(extra);
+        run_with_input(
+            &mut self.quizz(server, &args),
+            "1\n1\nIt fails twice only when the server is down.\n.\nt\n",
+        )
+    }
+}
+
+/// A small valid quiz: 2 mcq, 1 open, 1 tf.
+fn valid_quiz() -> Value {
+    json!({"questions": [
+        {"type": "mcq", "id": "q1", "prompt": "When does `send` call `retry_send`?",
+         "options": ["when the first try fails", "before the first try", "after every success"],
+         "answer": "when the first try fails",
+         "explanation": "The retry runs only if once() returned an error.",
+         "anchor": {"path": "src/retry.rs", "start_line": 2, "end_line": 4}},
+        {"type": "mcq", "id": "q2", "prompt": "How many tries can one `send` make?",
+         "options": ["at most two", "exactly one", "as many as needed"],
+         "answer": "at most two",
+         "explanation": "One try, then one retry on an error.",
+         "anchor": null},
+        {"type": "open", "id": "q3", "prompt": "Why retry only once?",
+         "rubric": ["a second failure points at a real outage, not a blip",
+                    "more retries keep the caller waiting longer"],
+         "anchor": null},
+        {"type": "tf", "id": "q4", "prompt": "`send` now retries an error once before giving up.",
+         "answer": true, "explanation": "retry_send runs after the first error.",
+         "anchor": null}
+    ]})
+}
+
+/// The valid quiz with q1's answer not among its options.
+fn not_an_option() -> Value {
+    let mut quiz = valid_quiz();
+    quiz["questions"][0]["answer"] = json!("after two failures");
+    quiz
+}
+
+fn grade() -> Reply {
+    Reply::grade(1, "Names the point of the change.")
+}
+
+fn quiz_posts(server: &FakeMessages) -> Vec<Recorded> {
+    server.posts_for("submit_quiz")
+}
+
+fn user_text(request: &Recorded) -> String {
+    let body = request.json();
+    let content = &body["messages"][0]["content"];
+    content.as_str().map_or_else(
+        || {
+            content
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|b| b["text"].as_str())
+                .collect()
+        },
+        str::to_string,
+    )
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "stdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
+    let repo = Repo::new();
+    // The open answer's grading is refused: it stays pending, and `status` lists the take.
+    let refused = Reply::error(400, "invalid_request_error", "no grading today");
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], refused);
+    let out = repo.take(&server, &[]);
+    assert_ok(&out);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(stderr.contains("reading the diff: 3 files"), "{stderr}");
+    assert!(stderr.contains("Cargo.lock (a lockfile)"), "{stderr}");
+    assert!(
+        stderr.contains("1 file is uncommitted: left out of the quiz (add --include-uncommitted"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("asking the model (Anthropic Messages API"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("quiz ready: 4 questions"), "{stderr}");
+    assert!(stdout.contains("Results: "), "{stdout}");
+
+    let asked = quiz_posts(&server);
+    assert_eq!(asked.len(), 1);
+    let prompt = user_text(&asked[0]);
+    assert!(prompt.contains("retry_send()"), "the code change: {prompt}");
+    assert!(
+        prompt.contains("Cargo.lock") && prompt.contains("logo.png"),
+        "{prompt}"
+    );
+    assert!(
+        !prompt.contains(LOCK_SECRET),
+        "the lockfile's contents: {prompt}"
+    );
+    assert!(!prompt.contains("uncommitted_work"), "{prompt}");
+    assert!(
+        prompt.contains("uncommitted changes in 1 files"),
+        "{prompt}"
+    );
+
+    // The answers and results are stored like any take's: status lists it.
+    let status = text(&repo.quizz(&server, &["status"]).output().unwrap().stdout);
+    assert!(status.contains("the local change in app"), "{status}");
+    assert!(status.contains("--local"), "{status}");
+
+    // The same change again: the kept quiz, no model call.
+    let again = repo.take(&server, &[]);
+    assert_ok(&again);
+    assert_eq!(quiz_posts(&server).len(), 1, "{}", text(&again.stderr));
+    assert!(
+        text(&again.stderr).contains("the quiz written earlier for this change"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    // --regenerate asks again.
+    let fresh = repo.take(&server, &["--regenerate", "--new-attempt"]);
+    assert_ok(&fresh);
+    assert_eq!(quiz_posts(&server).len(), 2, "{}", text(&fresh.stderr));
+}
+
+#[test]
+fn include_uncommitted_adds_the_work_in_progress() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let out = repo.take(&server, &["--include-uncommitted"]);
+    assert_ok(&out);
+    let prompt = user_text(&quiz_posts(&server)[0]);
+    assert!(prompt.contains("uncommitted_work"), "{prompt}");
+    assert!(
+        !text(&out.stderr).contains("left out of the quiz"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_quiz_that_fails_a_check_is_repaired_in_the_second_round() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(
+        vec![
+            Reply::tool_input(not_an_option()),
+            Reply::tool_input(valid_quiz()),
+        ],
+        grade(),
+    );
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("repairing: 1 check failed"), "{stderr}");
+    let quiz: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(quiz["questions"].as_array().unwrap().len(), 4);
+
+    let asked = quiz_posts(&server);
+    assert_eq!(asked.len(), 2);
+    let second = asked[1].json();
+    let result = &second["messages"][2]["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(result["is_error"], true);
+    let said = result["content"].as_str().unwrap();
+    assert!(
+        said.contains("question q1: the answer \"after two failures\" is not one of the options"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_quiz_that_stays_invalid_names_its_checks_and_saves_the_raw_answer() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(not_an_option())], grade());
+    let out = repo.take(&server, &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("failed quizz's checks 3 times in a row"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("is not one of the options"), "{stderr}");
+    assert!(!text(&out.stdout).contains("Question 1"), "nothing taken");
+    let saved = json_files(&repo.home.path().join("state/quizz/generate-failed"));
+    assert_eq!(saved.len(), 1, "{stderr}");
+    assert!(stderr.contains(&saved[0].display().to_string()), "{stderr}");
+    let raw: Value = serde_json::from_str(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
+    assert_eq!(raw, not_an_option());
+    assert!(
+        json_files(&repo.home.path().join("data/quizz/attempts")).is_empty(),
+        "no attempt"
+    );
+}
+
+#[test]
+fn generate_local_writes_the_comment_markdown_to_a_file() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let file = repo.home.path().join("quiz.md");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(repo.home.path(), open).unwrap();
+    }
+    let out = repo
+        .quizz(
+            &server,
+            &["generate", "--local", "main", "--markdown", "--out"],
+        )
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(out.stdout.is_empty());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = std::fs::metadata(repo.home.path())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(folder & 0o777, 0o755, "the user's folder is left as it was");
+    }
+    let shown = repo
+        .quizz(&server, &["show", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_ok(&shown);
+    let quiz: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(quiz["questions"][3]["type"], "tf");
+}
+
+#[test]
+fn without_a_model_generate_says_how_to_set_one_up() {
+    let repo = Repo::new();
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .env("QUIZZ_GRADER", "none")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no model to write the quiz: set ANTHROPIC_API_KEY"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`quizz doctor`"), "{stderr}");
+    assert!(server.posts().is_empty());
+}
+
+#[test]
+fn a_rate_limit_says_when_to_try_again() {
+    let repo = Repo::new();
+    let limited = Reply::error(429, "rate_limit_error", "slow down").header("retry-after", "3600");
+    let server = FakeMessages::quiz_writer(vec![limited], grade());
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("rate limited (HTTP 429)"), "{stderr}");
+    assert!(stderr.contains("try again in 3600 s"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
