@@ -11,6 +11,9 @@ use crate::grade::Grader;
 use crate::quiz::{Outcome, Question, QuestionKind, Results};
 use crate::session::Session;
 
+/// How long after arriving on a question `n`/`p` still count as moving through it.
+pub const MOVING_THROUGH: Duration = Duration::from_millis(1200);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     Overview,
@@ -188,6 +191,12 @@ pub struct App {
     pub undo: Option<super::update::Undo>,
     /// Unsaved drafts by question id (see [`Draft`]).
     pub drafts: std::collections::BTreeMap<String, Draft>,
+    /// When the question on screen was arrived at: `n`/`p` pressed right after arriving
+    /// on an empty open question move on through it; later they are the answer's text.
+    pub arrived: Option<Instant>,
+    /// `Esc` on this question: its letters are commands even on an empty open answer
+    /// (until another question, or the answer box, is opened).
+    pub letters_are_commands: bool,
     pub help: bool,
     /// A y/N question over the screen.
     pub confirm: Option<Confirm>,
@@ -254,6 +263,8 @@ impl App {
             results,
             grading: None,
             clock: Instant::now(),
+            arrived: None,
+            letters_are_commands: false,
             spinner: 0,
             exit: false,
             post: false,
@@ -279,6 +290,28 @@ impl App {
     }
 
     /// The question on screen asks for a written answer.
+    /// An empty open question takes letters as its answer's first words (its box is as
+    /// good as focused): only keys that are no letter, `?`, and `n`/`p` while moving
+    /// through (see [`Self::moving_through`]) are commands there. A written answer changes
+    /// only after an edit key.
+    pub fn letters_type(&self) -> bool {
+        self.screen == Screen::Question
+            && !self.reading
+            && !self.letters_are_commands
+            && self.editor.is_none()
+            && self.session.busy().is_none()
+            && self.on_open_question()
+            && self
+                .question()
+                .is_some_and(|q| !self.is_answered(&q.id) && !self.drafts.contains_key(&q.id))
+    }
+
+    /// The question was arrived at a moment ago: a key pressed now moves on through it
+    /// rather than starting its answer (nobody reads a prompt and types in a second).
+    pub fn moving_through(&self) -> bool {
+        self.arrived.is_some_and(|at| at.elapsed() < MOVING_THROUGH)
+    }
+
     pub fn on_open_question(&self) -> bool {
         self.question()
             .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }))
@@ -339,6 +372,9 @@ impl App {
         }
         if self.from_review && self.screen == Screen::Question {
             here.push(Only::FromReview);
+        }
+        if self.letters_type() {
+            here.push(Only::LettersType);
         }
         if self.code().is_some() {
             here.push(Only::Anchored);

@@ -76,6 +76,9 @@ pub enum Only {
     CodeOpen,
     /// The question was opened from the review.
     FromReview,
+    /// An empty open question takes letters as text ([`crate::tui::App::letters_type`]):
+    /// the footer offers only the keys that are no letter there.
+    LettersType,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +173,7 @@ static BINDINGS: &[Binding] = &[
     bind(LISTS, &[Char('k'), Code(KeyCode::Up)], Action::CursorUp, ("", HIDE), Always, "move up"),
     bind(&[C::Question], &[Char(' '), Code(KeyCode::Enter)], Action::Choose, ("choose", MAIN), Options, "choose the option under the cursor"),
     bind(&[C::Question], &[Char('i')], Action::StartEditing, ("write", MAIN), Open, "write or edit the answer (Enter too; typing starts an empty one)"),
-    bind(&[C::Question], &[Char('e')], Action::ExternalEditor, ("$EDITOR", MORE), Open, "write the answer in $VISUAL / $EDITOR"),
+    bind(&[C::Question], &[Char('e'), Ctrl('e')], Action::ExternalEditor, ("$EDITOR", MORE), Open, "write the answer in $VISUAL / $EDITOR"),
     bind(&[C::Question], &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)], Action::ClearAnswer, ("", HIDE), Always, "clear the answer (a written answer asks first)"),
     bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review, or from the results: the results)"),
     bind(QUESTIONS, &[Char('p'), Code(KeyCode::BackTab), Code(KeyCode::Left), Char('[')], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
@@ -309,21 +312,42 @@ pub fn key_for(context: Context, action: &Action) -> String {
 /// Footer hints for a context where `here` holds (the question's kind, graded or not):
 /// `(keys, label, rank)` in table order.
 pub fn hints(context: Context, here: &[Only]) -> Vec<(String, &'static str, u8)> {
+    let letters_type = here.contains(&Only::LettersType);
+    // Where letters are text, a letter is offered only if it stays a command.
+    let offered = |k: &&Key| !letters_type || !matches!(k, Char(c) if *c != '?');
     BINDINGS
         .iter()
         .filter(|b| b.contexts.contains(&context) && b.rank != HIDE)
         .filter(|b| b.only == Always || here.contains(&b.only))
-        .map(|b| {
+        .filter_map(|b| {
             let keys = b
                 .keys
                 .iter()
+                .filter(offered)
                 .take(2)
                 .map(|k| key_label(*k))
                 .collect::<Vec<_>>()
                 .join("/");
-            (keys, b.hint, b.rank)
+            (!keys.is_empty()).then_some((keys, b.hint, b.rank))
         })
         .collect()
+}
+
+/// A key on an empty open question whose letters are text: a plain letter starts the
+/// answer ([`Action::WriteKey`]), except `?` (help) and `n`/`p` while `moving_through`;
+/// `Esc` makes the letters commands on this question ([`Action::StopEditing`]);
+/// `None`: the key means what [`dispatch_on_open`] says.
+pub fn letter_on_empty_answer(event: &KeyEvent, moving_through: bool) -> Option<Action> {
+    if event.modifiers - KeyModifiers::SHIFT != KeyModifiers::NONE {
+        return None;
+    }
+    match event.code {
+        KeyCode::Char('?') => None,
+        KeyCode::Esc => Some(Action::StopEditing),
+        KeyCode::Char('n' | 'p') if moving_through => None,
+        KeyCode::Char(_) => Some(Action::WriteKey(*event)),
+        _ => None,
+    }
 }
 
 /// The overlay's rows for one context: `(all its keys, what they do)`, each key once.

@@ -98,6 +98,11 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
 /// other questions is text).
 fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Option<Action> {
     if app.context() == keymap::Context::Question && app.on_open_question() {
+        if app.letters_type()
+            && let Some(action) = keymap::letter_on_empty_answer(key, app.moving_through())
+        {
+            return Some(action);
+        }
         keymap::dispatch_on_open(&app.hint_filter(), key)
     } else {
         keymap::dispatch(app.context(), key)

@@ -484,7 +484,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
     let mut f = fixture_with(settings(false), (100, 30));
     let app = &mut f.app;
     go_to_q5(app);
-    press(app, "imy words");
+    press(app, "\nmy words");
     run(app, [Action::StopEditing, Action::FirstQuestion]);
     // A wrong pick on q1 (whichever option is not the right one).
     let wrong = (0..4)
@@ -807,6 +807,7 @@ fn press(app: &mut App, keys: &str) {
         let code = match c {
             '\t' => KeyCode::Tab,
             '\n' => KeyCode::Enter,
+            '\u{1b}' => KeyCode::Esc,
             c => KeyCode::Char(c),
         };
         let event = ratatui::crossterm::event::Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
@@ -857,20 +858,81 @@ fn enter_on_an_open_question_opens_the_answer_box() {
     assert_eq!(app.session.answer("q5"), Some("nn more"));
 }
 
-/// The empty box said "type to write", but a first letter that is a command there runs it
-/// ("so it…" opened the review, "next one…" moved on and Space picked option A of q6): it
-/// names the keys that always open it.
+/// The empty box says what its letters do, and the footer offers only keys that stay
+/// commands there.
 #[test]
 fn the_empty_answer_box_names_the_keys_that_open_it() {
     let mut f = fixture();
     let app = &mut f.app;
     go_to_q5(app);
     let shown = screen(app, 80, 24);
-    assert!(shown.contains("i or Enter to write"), "{shown}");
-    assert!(!shown.contains("type to write"), "{shown}");
+    assert!(
+        shown.contains("type to write, Ctrl-E for $EDITOR"),
+        "{shown}"
+    );
+    // The footer offers no letter that would be typed instead (`i`, `e`, `s`, `q`).
+    let footer = shown.lines().rev().find(|l| !l.trim().is_empty()).unwrap();
+    for letter in [" i ", " e ", " s ", " q "] {
+        assert!(!footer.contains(letter), "{footer}");
+    }
     // Narrow, it wraps rather than losing its end.
     let shown = screen(app, 50, 16);
-    assert!(shown.contains("$EDITOR)"), "{shown}");
+    assert!(shown.contains("Esc for commands)"), "{shown}");
+}
+
+/// Found by a fresh-eyes pass: a word typed on an empty open answer ran its letters as
+/// commands ("next" moved on and its `x` cleared q6's answer, "quickly" quit, "keep" opened
+/// $EDITOR, "maybe" flagged q5). Once the prompt has been read, every letter is text; `n`
+/// and `p` move on only right after arriving (moving through).
+#[test]
+fn words_typed_on_an_empty_open_answer_are_text_once_the_prompt_is_read() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(
+        app,
+        [Action::NextQuestion, Action::Pick(0), Action::PrevQuestion],
+    );
+    assert_eq!(app.question().unwrap().id, "q5");
+    let q6 = app.session.answer("q6").map(str::to_string);
+    assert!(q6.is_some());
+    app.arrived = app
+        .arrived
+        .and_then(|t| t.checked_sub(crate::tui::app::MOVING_THROUGH));
+    press(app, "next quickly, keep each maybe so: x");
+    assert_eq!(app.question().unwrap().id, "q5");
+    assert_eq!(
+        app.session.answer("q5"),
+        Some("next quickly, keep each maybe so: x")
+    );
+    assert_eq!(app.session.answer("q6").map(str::to_string), q6);
+    assert!(!app.exit && app.confirm.is_none() && !app.help);
+    // Esc leaves the box: then letters are commands (`m` flags, `n` moves on).
+    run(
+        app,
+        [
+            Action::StopEditing,
+            Action::ClearAnswer,
+            Action::Confirm,
+            Action::NextQuestion,
+            Action::PrevQuestion,
+        ],
+    );
+    assert_eq!(app.session.answer("q5"), None);
+    app.arrived = app
+        .arrived
+        .and_then(|t| t.checked_sub(crate::tui::app::MOVING_THROUGH));
+    press(app, "x");
+    assert_eq!(app.session.answer("q5"), Some("x"), "letters type again");
+    run(app, [Action::StopEditing, Action::ClearAnswer]);
+    run(app, [Action::NextQuestion, Action::PrevQuestion]);
+    app.arrived = app
+        .arrived
+        .and_then(|t| t.checked_sub(crate::tui::app::MOVING_THROUGH));
+    press(app, "\u{1b}");
+    press(app, "mn");
+    assert!(app.session.attempt().flagged.contains("q5"));
+    assert_eq!(app.question().unwrap().id, "q6");
 }
 
 #[test]
@@ -1134,7 +1196,7 @@ fn undo_goes_by_word_by_paste_and_by_editor_round_trip() {
     go_to_q5(app);
     let ctrl = |c| Action::EditorKey(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
     let undo = ctrl('u');
-    press(app, "iFirst");
+    press(app, "\nFirst");
     run(app, [Action::Paste("\nSecond line.".into())]);
     press(app, " More words");
     assert_eq!(
@@ -1337,7 +1399,7 @@ fn a_draft_never_overwrites_what_the_other_window_wrote() {
     let open = || app_in(dir.path(), (80, 24));
     let mut first = open();
     go_to_q5(&mut first);
-    press(&mut first, "imine");
+    press(&mut first, "\nmine");
     let mut second = open();
     go_to_q5(&mut second);
     run(&mut second, [Action::TakeOver]);

@@ -13,7 +13,7 @@ fn q5(saved: &Value) -> &str {
     saved["answers"]["q5"].as_str().unwrap_or("")
 }
 
-/// Starts the demo and goes to the open question (q5), then `i` gives the answer box the
+/// Starts the demo and goes to the open question (q5), then Enter gives the answer box the
 /// focus.
 fn on_the_open_question(t: &Tmux, env: &str) {
     t.start(100, 30, "take --demo", env);
@@ -22,7 +22,7 @@ fn on_the_open_question(t: &Tmux, env: &str) {
     t.wait_for("Question 1/6");
     t.keys(&["n", "n", "n", "n"]);
     t.wait_for("Question 5/6");
-    t.keys(&["i"]);
+    t.keys(&["Enter"]);
     t.wait_for("Your answer — Esc done");
 }
 

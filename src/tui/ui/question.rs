@@ -162,12 +162,14 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
             ratatui::style::Style::new(),
         ),
         None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
-        // Not "type to write": a first letter that is a command (n, s, q…) runs it.
+        // Letters are the answer's text here; the editor key that is no letter is named.
         None => markdown::plain(
             &format!(
-                "(no answer yet — {} or Enter to write, {} for $EDITOR)",
-                key(Context::Question, Action::StartEditing),
-                key(Context::Question, Action::ExternalEditor),
+                "(no answer yet — type to write, {} for $EDITOR, {} for commands)",
+                crate::tui::keymap::key_label(crate::tui::keymap::Key::Ctrl('e')),
+                crate::tui::keymap::key_label(crate::tui::keymap::Key::Code(
+                    ratatui::crossterm::event::KeyCode::Esc
+                )),
             ),
             usize::from(inner.width).max(1),
             theme.dim(),

@@ -61,7 +61,12 @@ pub fn update(app: &mut App, action: Action) -> Effect {
     let differences = matches!(action, Action::ToggleDifferences)
         || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
+    let before = (app.screen, app.current());
     let effect = apply(app, action);
+    if (app.screen, app.current()) != before && app.screen == Screen::Question {
+        app.arrived = Some(Instant::now());
+        app.letters_are_commands = false;
+    }
     refresh_diagrams(app);
     if reform {
         // Drawn elsewhere: the place is kept once the new form arrives.
@@ -182,7 +187,11 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),
         Action::StartEditing => editing::start_editing(app),
-        Action::StopEditing => app.editor = None,
+        Action::StopEditing => {
+            // Out of the box (or Esc on an empty one): letters are commands here now.
+            app.editor = None;
+            app.letters_are_commands = true;
+        }
         Action::StopEditingThen(key) => {
             app.editor = None;
             if let Some(next) = super::keymap::dispatch(app.context(), &key) {
