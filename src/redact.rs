@@ -142,15 +142,25 @@ pub fn strip_userinfo(text: &str) -> Cow<'_, str> {
 /// The scheme that ends `before` (which ends in `://`).
 fn scheme_before(before: &str) -> &str {
     let head = &before[..before.len() - 3];
+    // The character before the scheme may be wide (`ﵲhttp://…`): step over all of it.
     let start = head
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     &head[start..]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the mermaid property test: a wide character right before a scheme.
+    #[test]
+    fn a_wide_character_before_a_scheme_is_no_boundary_problem() {
+        assert_eq!(strip_userinfo("ﵲhttp://u:p@h/x"), "ﵲhttp://h/x");
+        assert_eq!(strip_userinfo("`ﵲ://x"), "`ﵲ://x");
+    }
 
     #[test]
     fn user_info_leaves_every_url() {
