@@ -145,7 +145,8 @@ fn status(args: &HostArgs) -> Result<()> {
     }
     let Some(token) = lookup.token.clone() else {
         outln!("  token: none found");
-        for n in &lookup.notes {
+        // The keyring's own note was said on its line above.
+        for n in lookup.notes.iter().filter(|n| !n.starts_with("keyring:")) {
             outln!("    ({})", sanitize_line(n));
         }
         let env = auth::env_names(&host)[0];

@@ -231,16 +231,14 @@ fn code_of(
     QuizCode { book, coverage }
 }
 
-/// The command that grades this quiz's pending open answers later.
-/// A PR's quiz is graded again by taking it again (`g` on the overview grades what is
-/// pending; plain mode grades them at once); a local one by `quizz grade`.
-fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>, plain: bool) -> String {
+/// The command that grades this quiz's pending open answers later, whole so it can be
+/// copied into a shell: a PR's (or the branch's) graded quiz taken again in plain mode
+/// grades just what is pending (`g` on the UI's overview does the same); a file's or the
+/// demo's by `quizz grade`.
+fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>) -> String {
     match pr_take {
-        Some(take) if plain => format!("quizz take {} --plain", take.pr),
-        Some(take) => format!("quizz take {} (then g)", take.pr),
-        None if args.local.local.is_some() => {
-            "quizz take --local --plain (in this repository)".into()
-        }
+        Some(take) => format!("quizz take {} --plain", take.pr),
+        None if args.local.local.is_some() => "quizz take --local --plain".into(),
         None => format!("quizz grade {}", args.source.command_args()),
     }
 }
@@ -292,7 +290,7 @@ fn run_tui(
             model: selection.model.clone(),
         }),
         posting,
-        grade_later: grade_later(args, pr_take, false),
+        grade_later: grade_later(args, pr_take),
         pr: pr_take.map(pull_request_info),
         code: std::sync::Arc::new(code.book),
         coverage: code.coverage,
@@ -343,7 +341,7 @@ fn run_tui(
             } else {
                 "them"
             },
-            grade_later(args, pr_take, false)
+            grade_later(args, pr_take)
         )?;
     }
     match pr_take {
@@ -424,7 +422,7 @@ fn run_plain(
     };
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
-    let retry = grade_later(args, pr_take, true);
+    let retry = grade_later(args, pr_take);
     let Some((mut results, graded_now)) =
         plain_results(&mut session, &mut input, &mut prompts, &opts, &retry)?
     else {

@@ -286,4 +286,10 @@ fn auth_status_without_a_keyring_suggests_what_works() {
         "{out}"
     );
     assert!(!out.contains("Log in with `quizz auth login`"), "{out}");
+    // The keyring's sentence is said once (it was repeated under "token: none found").
+    assert_eq!(
+        out.matches("no keyring is available here").count(),
+        1,
+        "{out}"
+    );
 }
