@@ -26,19 +26,7 @@ fn open_answers_are_graded_with_progress_then_shown_with_feedback() {
         screen.contains("Anthropic Messages API"),
         "the overview names the grader:\n{screen}"
     );
-    t.keys(&[
-        "Enter",
-        "n",
-        "n",
-        "n",
-        "n",
-        "-l",
-        "It forces the only tool.",
-        "Escape",
-        "s",
-        "Enter",
-        "y",
-    ]);
+    t.answer_the_demo_open_question_and_submit("It forces the only tool.");
     let screen = t.wait_for("Grading open answers");
     assert!(screen.contains("q5"), "{screen}");
     t.wait_for("Total");

@@ -45,16 +45,7 @@ fn a_signal_while_the_ui_grades_ends_the_claude_grader_and_its_children() {
     let env = format!("QUIZZ_GRADER=claude CLAUDE_BIN={}", fake.claude.display());
     t.start(100, 30, "take --demo", &env);
     t.wait_for("Press Enter to start");
-    t.keys(&["Enter", "n", "n", "n", "n"]);
-    t.wait_for("Your answer");
-    t.keys(&[
-        "-l",
-        "It forces the only tool.",
-        "Escape",
-        "s",
-        "Enter",
-        "y",
-    ]);
+    t.answer_the_demo_open_question_and_submit("It forces the only tool.");
     t.wait_for("Grading open answers");
     let pids = fake.wait_for_pids(2);
     let pid = t.quizz_pid();

@@ -77,6 +77,14 @@ impl Tmux {
             .is_ok_and(|o| o.status.success())
     }
 
+    /// From the demo's overview: goes to the open question (q5), writes `answer` there,
+    /// and submits with the others unanswered, as a taker who only wants q5 graded.
+    pub fn answer_the_demo_open_question_and_submit(&self, answer: &str) {
+        self.keys(&["Enter", "n", "n", "n", "n"]);
+        self.wait_for("Your answer");
+        self.keys(&["-l", answer, "Escape", "s", "Enter", "y"]);
+    }
+
     pub fn keys(&self, keys: &[&str]) {
         self.keys_in("q", keys);
     }
