@@ -141,6 +141,19 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
+/// `12345` → `12,345`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Columns to wrap plain output to: the terminal's width when the output goes to one,
 /// else 80 (a pipe or a file).
 pub fn output_width(to_terminal: bool) -> usize {
@@ -335,6 +348,14 @@ mod tests {
         // Each of these is two columns wide.
         let lines = wrap("日本 語の 文章 です", 9);
         assert_eq!(lines, ["日本 語の", "文章 です"]);
+    }
+
+    #[test]
+    fn thousands_groups_digits_by_three() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

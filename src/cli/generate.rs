@@ -143,7 +143,14 @@ pub fn local_quiz(
         questions,
     };
     let failed_dir = failed_dir(store);
-    let quiz = write_quiz(&selection, &input, &context, &failed_dir, &mut say_stage)?;
+    let quiz = write_quiz(
+        &selection,
+        &input,
+        &context,
+        &failed_dir,
+        &mut say_stage,
+        &crate::generate::Cancel::new(),
+    )?;
     let path = cache::save(store, &key, &quiz).context("cannot keep the quiz")?;
     errln!(
         "quizz: quiz ready: {} (kept in {})",
@@ -201,7 +208,10 @@ fn say_stage(stage: &Stage) {
             );
         }
         Stage::Asking { round, .. } => errln!("quizz: asking again (repair {round})…"),
-        Stage::Checking { .. } => errln!("quizz: checking the quiz…"),
+        Stage::Checking { usage, .. } => match usage.describe() {
+            Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
+            None => errln!("quizz: checking the quiz…"),
+        },
         Stage::Repairing { checks } => {
             errln!(
                 "quizz: repairing: {} failed:",

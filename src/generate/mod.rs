@@ -25,7 +25,7 @@ pub use input::{
     Reason, Uncommitted, prepare_local, prepare_pr, repository,
 };
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
-pub use run::{GenerateError, Stage, select_generator, write_quiz};
+pub use run::{Cancel, GenerateError, Stage, select_generator, write_quiz};
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
 pub use shuffle::shuffle;
 pub use translate::to_quiz;

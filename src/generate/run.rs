@@ -3,13 +3,15 @@
 //! caller as it happens.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::accept::accept;
 use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, run_blocking,
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, Usage, run_blocking,
     select_backend,
 };
 use crate::quiz::Quiz;
@@ -26,8 +28,8 @@ pub enum Stage {
         model: String,
         round: u32,
     },
-    /// The model answered; quizz checks its quiz.
-    Checking { round: u32 },
+    /// The model answered (what the backend reported of it); quizz checks its quiz.
+    Checking { round: u32, usage: Usage },
     /// The answer failed these checks: the model is asked to fix them.
     Repairing { checks: Vec<String> },
 }
@@ -51,6 +53,40 @@ pub enum GenerateError {
     },
     #[error("{}", .0.to_line())]
     Llm(LlmError),
+    /// The user stopped it ([`Cancel::cancel`]): the model's run was stopped, nothing kept.
+    #[error("cancelled: no quiz was written")]
+    Cancelled,
+}
+
+/// Stops a generation from another thread (Esc on the generation screen): the model's
+/// request is dropped, which kills a `claude` CLI child and its process group.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    notify: Arc<tokio::sync::Notify>,
+}
+
+impl Cancel {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+        self.notify.notify_one();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once [`Cancel::cancel`] was called (at once when it was already).
+    pub async fn cancelled(&self) {
+        while !self.is_cancelled() {
+            self.notify.notified().await;
+        }
+    }
 }
 
 fn retry_when(e: &LlmError) -> String {
@@ -85,10 +121,14 @@ pub fn write_quiz(
     context: &Context,
     failed_dir: &Path,
     on_stage: &mut dyn FnMut(&Stage),
+    cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
     let Some(llm) = selection.llm.clone() else {
         return Err(GenerateError::NoBackend);
     };
+    if cancel.is_cancelled() {
+        return Err(GenerateError::Cancelled);
+    }
     let pr_number = context.pr.as_ref().map_or(0, |p| p.number);
     let user = user_message(input, context);
     let schema = submit_quiz_schema();
@@ -114,7 +154,11 @@ pub fn write_quiz(
                 let report = move |p: Progress| {
                     let _ = tx.send(p);
                 };
-                llm.ask_reporting(&ask, validate, &report).await
+                // Dropping the ask on cancel drops its request or its CLI child.
+                tokio::select! {
+                    answer = llm.ask_reporting(&ask, validate, &report) => Some(answer),
+                    () = cancel.cancelled() => None,
+                }
             }
         },
         |progress: &Progress| {
@@ -124,14 +168,20 @@ pub fn write_quiz(
                     model: model.clone(),
                     round: *round,
                 },
-                Progress::Answered { round, .. } => Stage::Checking { round: *round },
+                Progress::Answered { round, usage } => Stage::Checking {
+                    round: *round,
+                    usage: usage.clone(),
+                },
                 Progress::Repairing { checks, .. } => Stage::Repairing {
                     checks: checks.clone(),
                 },
             });
         },
     );
-    match outcome.and_then(|r| r) {
+    let Some(answer) = outcome.map_err(GenerateError::Llm)? else {
+        return Err(GenerateError::Cancelled);
+    };
+    match answer {
         Ok(quiz) => Ok(quiz),
         Err(LlmError::InvalidOutput {
             attempts,

@@ -76,6 +76,32 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// `12,345 tokens in, 3,210 out · 7 turns · $0.12`: what is known, or `None`.
+    pub fn describe(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        match (self.input_tokens, self.output_tokens) {
+            (Some(i), Some(o)) => parts.push(format!(
+                "{} tokens in, {} out",
+                crate::text::thousands(i),
+                crate::text::thousands(o)
+            )),
+            (None, Some(o)) => parts.push(format!("{} tokens out", crate::text::thousands(o))),
+            (Some(i), None) => parts.push(format!("{} tokens in", crate::text::thousands(i))),
+            (None, None) => {}
+        }
+        if let Some(t) = self.turns {
+            parts.push(crate::text::plural(
+                usize::try_from(t).unwrap_or(usize::MAX),
+                "turn",
+                "turns",
+            ));
+        }
+        if let Some(c) = self.cost_usd {
+            parts.push(format!("${c:.2}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+
     /// The token counts of a `usage` object (a message's, or a CLI result's).
     fn tokens(usage: Option<&Value>) -> Self {
         let count = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
