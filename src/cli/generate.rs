@@ -9,10 +9,10 @@ use clap::Args;
 
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
-    Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted, prepare_local,
-    repository, select_generator, write_quiz,
+    Cancel, Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted,
+    prepare_local, repository, select_generator, write_quiz,
 };
-use crate::llm::EnvSnapshot;
+use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
 
@@ -31,11 +31,19 @@ use crate::store::{Origin, Store};
         quizz generate --local --markdown         as the bot's PR comment\n  \
         quizz generate --local --questions 4      four questions\n  \
         quizz generate --local --regenerate       a fresh quiz, not the kept one\n  \
+        quizz generate 7 --repo octo/app          PR 7's quiz, from its diff\n  \
         quizz take --local                        write it and take it at once\n\n\
         Stages (reading the diff, asking the model, checking, repairing) are told on stderr.\n\n\
         Exit status: 0 written, 1 no quiz (no model, a failure, or a quiz that kept failing the \
         checks: its last answer is saved and named), 2 unusable arguments or repository.")]
 pub struct GenerateArgs {
+    /// The pull request to write a quiz for: a number (7), a URL, or OWNER/REPO#7.
+    #[arg(value_name = "PR", conflicts_with = "local")]
+    pr: Option<String>,
+    /// The repository for a PR number: [HOST/]OWNER/REPO (default: `GH_REPO`, else the git
+    /// remotes: upstream, github, origin).
+    #[arg(long, short = 'R', value_name = "[HOST/]OWNER/REPO", conflicts_with = "local")]
+    repo: Option<String>,
     #[command(flatten)]
     local: LocalArgs,
     /// Write the quiz to FILE instead of stdout (atomically).
@@ -63,8 +71,8 @@ pub struct LocalArgs {
     /// Include uncommitted work (staged, unstaged and untracked files) in the change.
     #[arg(long, requires = "local")]
     pub include_uncommitted: bool,
-    /// Write a fresh quiz even when one was written for this change already.
-    #[arg(long, requires = "local")]
+    /// Write a fresh quiz even when one was written for this change (or PR head) already.
+    #[arg(long)]
     pub regenerate: bool,
 }
 
@@ -76,19 +84,29 @@ pub struct LocalQuiz {
 }
 
 pub fn run(args: &GenerateArgs) -> Result<()> {
-    if args.local.local.is_none() {
+    if args.local.local.is_none() && args.pr.is_none() {
         return Err(super::UsageError(
-            "say which change to write a quiz for: --local [BASE] (this branch's change since BASE)".into(),
+            "say which change to write a quiz for: a pull request (quizz generate 7) or --local [BASE] (this branch's change since BASE)".into(),
+        )
+        .into());
+    }
+    if args.local.include_uncommitted && args.local.local.is_none() {
+        return Err(super::UsageError(
+            "--include-uncommitted is about this branch: add --local".into(),
         )
         .into());
     }
     let store = Store::open_default()?;
     let cwd = std::env::current_dir()?;
-    let made = local_quiz(&args.local, args.questions.map(usize::from), &store, &cwd)?;
+    let questions = args.questions.map(usize::from);
+    let quiz = match &args.pr {
+        Some(pr) => pr_quiz(pr, args, questions, &store, &cwd)?,
+        None => local_quiz(&args.local, questions, &store, &cwd)?.quiz,
+    };
     let text = if args.markdown {
-        crate::comment::render_quiz_comment(&made.quiz)
+        crate::comment::render_quiz_comment(&quiz)
     } else {
-        made.quiz.to_pretty_json()
+        quiz.to_pretty_json()
     };
     if let Some(path) = &args.out {
         crate::store::write_user_file(path, format!("{}\n", text.trim_end()).as_bytes())?;
@@ -97,6 +115,41 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
         outln!("{}", text.trim_end());
     }
     Ok(())
+}
+
+/// `quizz generate 7`: the quiz kept for the PR's head commit, or one written now.
+fn pr_quiz(
+    pr: &str,
+    args: &GenerateArgs,
+    questions: Option<usize>,
+    store: &Store,
+    cwd: &Path,
+) -> Result<Quiz> {
+    let opts = crate::github::PrOptions {
+        pr: Some(pr.to_string()),
+        repo: args.repo.clone(),
+        trust: Vec::new(),
+    };
+    let mut target = crate::github::open_for_writing(&opts, store.clone(), cwd)?;
+    for note in &target.notes {
+        errln!("quizz: {}", crate::text::sanitize_line(note));
+    }
+    let mut agreed = |_: &crate::github::MissingQuiz, s: &Selection| {
+        if s.llm.is_none() {
+            return Err(crate::generate::GenerateError::NoBackend.into());
+        }
+        Ok(true)
+    };
+    let plan = super::generate_pr::plan(
+        &mut target,
+        args.local.regenerate,
+        questions,
+        store,
+        cwd,
+        &mut agreed,
+    )?
+    .ok_or_else(|| anyhow::anyhow!("no quiz was written"))?;
+    super::generate_pr::write_with_lines(plan, store)
 }
 
 /// Prepares the change in `dir`'s repository, then gives the quiz kept for it or has the
@@ -137,27 +190,54 @@ pub fn local_quiz(
         );
         return Ok(LocalQuiz { quiz, origin, top });
     }
-    let context = Context {
-        repository: Some(repository_id),
-        pr: None,
-        questions,
+    let job = Job {
+        selection,
+        input,
+        context: Context {
+            repository: Some(repository_id),
+            pr: None,
+            questions,
+        },
+        key,
     };
-    let failed_dir = failed_dir(store);
-    let quiz = write_quiz(
-        &selection,
-        &input,
-        &context,
-        &failed_dir,
-        &mut say_stage,
-        &crate::generate::Cancel::new(),
-    )?;
-    let path = cache::save(store, &key, &quiz).context("cannot keep the quiz")?;
-    errln!(
-        "quizz: quiz ready: {} (kept in {})",
-        crate::text::plural(quiz.questions.len(), "question", "questions"),
-        path.display()
-    );
+    let quiz = job.write(store, &mut say_stage, &Cancel::new())?;
     Ok(LocalQuiz { quiz, origin, top })
+}
+
+/// A quiz to be written: the backend, the prepared change, what the prompt says of it,
+/// and the key it is kept under.
+pub struct Job {
+    pub selection: Selection,
+    pub input: Input,
+    pub context: Context,
+    pub key: QuizKey,
+}
+
+impl Job {
+    /// Has the model write the quiz (each stage told to `on_stage`; `cancel` stops it),
+    /// then keeps it. A cancelled or failed write keeps nothing.
+    pub fn write(
+        self,
+        store: &Store,
+        on_stage: &mut dyn FnMut(&Stage),
+        cancel: &Cancel,
+    ) -> Result<Quiz> {
+        let quiz = write_quiz(
+            &self.selection,
+            &self.input,
+            &self.context,
+            &failed_dir(store),
+            on_stage,
+            cancel,
+        )?;
+        let path = cache::save(store, &self.key, &quiz).context("cannot keep the quiz")?;
+        tracing::info!("quiz kept in {}", path.display());
+        on_stage(&Stage::Ready {
+            questions: quiz.questions.len(),
+            kept: path,
+        });
+        Ok(quiz)
+    }
 }
 
 /// An unreadable repository or change: the user's to fix (exit status 2).
@@ -177,7 +257,7 @@ fn failed_dir(store: &Store) -> PathBuf {
         .join("generate-failed")
 }
 
-fn say_reading(input: &Input) {
+pub(super) fn say_reading(input: &Input) {
     errln!(
         "quizz: reading the diff: {}",
         crate::text::sanitize_line(&input.summary())
@@ -190,7 +270,7 @@ fn say_reading(input: &Input) {
     }
 }
 
-fn say_stage(stage: &Stage) {
+pub(super) fn say_stage(stage: &Stage) {
     match stage {
         Stage::Asking {
             backend,
@@ -208,6 +288,11 @@ fn say_stage(stage: &Stage) {
             );
         }
         Stage::Asking { round, .. } => errln!("quizz: asking again (repair {round})…"),
+        Stage::Ready { questions, kept } => errln!(
+            "quizz: quiz ready: {} (kept in {})",
+            crate::text::plural(*questions, "question", "questions"),
+            kept.display()
+        ),
         Stage::Checking { usage, .. } => match usage.describe() {
             Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
             None => errln!("quizz: checking the quiz…"),

@@ -31,6 +31,7 @@ mod completions;
 mod doctor;
 mod fetch;
 mod generate;
+mod generate_pr;
 mod grade;
 mod grading;
 mod mermaid;

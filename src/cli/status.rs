@@ -59,6 +59,11 @@ pub fn run(_args: &StatusArgs) -> Result<()> {
         .cached_keys()
         .into_iter()
         .filter(|k| k.components().count() == 4)
+        // host/owner/repo/N; `N-code` beside it holds the code read for N's quiz.
+        .filter(|k| {
+            k.file_name()
+                .is_some_and(|n| n.to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        })
         .collect();
     if cached.is_empty() {
         writeln!(

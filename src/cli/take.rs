@@ -4,10 +4,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::generate::LocalArgs;
+use super::generate_pr::{self, GenerateChoice, GenerateChoiceArgs};
 use super::post::TakePost;
 use super::pr::{PostChoice, PrArgs};
 use super::{SourceArgs, report, wants_plain};
-use crate::github::PrTake;
+use crate::github::{MissingQuiz, PrQuiz, PrTake};
 use crate::grade::{EnvSnapshot, select_grader};
 use crate::plain::{Finish, PlainOptions};
 use crate::session::Session;
@@ -29,6 +30,7 @@ use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
         quizz take --file comment.md   a quiz saved from a PR comment\n  \
         quizz take --local             no bot: the LLM quizzes you on this branch\n  \
         quizz take --local main        since main (--include-uncommitted: and your work)\n  \
+        quizz take 7 --generate        PR 7 has no quiz: the LLM writes one from its diff\n  \
         quizz take https://github.com/octo/app/pull/7 --plain --post\n  \
         printf '1\\nf\\n\\n' | quizz take --demo --plain --json > results.json\n  \
         quizz take 7 --new-attempt     start again (earlier scores are kept)\n\n\
@@ -51,6 +53,8 @@ pub struct TakeArgs {
     pr: PrArgs,
     #[command(flatten)]
     local: LocalArgs,
+    #[command(flatten)]
+    generation: GenerateChoiceArgs,
     /// Use the line protocol instead of the full-screen UI.
     #[arg(long)]
     plain: bool,
@@ -99,13 +103,18 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         ))
         .into());
     }
+    if (args.generation.generate || args.generation.no_generate || args.local.regenerate)
+        && !(from_pr || local)
+    {
+        return Err(super::UsageError(
+            "--generate, --no-generate and --regenerate are about a quiz quizz writes: for a PR (quizz take 7) or this branch (--local)".into(),
+        )
+        .into());
+    }
+    let plain = wants_plain(args.plain || args.json);
     let pr_take = if from_pr {
         let cwd = std::env::current_dir()?;
-        Some(crate::github::open_take(
-            &args.pr.options(),
-            store.clone(),
-            &cwd,
-        )?)
+        Some(open_pr_take(args, &store, &cwd, plain)?)
     } else {
         None
     };
@@ -136,11 +145,63 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         confidence: config.confidence,
         mouse: !args.no_mouse && config.mouse,
     };
-    if wants_plain(args.plain || args.json) {
+    if plain {
         run_plain(session, args, &store, pr_take.as_ref(), &code, mode)
     } else {
         run_tui(session, args, &store, pr_take.as_ref(), code, mode)
     }
+}
+
+/// The PR's quiz: the one posted, else (agreed to, or kept from an earlier take on the
+/// same head commit) one quizz writes from the PR's diff.
+fn open_pr_take(
+    args: &TakeArgs,
+    store: &Store,
+    cwd: &std::path::Path,
+    plain: bool,
+) -> Result<PrTake> {
+    let mut missing = match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
+        PrQuiz::Posted(take) => return Ok(*take),
+        PrQuiz::Missing(missing) => *missing,
+    };
+    let choice = args.generation.choice();
+    if choice == GenerateChoice::No || !generate_pr::is_missing(&missing.why) {
+        return Err(missing.why.into());
+    }
+    if args.pr.post {
+        return Err(super::UsageError(format!(
+            "--post: {}, so there are no results to post (a quiz quizz writes stays on this machine); drop --post",
+            missing.why
+        ))
+        .into());
+    }
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut decide = |m: &MissingQuiz, selection: &crate::llm::Selection| {
+        generate_pr::agree(m, selection, choice, &mut input, &mut std::io::stderr())
+    };
+    let _ = plain;
+    let Some(plan) =
+        generate_pr::plan(&mut missing, args.local.regenerate, None, store, cwd, &mut decide)?
+    else {
+        return Err(missing.why.into());
+    };
+    let note = written_note(&missing, &plan);
+    let quiz = generate_pr::write_with_lines(plan, store)?;
+    Ok(missing.into_take(quiz, vec![note]))
+}
+
+/// The overview's note on a quiz quizz wrote for a PR.
+fn written_note(missing: &MissingQuiz, plan: &generate_pr::PrPlan) -> String {
+    let when = match &plan.prepared {
+        generate_pr::PrPrepared::Kept { .. } => "written earlier by quizz",
+        generate_pr::PrPrepared::ToWrite(_) => "written by quizz",
+    };
+    format!(
+        "no quiz is posted on {}: this one was {when} from its diff at {} and stays on this machine",
+        missing.pr,
+        plan.head.get(..7).unwrap_or(&plan.head)
+    )
 }
 
 /// `--new-attempt`: clears the saved answers, keeping a graded attempt's score.
@@ -272,6 +333,9 @@ fn run_tui(
     let choice = args.pr.choice();
     let posting = match (pr_take, choice) {
         (None, _) => Posting::NoPullRequest,
+        (Some(take), _) if take.written_here() => Posting::WrittenHere {
+            pr: take.pr.to_string(),
+        },
         (Some(_), PostChoice::No) => Posting::Off,
         (Some(take), PostChoice::Yes) => Posting::OnExit {
             pr: take.pr.to_string(),
@@ -345,6 +409,7 @@ fn run_tui(
         )?;
     }
     match pr_take {
+        Some(take) if take.written_here() => Ok(()),
         Some(take) => post_after_ui(&mut session, take, results, finished.post, choice, &mut out),
         None => Ok(()),
     }
@@ -448,6 +513,14 @@ fn run_plain(
     let Some(take) = pr_take else {
         return Ok(());
     };
+    if take.written_here() {
+        writeln!(
+            prompts,
+            "Not posted: quizz wrote this quiz here, and it is in no comment of {}; these results stay on this machine.",
+            take.pr
+        )?;
+        return Ok(());
+    }
     if let Some(at) = session.attempt().posted_at.filter(|_| !graded_now) {
         writeln!(
             prompts,

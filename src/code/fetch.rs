@@ -201,6 +201,16 @@ fn pull_request_files(
     (files, Provenance::GitHub)
 }
 
+/// One file's text at `sha` through the contents API (symlinks followed), or `None` when
+/// GitHub has no readable text for it. Used to give the model whole files when no clone has
+/// the PR's head.
+pub fn text_at(conn: &Connection, pr: &PrRef, sha: &str, path: &str) -> Option<String> {
+    match conn.block_on(contents(conn, pr, sha, path)) {
+        Ok(FileText::Text(text)) => Some(text),
+        Ok(FileText::Unusable(_)) | Err(_) => None,
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum ContentsReply {

@@ -22,7 +22,7 @@ pub use checks::{check_generated, check_quality};
 pub use finding::{Finding, listed};
 pub use input::{
     DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
-    Reason, Uncommitted, prepare_local, prepare_pr, repository,
+    Marked, Reason, Uncommitted, has_commits, prepare_commits, prepare_local, prepare_pr, repository,
 };
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
 pub use run::{Cancel, GenerateError, Stage, select_generator, write_quiz};

@@ -32,6 +32,8 @@ pub enum Stage {
     Checking { round: u32, usage: Usage },
     /// The answer failed these checks: the model is asked to fix them.
     Repairing { checks: Vec<String> },
+    /// The quiz passed every check and is kept at `kept`.
+    Ready { questions: usize, kept: PathBuf },
 }
 
 /// Why no quiz was written, with what to do about it.

@@ -207,7 +207,8 @@ pub async fn sync_moved(
 pub struct PrTake {
     pub loaded: LoadedQuiz,
     pub pr: PrRef,
-    pub quiz_comment: Comment,
+    /// The quiz's comment; `None` for a quiz quizz wrote here (its results stay here).
+    pub quiz_comment: Option<Comment>,
     pub conn: Connection,
     /// Whether the quiz came from the cache because GitHub could not be reached.
     pub offline: bool,
@@ -393,9 +394,107 @@ async fn current_quiz(
     Ok((current, deleted))
 }
 
-/// Resolves the PR, syncs its comments (or takes the cached copy offline), and reads the
-/// quiz from the newest trusted quiz comment still on GitHub.
+/// A pull request without a quiz quizz can take (none posted, deleted, or from an author
+/// who is not trusted): why, and the connection to write one with.
+pub struct MissingQuiz {
+    pub pr: PrRef,
+    pub conn: Connection,
+    /// What a take says when no quiz is written (`NoQuiz`, `QuizDeleted`, `Untrusted`,
+    /// `NoQuizInCutListing`).
+    pub why: PrError,
+    /// What happened on the way (a moved repository, a deleted quiz), safe to print.
+    pub notes: Vec<String>,
+    /// GitHub could not be reached: only the cached comments were read.
+    pub offline: bool,
+    cache: PrCache,
+}
+
+impl MissingQuiz {
+    /// The PR as GitHub says it is now (title, body, head and base commits), cached.
+    pub fn pull(&mut self) -> Result<PullInfo, GithubError> {
+        let Self {
+            conn, pr, cache, ..
+        } = self;
+        conn.block_on(sync::refresh_pull(&conn.client, &conn.store, pr, cache))?;
+        cache.pull.clone().ok_or_else(|| GithubError::Protocol {
+            what: format!("pull request {pr}"),
+            detail: "GitHub sent no pull request".into(),
+        })
+    }
+
+    /// Every changed file with its hunks, from GitHub.
+    pub fn files(&self) -> Result<Vec<crate::generate::PrFile>, GithubError> {
+        self.conn
+            .block_on(sync::pull_files(&self.conn.client, &self.pr))
+    }
+
+    /// A file's text at `sha`, from GitHub (`None` when it has none to give).
+    pub fn text_at(&self, sha: &str, path: &str) -> Option<String> {
+        crate::code::fetch::text_at(&self.conn, &self.pr, sha, path)
+    }
+
+    /// The take of a quiz quizz wrote for this PR: results stay on this machine (no quiz
+    /// comment to post them under).
+    pub fn into_take(self, quiz: crate::quiz::Quiz, notes: Vec<String>) -> PrTake {
+        let takers = TakersSummary::of(&result_rows(&self.cache.comments, None));
+        let mut all = self.notes;
+        all.extend(notes);
+        PrTake {
+            loaded: LoadedQuiz {
+                quiz,
+                origin: self.pr.origin(),
+                notes: all,
+            },
+            pull: self.cache.pull.clone(),
+            changed_files: self.cache.changed_files.as_ref().map(|c| c.files.clone()),
+            takers,
+            pr: self.pr,
+            quiz_comment: None,
+            conn: self.conn,
+            offline: self.offline,
+        }
+    }
+}
+
+/// The PR resolved and its comments synced, to write a quiz for whether or not one is
+/// posted (`quizz generate 7`).
+pub fn open_for_writing(opts: &PrOptions, store: Store, cwd: &Path) -> Result<MissingQuiz, PrError> {
+    let opened = open_pr(opts, store, cwd)?;
+    let offline = matches!(opened.freshness, Freshness::Offline(_));
+    Ok(MissingQuiz {
+        why: PrError::NoQuiz {
+            pr: opened.pr.to_string(),
+        },
+        pr: opened.pr,
+        conn: opened.conn,
+        notes: opened.notes,
+        offline,
+        cache: opened.cache,
+    })
+}
+
+/// What a pull request offers to take: a posted quiz, or none (quizz may write one).
+pub enum PrQuiz {
+    Posted(Box<PrTake>),
+    Missing(Box<MissingQuiz>),
+}
+
+/// [`open_take_or_missing`], where a PR without a quiz is an error.
 pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, PrError> {
+    match open_take_or_missing(opts, store, cwd)? {
+        PrQuiz::Posted(take) => Ok(*take),
+        PrQuiz::Missing(missing) => Err(missing.why),
+    }
+}
+
+/// Resolves the PR, syncs its comments (or takes the cached copy offline), and reads the
+/// quiz from the newest trusted quiz comment still on GitHub; without one, says why and
+/// keeps the connection to write one with.
+pub fn open_take_or_missing(
+    opts: &PrOptions,
+    store: Store,
+    cwd: &Path,
+) -> Result<PrQuiz, PrError> {
     let mut opened = open_pr(opts, store, cwd)?;
     let mut notes = std::mem::take(&mut opened.notes);
     // The offline note goes last, after the comment it is about.
@@ -405,10 +504,22 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
     };
     let pr = opened.pr.clone();
     let (current, deleted) = pick_current(&mut opened, &mut notes)?;
+    let missing = |why: PrError, opened: Opened, mut notes: Vec<String>| {
+        let offline = offline_note.is_some();
+        notes.extend(offline_note.clone());
+        PrQuiz::Missing(Box::new(MissingQuiz {
+            pr: opened.pr,
+            conn: opened.conn,
+            why,
+            notes,
+            offline,
+            cache: opened.cache,
+        }))
+    };
     let (comment, ignored) = match current {
         Current::Found { comment, ignored } => (comment, ignored),
         Current::None => {
-            return Err(match deleted.first() {
+            let why = match deleted.first() {
                 Some(d) => PrError::QuizDeleted {
                     pr: pr.to_string(),
                     by: d.describe(),
@@ -417,15 +528,17 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
                     PrError::NoQuizInCutListing { pr: pr.to_string() }
                 }
                 None => PrError::NoQuiz { pr: pr.to_string() },
-            });
+            };
+            return Ok(missing(why, opened, notes));
         }
         Current::Untrusted(list) => {
             let first = &list[0];
-            return Err(PrError::Untrusted {
+            let why = PrError::Untrusted {
                 pr: pr.to_string(),
                 by: first.describe(),
                 login: sanitize_line(first.login()),
-            });
+            };
+            return Ok(missing(why, opened, notes));
         }
     };
     for c in &ignored {
@@ -483,7 +596,7 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         }
     }
     let takers = TakersSummary::of(&result_rows(&opened.cache.comments, Some(&comment)));
-    Ok(PrTake {
+    Ok(PrQuiz::Posted(Box::new(PrTake {
         loaded: LoadedQuiz {
             quiz,
             origin: pr.origin(),
@@ -493,10 +606,10 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
         changed_files: opened.cache.changed_files.as_ref().map(|c| c.files.clone()),
         takers,
         pr,
-        quiz_comment: comment,
+        quiz_comment: Some(comment),
         conn: opened.conn,
         offline,
-    })
+    })))
 }
 
 /// [`current_quiz`] on the opened PR's connection.
@@ -719,25 +832,48 @@ pub fn queue_results(
     })
 }
 
+/// Why a quiz quizz wrote has no results to post.
+const WRITTEN_HERE: &str =
+    "quizz wrote this quiz on this machine: it is in no comment of the pull request to post results under";
+
 impl PrTake {
+    /// Whether this quiz was written here, not posted on the PR (its results stay here).
+    pub fn written_here(&self) -> bool {
+        self.quiz_comment.is_none()
+    }
+
     pub fn post(
         &self,
         results: &Results,
         stamp: Option<&AttemptStamp>,
     ) -> Result<PostOutcome, GithubError> {
-        post_results(&self.conn, &self.pr, self.quiz_comment.id, results, stamp)
+        let Some(quiz) = &self.quiz_comment else {
+            return Err(GithubError::Protocol {
+                what: "the results".into(),
+                detail: WRITTEN_HERE.into(),
+            });
+        };
+        post_results(&self.conn, &self.pr, quiz.id, results, stamp)
     }
 
     pub fn queue(&self, queued: &Queued<'_>) -> Result<std::path::PathBuf, StoreError> {
-        queue_results(&self.conn.store, &self.pr, self.quiz_comment.id, queued)
+        let Some(quiz) = &self.quiz_comment else {
+            return Err(StoreError::Refused {
+                what: WRITTEN_HERE.into(),
+            });
+        };
+        queue_results(&self.conn.store, &self.pr, quiz.id, queued)
     }
 
     /// These results were posted (or a newer attempt's are on GitHub): what waits in the
     /// outbox for this quiz from an older attempt is dropped, never sent over them.
     pub fn supersede_queued(&self, stamp: &AttemptStamp) -> Result<bool, StoreError> {
+        let Some(quiz) = &self.quiz_comment else {
+            return Ok(false);
+        };
         self.conn
             .store
-            .outbox_supersede(&self.pr.origin(), self.quiz_comment.id, stamp)
+            .outbox_supersede(&self.pr.origin(), quiz.id, stamp)
     }
 }
 

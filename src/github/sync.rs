@@ -72,6 +72,12 @@ pub struct PullInfo {
     /// The head commit: where the code a question points at is read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head_sha: Option<String>,
+    /// The base branch's commit the PR is measured from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_sha: Option<String>,
+    /// The PR's description (untrusted text: it may say `quiz: skip`).
+    #[serde(default)]
+    pub body: String,
 }
 
 /// The PR's changed files (`/pulls/{n}/files`), as of one head commit.
@@ -311,6 +317,10 @@ struct PullReply {
     draft: Option<bool>,
     #[serde(default)]
     head: Option<HeadReply>,
+    #[serde(default)]
+    base: Option<HeadReply>,
+    #[serde(default)]
+    body: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -332,12 +342,12 @@ pub async fn refresh_pull(
     cache: &mut PrCache,
 ) -> Result<(), GithubError> {
     let url = format!("/repos/{}/{}/pulls/{}", pr.owner, pr.repo, pr.number);
-    // A copy cached before quizz kept the head commit is read again in full (a 304 would
-    // leave the head unknown, and with it the code and the coverage).
+    // A copy cached before quizz kept the head and base commits is read again in full (a
+    // 304 would leave them unknown, and with them the code, the coverage and the diff).
     let etag = cache
         .pull
         .as_ref()
-        .filter(|p| p.head_sha.is_some())
+        .filter(|p| p.head_sha.is_some() && p.base_sha.is_some())
         .and_then(|p| p.etag.clone());
     let what = format!("pull request {pr}");
     match client
@@ -353,6 +363,8 @@ pub async fn refresh_pull(
                 draft: value.draft.unwrap_or(false),
                 etag,
                 head_sha: value.head.map(|h| h.sha),
+                base_sha: value.base.map(|b| b.sha),
+                body: value.body.unwrap_or_default(),
             });
         }
     }
@@ -401,6 +413,23 @@ pub async fn refresh_changed_files(
     }
     save_cache(store, pr, cache);
     Ok(())
+}
+
+/// Every changed file of the PR with its counts and hunks (`/pulls/{n}/files`, paginated:
+/// GitHub lists at most 3,000), for writing a quiz when no clone has the head commit.
+pub async fn pull_files(
+    client: &Client,
+    pr: &PrRef,
+) -> Result<Vec<crate::generate::PrFile>, GithubError> {
+    let url = format!(
+        "/repos/{}/{}/pulls/{}/files?per_page=100",
+        pr.owner, pr.repo, pr.number
+    );
+    let what = format!("the changed files of {pr}");
+    match client.get_all(&url, None, &what).await? {
+        Fetched::Fresh { value, .. } => Ok(value),
+        Fetched::NotModified => Ok(Vec::new()),
+    }
 }
 
 /// Records a comment quizz just posted or edited.

@@ -46,6 +46,8 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("not kept: {what}")]
+    Refused { what: String },
 }
 
 /// The root of quizz's saved data.

@@ -45,6 +45,9 @@ pub enum Posting {
     OnExit { pr: String },
     /// `--no-post`.
     Off,
+    /// quizz wrote this PR's quiz here (`o/r#7`): it is in no comment, so its results
+    /// stay on this machine.
+    WrittenHere { pr: String },
 }
 
 /// The grader open answers go to, as `doctor` names it.

@@ -156,7 +156,7 @@ pub fn prepare_local(dir: &Path, opts: &LocalOptions) -> Result<Input, InputErro
     let mut texts = if opts.include_uncommitted {
         BTreeMap::new()
     } else {
-        blobs_at_head(top, &raw)?
+        blobs_at(top, "HEAD", &raw)?
     };
     let mut head = |path: &str| {
         if opts.include_uncommitted {
@@ -166,6 +166,39 @@ pub fn prepare_local(dir: &Path, opts: &LocalOptions) -> Result<Input, InputErro
         }
     };
     Ok(assemble(raw, &marked, &mut head, opts.budget, uncommitted))
+}
+
+/// Whether the repository at `dir` has every one of these commits (given as full or
+/// abbreviated hex names).
+pub fn has_commits(dir: &Path, shas: &[&str]) -> bool {
+    shas.iter().all(|sha| {
+        (7..=64).contains(&sha.len())
+            && sha.bytes().all(|b| b.is_ascii_hexdigit())
+            && run(dir, &["cat-file", "-e", &format!("{sha}^{{commit}}")]).is_ok()
+    })
+}
+
+/// A pull request's change read from a clone that has both its commits
+/// ([`has_commits`]): `git merge-base BASE HEAD` to HEAD, the texts at HEAD.
+pub fn prepare_commits(
+    dir: &Path,
+    base: &str,
+    head: &str,
+    budget: usize,
+) -> Result<Input, InputError> {
+    let top = run_ok(dir, &["rev-parse", "--show-toplevel"]).ok_or_else(|| InputError::NotARepo {
+        dir: dir.display().to_string(),
+    })?;
+    let top = Path::new(&top);
+    let fork = run_ok(top, &["merge-base", base, head]).ok_or_else(|| InputError::NoMergeBase {
+        base: base.to_string(),
+    })?;
+    let raw = diff(top, &[fork.as_str(), head])?;
+    let paths: Vec<&str> = raw.iter().map(|f| f.path.as_str()).collect();
+    let marked = Marked::from_repo(top, &paths);
+    let mut texts = blobs_at(top, head, &raw)?;
+    let mut at_head = |path: &str| texts.remove(path);
+    Ok(assemble(raw, &marked, &mut at_head, budget, Uncommitted::None))
 }
 
 const DIFF_OPTS: &[&str] = &[
@@ -369,9 +402,13 @@ fn read_work_file(top: &Path, path: &str) -> Option<Vec<u8>> {
     std::fs::read(full).ok()
 }
 
-/// The texts at HEAD of the files a diff names (not deleted, not binary), read by one
+/// The texts at `rev` of the files a diff names (not deleted, not binary), read by one
 /// `git cat-file --batch`. A blob over the size limit is skipped.
-fn blobs_at_head(dir: &Path, files: &[RawFile]) -> Result<BTreeMap<String, Vec<u8>>, InputError> {
+fn blobs_at(
+    dir: &Path,
+    rev: &str,
+    files: &[RawFile],
+) -> Result<BTreeMap<String, Vec<u8>>, InputError> {
     let wanted: Vec<&str> = files
         .iter()
         .filter(|f| f.status != FileStatus::Deleted && !f.binary)
@@ -393,7 +430,8 @@ fn blobs_at_head(dir: &Path, files: &[RawFile]) -> Result<BTreeMap<String, Vec<u
     };
     let mut request = String::new();
     for path in &wanted {
-        request.push_str("HEAD:");
+        request.push_str(rev);
+        request.push(':');
         request.push_str(path);
         request.push('\n');
     }

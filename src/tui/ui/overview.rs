@@ -130,6 +130,9 @@ fn state_fields(app: &App, field: &mut impl FnMut(&str, &str, Style)) {
         let posted = match (app.session.attempt().posted_at, &app.settings.posting) {
             (Some(at), _) => format!("posted {}", crate::text::time_ago(at)),
             (None, crate::tui::app::Posting::NoPullRequest) => "no pull request to post to".into(),
+            (None, crate::tui::app::Posting::WrittenHere { .. }) => {
+                "kept on this machine (quizz wrote this quiz)".into()
+            }
             (None, _) => "not posted yet".into(),
         };
         field(

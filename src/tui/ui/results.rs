@@ -130,6 +130,10 @@ fn summary(app: &App, results: &Results, width: usize, out: &mut Vec<Line<'stati
 pub fn posting(app: &App) -> String {
     match &app.settings.posting {
         Posting::NoPullRequest => "not posted: this quiz has no pull request.".into(),
+        Posting::WrittenHere { pr } => format!(
+            "not posted: quizz wrote this quiz here, and it is in no comment of {}: these results stay on this machine.",
+            sanitize_line(pr)
+        ),
         Posting::OnKey { pr } => format!(
             "press {} to post these results to {} and quit; {} quits without posting.",
             key_for(Context::Results, &Action::Post),

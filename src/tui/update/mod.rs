@@ -287,6 +287,12 @@ fn post(app: &mut App) {
         Posting::Off => {
             app.status = Some("Posting is off for this take (--no-post).".into());
         }
+        Posting::WrittenHere { pr } => {
+            app.status = Some(format!(
+                "quizz wrote this quiz here: it is in no comment of {}, so its results stay on this machine.",
+                crate::text::sanitize_line(pr)
+            ));
+        }
         Posting::OnExit { .. } => {
             app.status = Some("These results are posted when you quit (--post).".into());
         }

@@ -112,6 +112,12 @@ struct Repo {
     files: HashMap<u64, Vec<String>>,
     /// (commit, path) → what the contents API says of it.
     contents: HashMap<(String, String), Content>,
+    /// (pull, file) → the file's hunks in `/pulls/{n}/files` (a small stub otherwise).
+    patches: HashMap<(u64, String), String>,
+    /// Descriptions of pulls (GitHub's example body otherwise).
+    bodies: HashMap<u64, String>,
+    /// Base commits of pulls (GitHub's example sha otherwise).
+    bases: HashMap<u64, String>,
 }
 
 /// A path in a repository at one commit, as the contents API describes it.
@@ -394,6 +400,28 @@ impl FakeGithub {
             r.contents
                 .insert((head.to_string(), path.to_string()), content);
         }
+    }
+
+    /// The hunks `/pulls/{n}/files` gives for one of the pull's files.
+    pub fn set_pull_patch(&self, repo: &str, number: u64, file: &str, patch: &str) {
+        self.edit_repo(repo, |r| {
+            r.patches
+                .insert((number, file.to_string()), patch.to_string());
+        });
+    }
+
+    /// The pull's description.
+    pub fn set_pull_body(&self, repo: &str, number: u64, body: &str) {
+        self.edit_repo(repo, |r| {
+            r.bodies.insert(number, body.to_string());
+        });
+    }
+
+    /// The pull's base commit.
+    pub fn set_pull_base(&self, repo: &str, number: u64, sha: &str) {
+        self.edit_repo(repo, |r| {
+            r.bases.insert(number, sha.to_string());
+        });
     }
 
     pub fn set_pull_title(&self, repo: &str, number: u64, title: &str, author: &str) {
@@ -817,7 +845,13 @@ fn repo_route(
                 .iter()
                 .skip((page - 1) * per_page)
                 .take(per_page)
-                .map(|f| diff_entry(owner, repo, f))
+                .map(|f| {
+                    let mut entry = diff_entry(owner, repo, f);
+                    if let Some(patch) = st.repos[key].patches.get(&(n, f.clone())) {
+                        entry["patch"] = json!(patch);
+                    }
+                    entry
+                })
                 .collect();
             let mut resp = json_response(200, &Value::Array(items));
             if page * per_page < files.len() {
@@ -1111,8 +1145,15 @@ fn pull_json(
         "https://api.github.com/repos/{owner}/{repo}/pulls/{n}"
     ));
     v["html_url"] = json!(format!("https://github.com/{owner}/{repo}/pull/{n}"));
-    if let Some(sha) = st.repos[&format!("{owner}/{repo}")].heads.get(&n) {
+    let r = &st.repos[&format!("{owner}/{repo}")];
+    if let Some(sha) = r.heads.get(&n) {
         v["head"]["sha"] = json!(sha);
+    }
+    if let Some(sha) = r.bases.get(&n) {
+        v["base"]["sha"] = json!(sha);
+    }
+    if let Some(body) = r.bodies.get(&n) {
+        v["body"] = json!(body);
     }
     v["head"]["ref"] = json!(p.2);
     v["head"]["label"] = json!(format!("{}:{}", p.1, p.2));

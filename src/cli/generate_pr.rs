@@ -1,0 +1,286 @@
+//! A quiz for a pull request that has none: its diff read from the local clone when that
+//! has the PR's commits, else from GitHub; kept per head commit, model and prompt version.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use clap::Args;
+
+use super::generate::{Job, say_reading, say_stage};
+use crate::generate::cache::{self, QuizKey};
+use crate::generate::{
+    Cancel, Context, DEFAULT_BUDGET_CHARS, Input, Marked, PrText, has_commits, prepare_commits,
+    prepare_pr,
+    select_generator,
+};
+use crate::github::{MissingQuiz, PrError, PrRef, PullInfo};
+use crate::llm::{EnvSnapshot, Selection};
+use crate::quiz::Quiz;
+use crate::store::Store;
+
+/// Whole files read from GitHub for one quiz, at most (one request each); the diff of every
+/// file is given regardless.
+const MAX_TEXTS_FROM_GITHUB: usize = 30;
+
+/// What a PR's description says to skip the quiz (case does not matter).
+const SKIP_MARK: &str = "quiz: skip";
+
+/// `--generate` / `--no-generate`: what `take` does on a PR without a quiz.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GenerateChoiceArgs {
+    /// On a PR with no quiz (or none from a trusted author): have the model write one
+    /// without asking.
+    #[arg(long, conflicts_with = "no_generate")]
+    pub generate: bool,
+    /// On a PR with no quiz: do not offer to write one.
+    #[arg(long)]
+    pub no_generate: bool,
+}
+
+/// Whether to write a quiz for a PR that has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenerateChoice {
+    Yes,
+    No,
+    Ask,
+}
+
+impl GenerateChoiceArgs {
+    pub fn choice(&self) -> GenerateChoice {
+        if self.generate {
+            GenerateChoice::Yes
+        } else if self.no_generate {
+            GenerateChoice::No
+        } else {
+            GenerateChoice::Ask
+        }
+    }
+}
+
+/// A PR's quiz: the one kept for its head, or the job that writes it.
+pub enum PrPrepared {
+    Kept { quiz: Quiz, path: PathBuf },
+    ToWrite(Box<Job>),
+}
+
+/// What is known of the PR before the model is asked: enough to say what will happen.
+pub struct PrPlan {
+    /// The title, for the screen that shows the writing.
+    pub title: String,
+    pub head: String,
+    pub prepared: PrPrepared,
+}
+
+/// Why no quiz can be written for a PR, worded for the user.
+fn cannot(missing: &MissingQuiz, why: &str) -> anyhow::Error {
+    anyhow::anyhow!("cannot write a quiz for {}: {why}", missing.pr)
+}
+
+/// Reads the PR (title, body, commits), refuses a `quiz: skip` PR, then gives the quiz
+/// kept for its head commit, or — once `decide` agrees to have this backend write one —
+/// prepares the change for the model. `None`: `decide` said no.
+pub fn plan(
+    missing: &mut MissingQuiz,
+    regenerate: bool,
+    questions: Option<usize>,
+    store: &Store,
+    cwd: &Path,
+    decide: &mut dyn FnMut(&MissingQuiz, &Selection) -> Result<bool>,
+) -> Result<Option<PrPlan>> {
+    if missing.offline {
+        return Err(cannot(
+            missing,
+            "GitHub cannot be reached, and the pull request's diff comes from it",
+        ));
+    }
+    let pull = missing
+        .pull()
+        .with_context(|| format!("cannot read pull request {}", missing.pr))?;
+    if pull.body.to_ascii_lowercase().contains(SKIP_MARK) {
+        return Err(super::UsageError(format!(
+            "{}: its description says `{SKIP_MARK}`, so quizz writes no quiz for it",
+            missing.pr
+        ))
+        .into());
+    }
+    let Some(head) = pull.head_sha.clone().filter(|h| is_sha(h)) else {
+        return Err(cannot(
+            missing,
+            "GitHub did not say the pull request's head commit",
+        ));
+    };
+    let clone = clone_with(cwd, &pull, &head);
+    let repo_dir = clone
+        .clone()
+        .map_or_else(|| store.scratch_dir(), Ok)
+        .context("cannot make a folder for the model to work in")?;
+    let selection = select_generator(&EnvSnapshot::from_process(), &repo_dir);
+    let key = pr_key(&missing.pr, &head, &selection.model);
+    if !regenerate && let Some((quiz, path)) = cache::load(store, &key) {
+        return Ok(Some(PrPlan {
+            title: pull.title,
+            head,
+            prepared: PrPrepared::Kept { quiz, path },
+        }));
+    }
+    if !decide(missing, &selection)? {
+        return Ok(None);
+    }
+    let input = match (clone.as_deref(), pull.base_sha.as_deref()) {
+        (Some(dir), Some(base)) => prepare_commits(dir, base, &head, DEFAULT_BUDGET_CHARS)
+            .with_context(|| format!("cannot read the change of {} in {}", missing.pr, dir.display()))?,
+        _ => from_github(missing, &head)?,
+    };
+    if input.given().next().is_none() {
+        return Err(super::UsageError(format!(
+            "{}: nothing in it to quiz ({})",
+            missing.pr,
+            input.summary()
+        ))
+        .into());
+    }
+    let context = Context {
+        repository: Some(format!("{}/{}", missing.pr.owner, missing.pr.repo)),
+        pr: Some(PrText {
+            number: missing.pr.number,
+            title: pull.title.clone(),
+            body: pull.body.clone(),
+        }),
+        questions,
+    };
+    Ok(Some(PrPlan {
+        title: pull.title,
+        head,
+        prepared: PrPrepared::ToWrite(Box::new(Job {
+            selection,
+            input,
+            context,
+            key,
+        })),
+    }))
+}
+
+/// The cache key of a PR's quiz: the repository and PR, then its head commit as the digest.
+pub fn pr_key(pr: &PrRef, head: &str, model: &str) -> QuizKey {
+    QuizKey {
+        repository: format!("{}#{}", pr.repo_ref(), pr.number),
+        digest: head.to_ascii_lowercase(),
+        model: model.to_string(),
+    }
+}
+
+fn is_sha(s: &str) -> bool {
+    (7..=64).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The clone around `cwd`, when it has the PR's head (and base) commits.
+fn clone_with(cwd: &Path, pull: &PullInfo, head: &str) -> Option<PathBuf> {
+    let (top, _) = crate::generate::repository(cwd).ok()?;
+    let base = pull.base_sha.as_deref()?;
+    has_commits(&top, &[base, head]).then_some(top)
+}
+
+/// The change as GitHub lists it: every file's hunks, and whole texts at the head for
+/// the first files that fit (one request each, at most [`MAX_TEXTS_FROM_GITHUB`]).
+fn from_github(missing: &MissingQuiz, head: &str) -> Result<Input> {
+    if std::io::stderr().is_terminal() {
+        errln!("quizz: reading the changed files of {} from GitHub…", missing.pr);
+    }
+    let files = missing
+        .files()
+        .with_context(|| format!("cannot read the changed files of {}", missing.pr))?;
+    let mut asked = 0;
+    let mut text_at_head = |path: &str| {
+        if asked >= MAX_TEXTS_FROM_GITHUB {
+            return None;
+        }
+        asked += 1;
+        missing.text_at(head, path).map(String::into_bytes)
+    };
+    Ok(prepare_pr(
+        &files,
+        &Marked::none(),
+        &mut text_at_head,
+        DEFAULT_BUDGET_CHARS,
+    ))
+}
+
+/// Whether to write a quiz for `missing` with `selection`'s backend: `--generate`,
+/// `--no-generate`, or a question at a terminal (a take that cannot ask does not write
+/// one). Says what quizz found and which backend would write it.
+pub fn agree(
+    missing: &MissingQuiz,
+    selection: &Selection,
+    choice: GenerateChoice,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    if choice == GenerateChoice::No {
+        return Ok(false);
+    }
+    let Some(llm) = &selection.llm else {
+        return Err(anyhow::anyhow!(
+            "{}; and quizz cannot write one: {}",
+            missing.why,
+            crate::generate::GenerateError::NoBackend
+        ));
+    };
+    let backend = format!(
+        "{} ({})",
+        llm.name(),
+        crate::text::sanitize_line(&selection.model)
+    );
+    writeln!(out, "quizz: {}.", missing.why)?;
+    if choice == GenerateChoice::Yes {
+        writeln!(out, "quizz: writing one from its diff with {backend} (--generate).")?;
+        return Ok(true);
+    }
+    if !std::io::stdin().is_terminal() {
+        writeln!(
+            out,
+            "quizz: this take cannot ask (stdin is not a terminal): add --generate to have {backend} write a quiz from its diff"
+        )?;
+        return Ok(false);
+    }
+    write!(
+        out,
+        "Write a quiz from its diff with {backend}? It stays on this machine. [y/N] "
+    )?;
+    out.flush()?;
+    let mut line = String::new();
+    input.read_line(&mut line)?;
+    Ok(matches!(
+        line.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
+/// Writes the quiz of `plan` with stage lines on stderr (plain mode, `quizz generate`).
+pub fn write_with_lines(plan: PrPlan, store: &Store) -> Result<Quiz> {
+    match plan.prepared {
+        PrPrepared::Kept { quiz, path } => {
+            errln!(
+                "quizz: the quiz written earlier for this head commit ({}); --regenerate writes a fresh one",
+                path.display()
+            );
+            Ok(quiz)
+        }
+        PrPrepared::ToWrite(job) => {
+            say_reading(&job.input);
+            job.write(store, &mut say_stage, &Cancel::new())
+        }
+    }
+}
+
+/// Whether `e` says a PR has no quiz quizz could take (the cases a quiz can be written
+/// for).
+pub fn is_missing(e: &PrError) -> bool {
+    matches!(
+        e,
+        PrError::NoQuiz { .. }
+            | PrError::QuizDeleted { .. }
+            | PrError::Untrusted { .. }
+            | PrError::NoQuizInCutListing { .. }
+    )
+}
