@@ -9,8 +9,8 @@ use clap::Args;
 
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
-    Cancel, Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted,
-    prepare_local, repository, select_generator, write_quiz,
+    Cancel, Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted, prepare_local,
+    repository, select_generator, write_quiz,
 };
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
@@ -42,7 +42,12 @@ pub struct GenerateArgs {
     pr: Option<String>,
     /// The repository for a PR number: [HOST/]OWNER/REPO (default: `GH_REPO`, else the git
     /// remotes: upstream, github, origin).
-    #[arg(long, short = 'R', value_name = "[HOST/]OWNER/REPO", conflicts_with = "local")]
+    #[arg(
+        long,
+        short = 'R',
+        value_name = "[HOST/]OWNER/REPO",
+        conflicts_with = "local"
+    )]
     repo: Option<String>,
     #[command(flatten)]
     local: LocalArgs,

@@ -11,8 +11,7 @@ use super::generate::{Job, say_reading, say_stage};
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
     Cancel, Context, DEFAULT_BUDGET_CHARS, Input, Marked, PrText, has_commits, prepare_commits,
-    prepare_pr,
-    select_generator,
+    prepare_pr, select_generator,
 };
 use crate::github::{MissingQuiz, PrError, PrRef, PullInfo};
 use crate::llm::{EnvSnapshot, Selection};
@@ -129,7 +128,13 @@ pub fn plan(
     }
     let input = match (clone.as_deref(), pull.base_sha.as_deref()) {
         (Some(dir), Some(base)) => prepare_commits(dir, base, &head, DEFAULT_BUDGET_CHARS)
-            .with_context(|| format!("cannot read the change of {} in {}", missing.pr, dir.display()))?,
+            .with_context(|| {
+                format!(
+                    "cannot read the change of {} in {}",
+                    missing.pr,
+                    dir.display()
+                )
+            })?,
         _ => from_github(missing, &head)?,
     };
     if input.given().next().is_none() {
@@ -185,7 +190,10 @@ fn clone_with(cwd: &Path, pull: &PullInfo, head: &str) -> Option<PathBuf> {
 /// the first files that fit (one request each, at most [`MAX_TEXTS_FROM_GITHUB`]).
 fn from_github(missing: &MissingQuiz, head: &str) -> Result<Input> {
     if std::io::stderr().is_terminal() {
-        errln!("quizz: reading the changed files of {} from GitHub…", missing.pr);
+        errln!(
+            "quizz: reading the changed files of {} from GitHub…",
+            missing.pr
+        );
     }
     let files = missing
         .files()
@@ -233,7 +241,10 @@ pub fn agree(
     );
     writeln!(out, "quizz: {}.", missing.why)?;
     if choice == GenerateChoice::Yes {
-        writeln!(out, "quizz: writing one from its diff with {backend} (--generate).")?;
+        writeln!(
+            out,
+            "quizz: writing one from its diff with {backend} (--generate)."
+        )?;
         return Ok(true);
     }
     if !std::io::stdin().is_terminal() {

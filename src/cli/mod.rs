@@ -58,17 +58,19 @@ use crate::source::{QuizSource, SourceError};
 #[command(
     name = "quizz",
     version,
-    about = "Take the quiz a bot posted on your pull request, in the terminal, and grade it.",
-    long_about = "Take the quiz a bot posted on your pull request, right in the terminal, and grade it.\n\n\
+    about = "Take a quiz on your pull request in the terminal (the bot's, or one quizz writes from the diff), and grade it.",
+    long_about = "Take the quiz on your pull request, right in the terminal, and grade it: the one a bot posted, \
+        or one quizz has an LLM write from the diff (of the PR, or of your branch before you push).\n\n\
         A quiz is the JSON state inside a bot comment's `<details><summary>Quiz state (used by the CLI)</summary>` \
         block; quizz reads it from the whole comment (as posted, or copied from the rendered page) or from the bare JSON.",
     after_help = "Examples:\n  \
         quizz take                  the quiz on the current branch's pull request\n  \
-        quizz take 7                the quiz on PR 7 of this repository\n  \
+        quizz take 7                the quiz on PR 7 of this repository (none? quizz offers to write one)\n  \
         quizz take --demo           the built-in demo quiz\n  \
         quizz take --file quiz.md   a quiz saved from a PR comment\n  \
         quizz take --local          no bot? quiz yourself on this branch's change\n  \
         quizz generate --local      write that quiz (JSON) without taking it\n  \
+        quizz generate 7            write PR 7's quiz from its diff\n  \
         quizz show quiz.md --json   the normalized quiz state\n  \
         quizz grade --demo          grade the saved answers (open ones by an LLM)\n  \
         quizz status                attempts in progress, results waiting\n  \

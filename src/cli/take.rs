@@ -160,10 +160,11 @@ fn open_pr_take(
     cwd: &std::path::Path,
     plain: bool,
 ) -> Result<PrTake> {
-    let mut missing = match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
-        PrQuiz::Posted(take) => return Ok(*take),
-        PrQuiz::Missing(missing) => *missing,
-    };
+    let mut missing =
+        match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
+            PrQuiz::Posted(take) => return Ok(*take),
+            PrQuiz::Missing(missing) => *missing,
+        };
     let choice = args.generation.choice();
     if choice == GenerateChoice::No || !generate_pr::is_missing(&missing.why) {
         return Err(missing.why.into());
@@ -181,8 +182,14 @@ fn open_pr_take(
         generate_pr::agree(m, selection, choice, &mut input, &mut std::io::stderr())
     };
     let _ = plain;
-    let Some(plan) =
-        generate_pr::plan(&mut missing, args.local.regenerate, None, store, cwd, &mut decide)?
+    let Some(plan) = generate_pr::plan(
+        &mut missing,
+        args.local.regenerate,
+        None,
+        store,
+        cwd,
+        &mut decide,
+    )?
     else {
         return Err(missing.why.into());
     };

@@ -21,8 +21,9 @@ pub use accept::accept;
 pub use checks::{check_generated, check_quality};
 pub use finding::{Finding, listed};
 pub use input::{
-    DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, PrFile,
-    Marked, Reason, Uncommitted, has_commits, prepare_commits, prepare_local, prepare_pr, repository,
+    DEFAULT_BUDGET_CHARS, FileChange, FileStatus, Input, InputError, LeftOut, LocalOptions, Marked,
+    PrFile, Reason, Uncommitted, has_commits, prepare_commits, prepare_local, prepare_pr,
+    repository,
 };
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
 pub use run::{Cancel, GenerateError, Stage, select_generator, write_quiz};

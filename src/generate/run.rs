@@ -109,9 +109,21 @@ fn saved_note(path: Option<&Path>) -> String {
 }
 
 /// The backend that writes quizzes: the grader's choice from the environment, with
-/// generation's limits (the CLI reads `repo` with read-only tools).
+/// generation's limits (the CLI reads `repo` with read-only tools; each request within
+/// `QUIZZ_GENERATE_TIMEOUT` seconds, else 10 minutes).
 pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
-    select_backend(env, &Limits::generation(repo))
+    let mut reasons = Vec::new();
+    let timeout = crate::llm::seconds_from(
+        env,
+        "QUIZZ_GENERATE_TIMEOUT",
+        std::time::Duration::from_secs(600),
+        7200,
+        "per request",
+        &mut reasons,
+    );
+    let mut chosen = select_backend(env, &Limits::generation(repo, timeout));
+    chosen.reasons.splice(0..0, reasons);
+    chosen
 }
 
 /// Asks `selection`'s backend for a quiz of `input`, checks it with [`accept`] (repairs
@@ -209,4 +221,72 @@ fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
     crate::store::write_atomic(&path, raw.as_bytes())
         .ok()
         .map(|()| path)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::llm::Llm;
+
+    fn cli_timeout(pairs: &[(&str, &str)]) -> (Duration, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("claude");
+        std::fs::write(&bin, "#!/bin/sh\necho 2.1.332\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let mut all = vec![("PATH", dir.path().to_str().unwrap())];
+        all.extend_from_slice(pairs);
+        let chosen = select_generator(&EnvSnapshot::from_pairs(all), Path::new("/repo"));
+        let Some(Llm::Cli(cli)) = &chosen.llm else {
+            panic!("the CLI is chosen");
+        };
+        (cli.config().timeout, chosen.reasons.clone())
+    }
+
+    #[test]
+    fn quizz_generate_timeout_sets_how_long_a_generation_may_take() {
+        assert_eq!(cli_timeout(&[]).0, Duration::from_secs(600));
+        let (set, reasons) = cli_timeout(&[("QUIZZ_GENERATE_TIMEOUT", "90")]);
+        assert_eq!(set, Duration::from_secs(90));
+        assert!(
+            reasons[0].contains("QUIZZ_GENERATE_TIMEOUT is set: 90 s"),
+            "{reasons:?}"
+        );
+        let (bad, reasons) = cli_timeout(&[("QUIZZ_GENERATE_TIMEOUT", "soon")]);
+        assert_eq!(bad, Duration::from_secs(600));
+        assert!(
+            reasons[0].contains("not a number of seconds"),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn a_cancelled_generation_asks_no_model() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let input =
+            crate::generate::prepare_pr(&[], &crate::generate::Marked::none(), &mut |_| None, 1000);
+        let env = EnvSnapshot::from_pairs([
+            ("ANTHROPIC_API_KEY", "k"),
+            ("ANTHROPIC_BASE_URL", "http://127.0.0.1:9"),
+        ]);
+        let selection = select_generator(&env, Path::new("/repo"));
+        let dir = tempfile::tempdir().unwrap();
+        let mut stages = Vec::new();
+        let got = write_quiz(
+            &selection,
+            &input,
+            &Context::default(),
+            dir.path(),
+            &mut |s| stages.push(s.clone()),
+            &cancel,
+        );
+        assert!(matches!(got, Err(GenerateError::Cancelled)), "{got:?}");
+        assert!(stages.is_empty());
+    }
 }

@@ -458,7 +458,11 @@ impl MissingQuiz {
 
 /// The PR resolved and its comments synced, to write a quiz for whether or not one is
 /// posted (`quizz generate 7`).
-pub fn open_for_writing(opts: &PrOptions, store: Store, cwd: &Path) -> Result<MissingQuiz, PrError> {
+pub fn open_for_writing(
+    opts: &PrOptions,
+    store: Store,
+    cwd: &Path,
+) -> Result<MissingQuiz, PrError> {
     let opened = open_pr(opts, store, cwd)?;
     let offline = matches!(opened.freshness, Freshness::Offline(_));
     Ok(MissingQuiz {
@@ -490,11 +494,7 @@ pub fn open_take(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrTake, P
 /// Resolves the PR, syncs its comments (or takes the cached copy offline), and reads the
 /// quiz from the newest trusted quiz comment still on GitHub; without one, says why and
 /// keeps the connection to write one with.
-pub fn open_take_or_missing(
-    opts: &PrOptions,
-    store: Store,
-    cwd: &Path,
-) -> Result<PrQuiz, PrError> {
+pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrQuiz, PrError> {
     let mut opened = open_pr(opts, store, cwd)?;
     let mut notes = std::mem::take(&mut opened.notes);
     // The offline note goes last, after the comment it is about.
@@ -833,8 +833,7 @@ pub fn queue_results(
 }
 
 /// Why a quiz quizz wrote has no results to post.
-const WRITTEN_HERE: &str =
-    "quizz wrote this quiz on this machine: it is in no comment of the pull request to post results under";
+const WRITTEN_HERE: &str = "quizz wrote this quiz on this machine: it is in no comment of the pull request to post results under";
 
 impl PrTake {
     /// Whether this quiz was written here, not posted on the PR (its results stay here).

@@ -56,23 +56,12 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
 
 /// `QUIZZ_GRADE_TIMEOUT` (seconds per answer), else 120 s.
 fn grade_timeout(env: &EnvSnapshot, reasons: &mut Vec<String>) -> Duration {
-    const DEFAULT: Duration = Duration::from_secs(120);
-    let Some(raw) = env
-        .get("QUIZZ_GRADE_TIMEOUT")
-        .filter(|v| !v.trim().is_empty())
-    else {
-        return DEFAULT;
-    };
-    match raw.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => {
-            reasons.push(format!("QUIZZ_GRADE_TIMEOUT is set: {s} s per answer"));
-            Duration::from_secs_f64(s)
-        }
-        _ => {
-            reasons.push(
-                "QUIZZ_GRADE_TIMEOUT is not a number of seconds (0 to 3600): using 120".into(),
-            );
-            DEFAULT
-        }
-    }
+    crate::llm::seconds_from(
+        env,
+        "QUIZZ_GRADE_TIMEOUT",
+        Duration::from_secs(120),
+        3600,
+        "per answer",
+        reasons,
+    )
 }

@@ -25,7 +25,7 @@ pub use error::{LlmError, clip, secs};
 pub use http::{Auth, HttpConfig, MessagesClient};
 pub use select::{
     BackendKind, DEFAULT_BASE_URL, DEFAULT_CLI_MODEL, DEFAULT_HTTP_MODEL, EnvSnapshot,
-    GRADER_SETUP, HTTP_MODEL_VARS, Limits, Selection, http_model, select_backend,
+    GRADER_SETUP, HTTP_MODEL_VARS, Limits, Selection, http_model, seconds_from, select_backend,
 };
 
 /// One request for structured output.

@@ -35,11 +35,12 @@ pub const GRADER_SETUP: &str = "set ANTHROPIC_API_KEY, or install Claude Code (`
     or CLAUDE_BIN), or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway)";
 
 /// The variables selection reads.
-const VARS: [&str; 11] = [
+const VARS: [&str; 12] = [
     "QUIZZ_GRADER",
     "QUIZZ_MODEL",
     "ANTHROPIC_MODEL",
     "QUIZZ_GRADE_TIMEOUT",
+    "QUIZZ_GENERATE_TIMEOUT",
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_BASE_URL",
@@ -196,17 +197,17 @@ pub struct Limits {
 impl Limits {
     /// Writing a quiz: a long answer (16,000 tokens) within 10 minutes; on the CLI the
     /// read-only tools in `repo` and 30 turns to read the change; 2 repair rounds.
-    pub fn generation(repo: &Path) -> Self {
-        const TIMEOUT: Duration = Duration::from_secs(600);
+    /// Generation's limits, each request (or CLI run) within `timeout`.
+    pub fn generation(repo: &Path, timeout: Duration) -> Self {
         Self {
             http: HttpConfig {
-                request_timeout: TIMEOUT,
+                request_timeout: timeout,
                 max_tokens: 16_000,
                 invalid_output_retries: 2,
                 ..HttpConfig::default()
             },
             cli: ClaudeCliConfig {
-                timeout: TIMEOUT,
+                timeout,
                 max_turns: 30,
                 tools: CliTools::ReadOnly {
                     repo: repo.to_path_buf(),
@@ -214,6 +215,34 @@ impl Limits {
                 repairs: 2,
                 ..ClaudeCliConfig::default()
             },
+        }
+    }
+}
+
+/// A number of seconds from `var` (more than 0, at most `max`), else `default`; what was
+/// read is said in `reasons` (`quizz doctor` shows them).
+pub fn seconds_from(
+    env: &EnvSnapshot,
+    var: &str,
+    default: Duration,
+    max: u32,
+    per: &str,
+    reasons: &mut Vec<String>,
+) -> Duration {
+    let Some(raw) = env.get(var).filter(|v| !v.trim().is_empty()) else {
+        return default;
+    };
+    match raw.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= f64::from(max) => {
+            reasons.push(format!("{var} is set: {s} s {per}"));
+            Duration::from_secs_f64(s)
+        }
+        _ => {
+            reasons.push(format!(
+                "{var} is not a number of seconds (0 to {max}): using {}",
+                default.as_secs()
+            ));
+            default
         }
     }
 }

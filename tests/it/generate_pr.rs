@@ -135,9 +135,9 @@ fn take_writes_caches_and_rewrites_on_a_new_head(api: &Api) {
     let first = sb.run(&take, ANSWERS);
     first.ok();
     assert!(
-        first
-            .stderr
-            .contains(&format!("no quiz on {repo}#7: none of its comments holds a quiz")),
+        first.stderr.contains(&format!(
+            "no quiz on {repo}#7: none of its comments holds a quiz"
+        )),
         "{}",
         first.all()
     );
@@ -178,7 +178,9 @@ fn take_writes_caches_and_rewrites_on_a_new_head(api: &Api) {
     again.ok();
     assert_eq!(quiz_posts(&model).len(), 1, "{}", again.all());
     assert!(
-        again.stderr.contains("the quiz written earlier for this head commit"),
+        again
+            .stderr
+            .contains("the quiz written earlier for this head commit"),
         "{}",
         again.all()
     );
@@ -228,10 +230,7 @@ fn a_pr_that_says_quiz_skip_is_skipped(api: &Api) {
         .set_pull_body(&repo, 7, "Docs only.\n\nQuiz: skip\n");
     let model = writer();
     let sb = sandbox(api, &model);
-    let run = sb.run(
-        &["take", "7", "--repo", &repo, "--plain", "--generate"],
-        "",
-    );
+    let run = sb.run(&["take", "7", "--repo", &repo, "--plain", "--generate"], "");
     failed_with(&run, 2, "its description says `quiz: skip`");
     let generate = sb.run(&["generate", "7", "--repo", &repo], "");
     failed_with(&generate, 2, "quiz: skip");
@@ -244,7 +243,15 @@ fn post_is_refused_before_anything_is_written(api: &Api) {
     let model = writer();
     let sb = sandbox(api, &model);
     let run = sb.run(
-        &["take", "7", "--repo", &repo, "--plain", "--generate", "--post"],
+        &[
+            "take",
+            "7",
+            "--repo",
+            &repo,
+            "--plain",
+            "--generate",
+            "--post",
+        ],
         ANSWERS,
     );
     failed_with(&run, 2, "--post: no quiz on");
@@ -308,13 +315,18 @@ fn a_clone_with_the_prs_commits_gives_the_diff() {
     let base = rev(dir);
     git(dir, &["checkout", "-qb", "feature"]);
     std::fs::write(dir.join("src/retry.rs"), RETRY_RS).unwrap();
-    std::fs::write(dir.join("src/local_only.rs"), "pub fn only_in_the_clone() {}\n").unwrap();
+    std::fs::write(
+        dir.join("src/local_only.rs"),
+        "pub fn only_in_the_clone() {}\n",
+    )
+    .unwrap();
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-qm", "retry"]);
     let head = rev(dir);
     // The work tree moves on: the quiz is about the PR's head, not the checkout.
     git(dir, &["checkout", "-q", "main"]);
-    api.fake.set_pull_code(&repo, 7, &head, &["src/retry.rs"], vec![]);
+    api.fake
+        .set_pull_code(&repo, 7, &head, &["src/retry.rs"], vec![]);
     api.fake.set_pull_base(&repo, 7, &base);
 
     let run = sb.run(&["generate", "7", "--repo", &repo], "");
@@ -325,7 +337,9 @@ fn a_clone_with_the_prs_commits_gives_the_diff() {
         "the clone's diff: {prompt}"
     );
     assert!(
-        api.fake.requests(&format!("/repos/{repo}/pulls/7/files")).is_empty(),
+        api.fake
+            .requests(&format!("/repos/{repo}/pulls/7/files"))
+            .is_empty(),
         "GitHub's file list was not needed"
     );
 }

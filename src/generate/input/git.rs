@@ -186,9 +186,10 @@ pub fn prepare_commits(
     head: &str,
     budget: usize,
 ) -> Result<Input, InputError> {
-    let top = run_ok(dir, &["rev-parse", "--show-toplevel"]).ok_or_else(|| InputError::NotARepo {
-        dir: dir.display().to_string(),
-    })?;
+    let top =
+        run_ok(dir, &["rev-parse", "--show-toplevel"]).ok_or_else(|| InputError::NotARepo {
+            dir: dir.display().to_string(),
+        })?;
     let top = Path::new(&top);
     let fork = run_ok(top, &["merge-base", base, head]).ok_or_else(|| InputError::NoMergeBase {
         base: base.to_string(),
@@ -198,7 +199,13 @@ pub fn prepare_commits(
     let marked = Marked::from_repo(top, &paths);
     let mut texts = blobs_at(top, head, &raw)?;
     let mut at_head = |path: &str| texts.remove(path);
-    Ok(assemble(raw, &marked, &mut at_head, budget, Uncommitted::None))
+    Ok(assemble(
+        raw,
+        &marked,
+        &mut at_head,
+        budget,
+        Uncommitted::None,
+    ))
 }
 
 const DIFF_OPTS: &[&str] = &[

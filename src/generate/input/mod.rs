@@ -17,7 +17,9 @@ use std::fmt;
 
 pub use attributes::Marked;
 pub use budget::HeadText;
-pub use git::{LocalOptions, default_base, has_commits, prepare_commits, prepare_local, repository};
+pub use git::{
+    LocalOptions, default_base, has_commits, prepare_commits, prepare_local, repository,
+};
 pub use pr::{PrFile, prepare_pr};
 pub use raw::RawFile;
 
