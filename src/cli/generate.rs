@@ -32,6 +32,8 @@ use crate::store::{Origin, Store};
         quizz generate --local --questions 4      four questions\n  \
         quizz generate --local --regenerate       a fresh quiz, not the kept one\n  \
         quizz generate 7 --repo octo/app          PR 7's quiz, from its diff\n  \
+        quizz generate 7 --post                   post it on PR 7, as a quiz bot does\n  \
+        quizz generate 7 --post --yes             the same, without asking (CI)\n  \
         quizz take --local                        write it and take it at once\n\n\
         Stages (reading the diff, asking the model, checking, repairing) are told on stderr.\n\n\
         Exit status: 0 written, 1 no quiz (no model, a failure, or a quiz that kept failing the \
@@ -64,6 +66,14 @@ pub struct GenerateArgs {
     /// change).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=10))]
     questions: Option<u8>,
+    /// Post the quiz on the PR as a comment, as a quiz bot does (one per head commit: the
+    /// same head again posts nothing unless --regenerate). Anyone who opens the comment
+    /// can read the answers: quizz asks first.
+    #[arg(long, requires = "pr")]
+    post: bool,
+    /// With --post: do not ask (for scripts and CI, where stdin is no terminal).
+    #[arg(long, requires = "post")]
+    yes: bool,
 }
 
 /// The flags of a local change, shared by `generate` and `take`.
@@ -105,7 +115,24 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
     let cwd = std::env::current_dir()?;
     let questions = args.questions.map(usize::from);
     let quiz = match &args.pr {
-        Some(pr) => pr_quiz(pr, args, questions, &store, &cwd)?,
+        Some(pr) => {
+            let request = super::generate_pr::PrRequest {
+                pr: pr.clone(),
+                repo: args.repo.clone(),
+                regenerate: args.local.regenerate,
+                questions,
+                post: args.post,
+                yes: args.yes,
+            };
+            match super::generate_pr::generate(&request, &store, &cwd)? {
+                // Posted: printed only when asked for (a bot's log needs no answer key).
+                Some(_) if args.post && !(args.json || args.markdown || args.out.is_some()) => {
+                    return Ok(());
+                }
+                Some(quiz) => quiz,
+                None => return Ok(()),
+            }
+        }
         None => local_quiz(&args.local, questions, &store, &cwd)?.quiz,
     };
     let text = if args.markdown {
@@ -120,41 +147,6 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
         outln!("{}", text.trim_end());
     }
     Ok(())
-}
-
-/// `quizz generate 7`: the quiz kept for the PR's head commit, or one written now.
-fn pr_quiz(
-    pr: &str,
-    args: &GenerateArgs,
-    questions: Option<usize>,
-    store: &Store,
-    cwd: &Path,
-) -> Result<Quiz> {
-    let opts = crate::github::PrOptions {
-        pr: Some(pr.to_string()),
-        repo: args.repo.clone(),
-        trust: Vec::new(),
-    };
-    let mut target = crate::github::open_for_writing(&opts, store.clone(), cwd)?;
-    for note in &target.notes {
-        errln!("quizz: {}", crate::text::sanitize_line(note));
-    }
-    let mut agreed = |_: &crate::github::MissingQuiz, s: &Selection| {
-        if s.llm.is_none() {
-            return Err(crate::generate::GenerateError::NoBackend.into());
-        }
-        Ok(true)
-    };
-    let plan = super::generate_pr::plan(
-        &mut target,
-        args.local.regenerate,
-        questions,
-        store,
-        cwd,
-        &mut agreed,
-    )?
-    .ok_or_else(|| anyhow::anyhow!("no quiz was written"))?;
-    super::generate_pr::write_with_lines(plan, store)
 }
 
 /// Prepares the change in `dir`'s repository, then gives the quiz kept for it or has the

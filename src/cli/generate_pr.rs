@@ -13,7 +13,7 @@ use crate::generate::{
     Cancel, Context, DEFAULT_BUDGET_CHARS, Input, Marked, PrText, has_commits, prepare_commits,
     prepare_pr, select_generator,
 };
-use crate::github::{MissingQuiz, PrError, PrRef, PullInfo};
+use crate::github::{OpenPr, PrError, PrRef, PullInfo};
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::Store;
@@ -72,7 +72,7 @@ pub struct PrPlan {
 }
 
 /// Why no quiz can be written for a PR, worded for the user.
-fn cannot(missing: &MissingQuiz, why: &str) -> anyhow::Error {
+fn cannot(missing: &OpenPr, why: &str) -> anyhow::Error {
     anyhow::anyhow!("cannot write a quiz for {}: {why}", missing.pr)
 }
 
@@ -80,12 +80,12 @@ fn cannot(missing: &MissingQuiz, why: &str) -> anyhow::Error {
 /// kept for its head commit, or — once `decide` agrees to have this backend write one —
 /// prepares the change for the model. `None`: `decide` said no.
 pub fn plan(
-    missing: &mut MissingQuiz,
+    missing: &mut OpenPr,
     regenerate: bool,
     questions: Option<usize>,
     store: &Store,
     cwd: &Path,
-    decide: &mut dyn FnMut(&MissingQuiz, &Selection) -> Result<bool>,
+    decide: &mut dyn FnMut(&OpenPr, &Selection) -> Result<bool>,
 ) -> Result<Option<PrPlan>> {
     if missing.offline {
         return Err(cannot(
@@ -188,7 +188,7 @@ fn clone_with(cwd: &Path, pull: &PullInfo, head: &str) -> Option<PathBuf> {
 
 /// The change as GitHub lists it: every file's hunks, and whole texts at the head for
 /// the first files that fit (one request each, at most [`MAX_TEXTS_FROM_GITHUB`]).
-fn from_github(missing: &MissingQuiz, head: &str) -> Result<Input> {
+fn from_github(missing: &OpenPr, head: &str) -> Result<Input> {
     if std::io::stderr().is_terminal() {
         errln!(
             "quizz: reading the changed files of {} from GitHub…",
@@ -218,7 +218,7 @@ fn from_github(missing: &MissingQuiz, head: &str) -> Result<Input> {
 /// `--no-generate`, or a question at a terminal (a take that cannot ask does not write
 /// one). Says what quizz found and which backend would write it.
 pub fn agree(
-    missing: &MissingQuiz,
+    missing: &OpenPr,
     selection: &Selection,
     choice: GenerateChoice,
     input: &mut dyn BufRead,
@@ -282,6 +282,105 @@ pub fn write_with_lines(plan: PrPlan, store: &Store) -> Result<Quiz> {
             job.write(store, &mut say_stage, &Cancel::new())
         }
     }
+}
+
+/// `quizz generate 7 [--post [--yes]]`: what was asked.
+pub struct PrRequest {
+    pub pr: String,
+    pub repo: Option<String>,
+    pub regenerate: bool,
+    pub questions: Option<usize>,
+    pub post: bool,
+    pub yes: bool,
+}
+
+/// Why posting the quiz needs a yes: what the comment gives away.
+const READABLE: &str = "The quiz comment shows every question, and its state block holds every answer: anyone who opens the comment can read them.";
+
+/// `quizz generate 7`: the quiz kept for the PR's head commit, or one written now; with
+/// `--post`, posted on the PR as a quiz bot does, once per head commit. `None`: nothing to
+/// print (the head's quiz is posted already, or posting was declined).
+pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option<Quiz>> {
+    let stdin = std::io::stdin();
+    if request.post && !request.yes && !stdin.is_terminal() {
+        return Err(super::UsageError(format!(
+            "--post: {READABLE} quizz asks before posting, and cannot ask here (stdin is not a terminal): add --yes"
+        ))
+        .into());
+    }
+    let opts = crate::github::PrOptions {
+        pr: Some(request.pr.clone()),
+        repo: request.repo.clone(),
+        trust: Vec::new(),
+    };
+    let mut target = crate::github::open_for_writing(&opts, store.clone(), cwd)?;
+    for note in &target.notes {
+        errln!("quizz: {}", crate::text::sanitize_line(note));
+    }
+    let me = if request.post { target.me() } else { None };
+    if request.post && !request.regenerate {
+        let head = target
+            .pull()
+            .with_context(|| format!("cannot read pull request {}", target.pr))?
+            .head_sha
+            .unwrap_or_default();
+        if let Some(posted) = target.posted_for_head(&head, me.as_deref()) {
+            errln!(
+                "quizz: the quiz for {}'s head commit {} is posted already: {} (nothing posted; --regenerate posts a new one)",
+                target.pr,
+                head.get(..7).unwrap_or(&head),
+                crate::text::sanitize_line(&posted.html_url)
+            );
+            return Ok(None);
+        }
+    }
+    // Asked before the model is: a no costs nothing.
+    if request.post && !request.yes && !confirm_post(&target.pr, &mut stdin.lock())? {
+        errln!("quizz: not posted, and no quiz written.");
+        return Ok(None);
+    }
+    let mut agreed = |_: &OpenPr, s: &Selection| {
+        if s.llm.is_none() {
+            return Err(crate::generate::GenerateError::NoBackend.into());
+        }
+        Ok(true)
+    };
+    let plan = plan(
+        &mut target,
+        request.regenerate,
+        request.questions,
+        store,
+        cwd,
+        &mut agreed,
+    )?
+    .ok_or_else(|| anyhow::anyhow!("no quiz was written"))?;
+    let head = plan.head.clone();
+    let quiz = write_with_lines(plan, store)?;
+    if request.post {
+        let body = crate::comment::render_written_quiz_comment(&quiz, &head);
+        let posted = target
+            .post_comment(&body)
+            .with_context(|| format!("cannot post the quiz on {}", target.pr))?;
+        errln!(
+            "quizz: posted the quiz on {}: {}",
+            target.pr,
+            crate::text::sanitize_line(&posted.html_url)
+        );
+    }
+    Ok(Some(quiz))
+}
+
+/// Asks at the terminal whether to post the quiz comment, saying what it gives away.
+fn confirm_post(pr: &PrRef, input: &mut dyn BufRead) -> Result<bool> {
+    let mut err = std::io::stderr();
+    write!(err, "{READABLE}\nPost the quiz on {pr}? [y/N] ")?;
+    err.flush()?;
+    let mut line = String::new();
+    input.read_line(&mut line)?;
+    Ok(matches!(
+        line.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
 }
 
 /// Whether `e` says a PR has no quiz quizz could take (the cases a quiz can be written

@@ -8,7 +8,7 @@ use super::generate_pr::{self, GenerateChoice, GenerateChoiceArgs};
 use super::post::TakePost;
 use super::pr::{PostChoice, PrArgs};
 use super::{SourceArgs, report, wants_plain};
-use crate::github::{MissingQuiz, PrQuiz, PrTake};
+use crate::github::{OpenPr, PrQuiz, PrTake};
 use crate::grade::{EnvSnapshot, select_grader};
 use crate::plain::{Finish, PlainOptions};
 use crate::session::Session;
@@ -178,7 +178,7 @@ fn open_pr_take(
     }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut decide = |m: &MissingQuiz, selection: &crate::llm::Selection| {
+    let mut decide = |m: &OpenPr, selection: &crate::llm::Selection| {
         generate_pr::agree(m, selection, choice, &mut input, &mut std::io::stderr())
     };
     let _ = plain;
@@ -199,7 +199,7 @@ fn open_pr_take(
 }
 
 /// The overview's note on a quiz quizz wrote for a PR.
-fn written_note(missing: &MissingQuiz, plan: &generate_pr::PrPlan) -> String {
+fn written_note(missing: &OpenPr, plan: &generate_pr::PrPlan) -> String {
     let when = match &plan.prepared {
         generate_pr::PrPrepared::Kept { .. } => "written earlier by quizz",
         generate_pr::PrPrepared::ToWrite(_) => "written by quizz",

@@ -11,7 +11,7 @@ mod results_comment;
 mod results_parse;
 
 pub use locate::{Marker, QUIZ_SUMMARY, RESULTS_SUMMARY, StateBlock, locate_state};
-pub use quiz_comment::render_quiz_comment;
+pub use quiz_comment::{render_quiz_comment, render_written_quiz_comment};
 pub use results_comment::{GITHUB_COMMENT_LIMIT, render_results_comment, results_summary_markdown};
 pub use results_parse::{ParsedResults, parse_results_comment};
 

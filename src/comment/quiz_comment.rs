@@ -5,9 +5,29 @@ use super::locate::QUIZ_SUMMARY;
 use crate::quiz::{QuestionKind, Quiz};
 
 pub fn render_quiz_comment(quiz: &Quiz) -> String {
-    let mut out = String::from(
+    render(
+        quiz,
         "<!-- quizz:quiz v1 -->\n## Quiz on your PR\n\nTake it: `quizz take` or scroll down.\n",
-    );
+    )
+}
+
+/// The comment of a quiz quizz wrote for head commit `head` (hex): its marker names the
+/// head, so the bot posts one quiz per push.
+pub fn render_written_quiz_comment(quiz: &Quiz, head: &str) -> String {
+    let head: String = head.chars().filter(char::is_ascii_hexdigit).collect();
+    let short = head.get(..7).unwrap_or(&head);
+    render(
+        quiz,
+        &format!(
+            "<!-- quizz:quiz v1 head={head} -->\n## Quiz on your PR\n\nWritten by quizz from the \
+             diff at {short}. Take it: `quizz take` or scroll down. The state block at the end \
+             holds the answers.\n"
+        ),
+    )
+}
+
+fn render(quiz: &Quiz, head: &str) -> String {
+    let mut out = head.to_string();
     for (i, q) in quiz.questions.iter().enumerate() {
         out.push_str(&format!(
             "\n### Question {} — {}\n{}\n",

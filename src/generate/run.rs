@@ -121,7 +121,7 @@ pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
         "per request",
         &mut reasons,
     );
-    let mut chosen = select_backend(env, &Limits::generation(repo, timeout));
+    let mut chosen = select_backend(env, &Limits::generation_within(repo, timeout));
     chosen.reasons.splice(0..0, reasons);
     chosen
 }

@@ -73,6 +73,20 @@ impl Comment {
         }
     }
 
+    /// The head commit a quiz comment was written for, when quizz's marker names it
+    /// (`<!-- quizz:quiz v1 head=SHA -->`).
+    pub fn quiz_head(&self) -> Option<&str> {
+        let first = self.body().lines().find(|l| !l.trim().is_empty())?.trim();
+        let inner = first.strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+        let mut words = inner.split_whitespace();
+        if words.next()? != "quizz:quiz" {
+            return None;
+        }
+        words
+            .find_map(|w| w.strip_prefix("head="))
+            .filter(|h| (7..=64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()))
+    }
+
     /// A results comment written by quizz: `(taker, quiz comment id)` from its marker.
     pub fn results_marker(&self) -> Option<(String, u64)> {
         let first = self.body().lines().find(|l| !l.trim().is_empty())?.trim();

@@ -394,9 +394,10 @@ async fn current_quiz(
     Ok((current, deleted))
 }
 
-/// A pull request without a quiz quizz can take (none posted, deleted, or from an author
-/// who is not trusted): why, and the connection to write one with.
-pub struct MissingQuiz {
+/// A pull request resolved and its comments synced, to write a quiz for: from `take` when
+/// it has no quiz quizz can take (none posted, deleted, or from an author who is not
+/// trusted: `why`), or from `generate`.
+pub struct OpenPr {
     pub pr: PrRef,
     pub conn: Connection,
     /// What a take says when no quiz is written (`NoQuiz`, `QuizDeleted`, `Untrusted`,
@@ -409,7 +410,7 @@ pub struct MissingQuiz {
     cache: PrCache,
 }
 
-impl MissingQuiz {
+impl OpenPr {
     /// The PR as GitHub says it is now (title, body, head and base commits), cached.
     pub fn pull(&mut self) -> Result<PullInfo, GithubError> {
         let Self {
@@ -426,6 +427,64 @@ impl MissingQuiz {
     pub fn files(&self) -> Result<Vec<crate::generate::PrFile>, GithubError> {
         self.conn
             .block_on(sync::pull_files(&self.conn.client, &self.pr))
+    }
+
+    /// The quiz comment posted for head commit `head` (quizz's marker names it) by a
+    /// trusted author or by `me`, the newest first.
+    pub fn posted_for_head(&self, head: &str, me: Option<&str>) -> Option<&Comment> {
+        let (trust, _) = trust_from(&[]);
+        self.cache
+            .comments
+            .iter()
+            .filter(|c| c.is_quiz() && c.quiz_head().is_some_and(|h| h.eq_ignore_ascii_case(head)))
+            .filter(|c| trust.trusts(c) || me.is_some_and(|m| m.eq_ignore_ascii_case(c.login())))
+            .max_by_key(|c| c.id)
+    }
+
+    /// Who the token belongs to; in a GitHub Actions run, whose token cannot ask
+    /// (`GET /user` is refused to an installation), `github-actions[bot]`.
+    pub fn me(&self) -> Option<String> {
+        if !self.conn.client.is_authenticated() {
+            return None;
+        }
+        match self.conn.block_on(sync::current_user(
+            &self.conn.client,
+            &self.conn.store,
+            &self.pr.host,
+        )) {
+            Ok(login) => Some(login),
+            Err(e) => {
+                tracing::debug!("cannot read the signed-in user: {e}");
+                (std::env::var("GITHUB_ACTIONS").as_deref() == Ok("true"))
+                    .then(|| "github-actions[bot]".to_string())
+            }
+        }
+    }
+
+    /// Posts `body` as a new comment on the PR (a quiz comment) and keeps it in the cache.
+    pub fn post_comment(&mut self, body: &str) -> Result<Comment, GithubError> {
+        if !self.conn.client.is_authenticated() {
+            return Err(GithubError::NeedsToken {
+                message: "posting a comment needs a token".into(),
+            });
+        }
+        let chars = body.chars().count();
+        if chars > comments::COMMENT_LIMIT {
+            return Err(GithubError::TooBig { chars });
+        }
+        let payload = serde_json::to_value(CommentBody { body }).unwrap_or_default();
+        let url = format!(
+            "/repos/{}/{}/issues/{}/comments",
+            self.pr.owner, self.pr.repo, self.pr.number
+        );
+        let created: Comment = self.conn.block_on(self.conn.client.post_json(
+            &url,
+            &payload,
+            "the quiz comment",
+        ))?;
+        sync::remember(&self.conn.store, &self.pr, &created);
+        self.cache.merge(std::slice::from_ref(&created));
+        Ok(created)
     }
 
     /// A file's text at `sha`, from GitHub (`None` when it has none to give).
@@ -458,14 +517,10 @@ impl MissingQuiz {
 
 /// The PR resolved and its comments synced, to write a quiz for whether or not one is
 /// posted (`quizz generate 7`).
-pub fn open_for_writing(
-    opts: &PrOptions,
-    store: Store,
-    cwd: &Path,
-) -> Result<MissingQuiz, PrError> {
+pub fn open_for_writing(opts: &PrOptions, store: Store, cwd: &Path) -> Result<OpenPr, PrError> {
     let opened = open_pr(opts, store, cwd)?;
     let offline = matches!(opened.freshness, Freshness::Offline(_));
-    Ok(MissingQuiz {
+    Ok(OpenPr {
         why: PrError::NoQuiz {
             pr: opened.pr.to_string(),
         },
@@ -480,7 +535,7 @@ pub fn open_for_writing(
 /// What a pull request offers to take: a posted quiz, or none (quizz may write one).
 pub enum PrQuiz {
     Posted(Box<PrTake>),
-    Missing(Box<MissingQuiz>),
+    Missing(Box<OpenPr>),
 }
 
 /// [`open_take_or_missing`], where a PR without a quiz is an error.
@@ -504,10 +559,11 @@ pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Resul
     };
     let pr = opened.pr.clone();
     let (current, deleted) = pick_current(&mut opened, &mut notes)?;
+    let (current, deleted) = trust_own(&mut opened, current, deleted, &mut notes)?;
     let missing = |why: PrError, opened: Opened, mut notes: Vec<String>| {
         let offline = offline_note.is_some();
         notes.extend(offline_note.clone());
-        PrQuiz::Missing(Box::new(MissingQuiz {
+        PrQuiz::Missing(Box::new(OpenPr {
             pr: opened.pr,
             conn: opened.conn,
             why,
@@ -612,6 +668,43 @@ pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Resul
     })))
 }
 
+/// You trust yourself: when the only quizzes are untrusted and one is yours (posted with
+/// `quizz generate --post`), you are added to the trust set and the quiz picked again.
+fn trust_own(
+    opened: &mut Opened,
+    current: Current,
+    deleted: Vec<Comment>,
+    notes: &mut Vec<String>,
+) -> Result<(Current, Vec<Comment>), PrError> {
+    let Current::Untrusted(list) = &current else {
+        return Ok((current, deleted));
+    };
+    if !opened.conn.client.is_authenticated() || matches!(opened.freshness, Freshness::Offline(_)) {
+        return Ok((current, deleted));
+    }
+    let me = match opened.conn.block_on(sync::current_user(
+        &opened.conn.client,
+        &opened.conn.store,
+        &opened.pr.host,
+    )) {
+        Ok(me) => me,
+        Err(e) => {
+            tracing::debug!("cannot read the signed-in user: {e}");
+            return Ok((current, deleted));
+        }
+    };
+    if !list.iter().any(|c| c.login().eq_ignore_ascii_case(&me)) {
+        return Ok((current, deleted));
+    }
+    notes.push(format!(
+        "your own quiz counts as trusted (@{})",
+        sanitize_line(&me)
+    ));
+    opened.trust.logins.push(me);
+    let (again, more) = pick_current(opened, notes)?;
+    Ok((again, deleted.into_iter().chain(more).collect()))
+}
+
 /// [`current_quiz`] on the opened PR's connection.
 fn pick_current(
     opened: &mut Opened,
@@ -651,7 +744,8 @@ impl PrResults {
 pub fn open_results(opts: &PrOptions, store: Store, cwd: &Path) -> Result<PrResults, PrError> {
     let mut opened = open_pr(opts, store, cwd)?;
     let mut notes = std::mem::take(&mut opened.notes);
-    let (current, _) = pick_current(&mut opened, &mut notes)?;
+    let (current, deleted) = pick_current(&mut opened, &mut notes)?;
+    let (current, _) = trust_own(&mut opened, current, deleted, &mut notes)?;
     let quiz = match current {
         Current::Found { comment, .. } => {
             notes.push(format!(

@@ -197,8 +197,13 @@ pub struct Limits {
 impl Limits {
     /// Writing a quiz: a long answer (16,000 tokens) within 10 minutes; on the CLI the
     /// read-only tools in `repo` and 30 turns to read the change; 2 repair rounds.
+    /// Generation's limits, each request (or CLI run) within 10 minutes.
+    pub fn generation(repo: &Path) -> Self {
+        Self::generation_within(repo, Duration::from_secs(600))
+    }
+
     /// Generation's limits, each request (or CLI run) within `timeout`.
-    pub fn generation(repo: &Path, timeout: Duration) -> Self {
+    pub fn generation_within(repo: &Path, timeout: Duration) -> Self {
         Self {
             http: HttpConfig {
                 request_timeout: timeout,

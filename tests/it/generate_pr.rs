@@ -352,3 +352,176 @@ fn rev(dir: &std::path::Path) -> String {
         .unwrap();
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
+
+// quizz as the repository's quiz bot: `generate 7 --post`.
+
+/// The quiz comments on PR 7, oldest first.
+fn quiz_comments(api: &Api, repo: &str) -> Vec<support::fake_github::StoredComment> {
+    api.fake
+        .comments(repo, 7)
+        .into_iter()
+        .filter(|c| c.body.starts_with("<!-- quizz:quiz v1"))
+        .collect()
+}
+
+fn generate_post_posts_one_quiz_per_head(api: &Api) {
+    let repo = pr_without_quiz(api, "bot-post");
+    let model = writer();
+    let sb = sandbox(api, &model);
+    let post = ["generate", "7", "--repo", &repo, "--post", "--yes"];
+
+    let first = sb.run(&post, "");
+    first.ok();
+    assert_eq!(first.stdout, "", "a bot's log holds no answer key");
+    assert!(
+        first.stderr.contains("posted the quiz on"),
+        "{}",
+        first.all()
+    );
+    let posted = quiz_comments(api, &repo);
+    assert_eq!(posted.len(), 1);
+    assert_eq!(posted[0].login, support::TAKER);
+    let body = &posted[0].body;
+    assert!(
+        body.starts_with(&format!(
+            "<!-- quizz:quiz v1 head={HEAD_1} -->\n## Quiz on your PR"
+        )),
+        "{body}"
+    );
+    assert!(
+        body.contains("<details><summary>Quiz state (used by the CLI)</summary>"),
+        "{body}"
+    );
+
+    // The same head again: nothing is written, the model is not asked.
+    let writes_before = writes(api, &repo);
+    let again = sb.run(&post, "");
+    again.ok();
+    assert!(
+        again.stderr.contains("is posted already"),
+        "{}",
+        again.all()
+    );
+    assert_eq!(writes(api, &repo), writes_before, "no request that writes");
+    assert_eq!(quiz_posts(&model).len(), 1);
+
+    // The author takes their own quiz (trusted: they posted it) and posts results.
+    let take = sb.run(
+        &["take", "7", "--repo", &repo, "--plain", "--post"],
+        ANSWERS,
+    );
+    take.ok();
+    assert!(
+        take.stdout
+            .contains("your own quiz counts as trusted (@alice)"),
+        "{}",
+        take.all()
+    );
+    assert!(
+        take.stdout.contains("Posted your results"),
+        "{}",
+        take.all()
+    );
+
+    // A push: a second quiz comment; the first results are now for an older quiz.
+    set_head(api, &repo, HEAD_2);
+    sb.run(&post, "").ok();
+    let posted = quiz_comments(api, &repo);
+    assert_eq!(posted.len(), 2, "a new head, a new quiz");
+    assert!(posted[1].body.contains(&format!("head={HEAD_2}")));
+    assert_eq!(quiz_posts(&model).len(), 2);
+    let results = sb.run(&["results", "7", "--repo", &repo, "--json"], "");
+    results.ok();
+    let rows: Vec<Value> = serde_json::from_str(&results.stdout).unwrap();
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    assert_eq!(rows[0]["stale"], true, "{rows:#?}");
+
+    // --regenerate on the same head posts a fresh quiz.
+    sb.run(
+        &[
+            "generate",
+            "7",
+            "--repo",
+            &repo,
+            "--post",
+            "--yes",
+            "--regenerate",
+        ],
+        "",
+    )
+    .ok();
+    assert_eq!(quiz_comments(api, &repo).len(), 3);
+}
+both!(generate_post_posts_one_quiz_per_head);
+
+fn posting_needs_yes_where_quizz_cannot_ask(api: &Api) {
+    let repo = pr_without_quiz(api, "bot-yes");
+    let model = writer();
+    let sb = sandbox(api, &model);
+    let run = sb.run(&["generate", "7", "--repo", &repo, "--post"], "");
+    failed_with(&run, 2, "anyone who opens the comment can read them");
+    assert!(run.stderr.contains("add --yes"), "{}", run.all());
+    assert!(quiz_posts(&model).is_empty());
+    assert_eq!(writes(api, &repo), 0);
+}
+both!(posting_needs_yes_where_quizz_cannot_ask);
+
+fn a_quiz_posted_by_someone_else_is_not_trusted_but_a_bots_is(api: &Api) {
+    let repo = pr_without_quiz(api, "bot-trust");
+    let model = writer();
+    // bob posts a quiz with quizz: alice's take does not trust it.
+    let mut bob = sandbox(api, &model);
+    api.fake.add_user("ghp_testtoken_bob", "bob");
+    bob.set("GH_TOKEN", "ghp_testtoken_bob");
+    bob.run(&["generate", "7", "--repo", &repo, "--post", "--yes"], "")
+        .ok();
+    let alice = sandbox(api, &model);
+    let refused = alice.run(
+        &["take", "7", "--repo", &repo, "--plain", "--no-generate"],
+        ANSWERS,
+    );
+    failed_with(&refused, 2, "--trust bob");
+    // The same quiz posted by GitHub Actions' bot is trusted by every taker.
+    let body = quiz_comments(api, &repo)[0].body.clone();
+    api.fake
+        .add_comment(&repo, 7, "github-actions[bot]", "Bot", &body);
+    let taken = alice.run(&["take", "7", "--repo", &repo, "--plain"], ANSWERS);
+    taken.ok();
+    assert!(
+        taken
+            .stdout
+            .contains("quiz from the comment by @github-actions[bot]"),
+        "{}",
+        taken.all()
+    );
+}
+both!(a_quiz_posted_by_someone_else_is_not_trusted_but_a_bots_is);
+
+/// The command of the workflow a team copies (docs/quiz-bot.yml), run as the workflow runs
+/// it: the PR number substituted, the repository from `GH_REPO`.
+fn the_workflows_command_posts_the_quiz(api: &Api) {
+    let workflow =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/quiz-bot.yml")).unwrap();
+    let line = workflow
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("run: quizz "))
+        .expect("a `run: quizz …` step");
+    assert!(workflow.contains("ANTHROPIC_API_KEY: ${{ secrets.ANTHROPIC_API_KEY }}"));
+    assert!(workflow.contains("GH_REPO: ${{ github.repository }}"));
+    let repo = pr_without_quiz(api, "bot-workflow");
+    let model = writer();
+    let mut sb = sandbox(api, &model);
+    sb.set("GH_REPO", &repo).set("GITHUB_ACTIONS", "true");
+    let args: Vec<String> = line
+        .replace("${{ github.event.number }}", "7")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    sb.run(&args, "").ok();
+    assert_eq!(quiz_comments(api, &repo).len(), 1);
+    // The workflow runs again on the same head (a re-run): nothing more is posted.
+    sb.run(&args, "").ok();
+    assert_eq!(quiz_comments(api, &repo).len(), 1);
+}
+both!(the_workflows_command_posts_the_quiz);

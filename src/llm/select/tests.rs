@@ -179,7 +179,7 @@ fn generation_gets_its_own_limits_on_either_backend() {
     let dir = tempfile::tempdir().unwrap();
     fake_claude(dir.path());
     let repo = Path::new("/work/repo");
-    let limits = Limits::generation(repo, std::time::Duration::from_secs(600));
+    let limits = Limits::generation(repo);
     assert_eq!(
         (limits.http.max_tokens, limits.http.invalid_output_retries),
         (16_000, 2)
