@@ -525,3 +525,30 @@ fn the_workflows_command_posts_the_quiz(api: &Api) {
     assert_eq!(quiz_comments(api, &repo).len(), 1);
 }
 both!(the_workflows_command_posts_the_quiz);
+
+/// quizz's own time around the model on `quizz generate 7` (GitHub's fake answers at once,
+/// the model's after 1 s): prints wall time minus the model's delay. A measurement, not a
+/// check: `cargo test --test it generate_pr::measure -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: run it by name with --ignored --nocapture"]
+fn measure_generate_overhead() {
+    let api = Api::direct();
+    let delay = std::time::Duration::from_secs(1);
+    let model = FakeMessages::quiz_writer(
+        vec![Reply::tool_input(valid_quiz()).after(delay)],
+        Reply::grade(1, "ok"),
+    );
+    let mut overheads = Vec::new();
+    for i in 0..5 {
+        let repo = pr_without_quiz(&api, &format!("measure-{i}"));
+        let sb = sandbox(&api, &model);
+        let started = std::time::Instant::now();
+        sb.run(&["generate", "7", "--repo", &repo], "").ok();
+        overheads.push(started.elapsed().saturating_sub(delay));
+    }
+    overheads.sort();
+    eprintln!(
+        "quizz generate 7 (GitHub diff, 2 files), wall minus the model's 1 s: min {:?}, median {:?}, max {:?}",
+        overheads[0], overheads[2], overheads[4]
+    );
+}
