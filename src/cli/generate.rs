@@ -25,6 +25,7 @@ use crate::store::{Origin, Store};
 /// and prompt give it back without asking the model again (--regenerate asks anew).
 /// The model is chosen as for grading (`quizz doctor` shows which).
 #[derive(Args)]
+#[allow(clippy::struct_excessive_bools)] // one flag each, as clap reads them
 #[command(after_help = "Examples:\n  \
         quizz generate --local                    this branch's quiz as JSON\n  \
         quizz generate --local main --out q.json  since main, into q.json\n  \
@@ -290,10 +291,13 @@ pub(super) fn say_stage(stage: &Stage) {
             crate::text::plural(*questions, "question", "questions"),
             kept.display()
         ),
-        Stage::Checking { usage, .. } => match usage.describe() {
-            Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
-            None => errln!("quizz: checking the quiz…"),
-        },
+        Stage::Checking { usage, .. } => {
+            if let Some(reported) = usage.describe() {
+                errln!("quizz: checking the quiz (the model answered: {reported})…");
+            } else {
+                errln!("quizz: checking the quiz…");
+            }
+        }
         Stage::Repairing { checks } => {
             errln!(
                 "quizz: repairing: {} failed:",

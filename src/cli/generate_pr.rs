@@ -65,8 +65,6 @@ pub enum PrPrepared {
 
 /// What is known of the PR before the model is asked: enough to say what will happen.
 pub struct PrPlan {
-    /// The title, for the screen that shows the writing.
-    pub title: String,
     pub head: String,
     pub prepared: PrPrepared,
 }
@@ -118,7 +116,6 @@ pub fn plan(
     let key = pr_key(&missing.pr, &head, &selection.model);
     if !regenerate && let Some((quiz, path)) = cache::load(store, &key) {
         return Ok(Some(PrPlan {
-            title: pull.title,
             head,
             prepared: PrPrepared::Kept { quiz, path },
         }));
@@ -155,7 +152,6 @@ pub fn plan(
         questions,
     };
     Ok(Some(PrPlan {
-        title: pull.title,
         head,
         prepared: PrPrepared::ToWrite(Box::new(Job {
             selection,
@@ -228,11 +224,16 @@ pub fn agree(
         return Ok(false);
     }
     let Some(llm) = &selection.llm else {
-        return Err(anyhow::anyhow!(
-            "{}; and quizz cannot write one: {}",
-            missing.why,
-            crate::generate::GenerateError::NoBackend
-        ));
+        // Nothing to offer: the take ends as it would without quizz's writer, unless the
+        // writer was asked for.
+        if choice == GenerateChoice::Yes {
+            return Err(anyhow::anyhow!(
+                "{}; and quizz cannot write one: {}",
+                missing.why,
+                crate::generate::GenerateError::NoBackend
+            ));
+        }
+        return Ok(false);
     };
     let backend = format!(
         "{} ({})",
@@ -254,17 +255,9 @@ pub fn agree(
         )?;
         return Ok(false);
     }
-    write!(
-        out,
-        "Write a quiz from its diff with {backend}? It stays on this machine. [y/N] "
-    )?;
-    out.flush()?;
-    let mut line = String::new();
-    input.read_line(&mut line)?;
-    Ok(matches!(
-        line.trim().to_ascii_lowercase().as_str(),
-        "y" | "yes"
-    ))
+    let question =
+        format!("Write a quiz from its diff with {backend}? It stays on this machine. [y/N] ");
+    Ok(super::ask_yes_no(&question, input, out)?)
 }
 
 /// Writes the quiz of `plan` with stage lines on stderr (plain mode, `quizz generate`).
@@ -372,15 +365,8 @@ pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option
 
 /// Asks at the terminal whether to post the quiz comment, saying what it gives away.
 fn confirm_post(pr: &PrRef, input: &mut dyn BufRead) -> Result<bool> {
-    let mut err = std::io::stderr();
-    write!(err, "{READABLE}\nPost the quiz on {pr}? [y/N] ")?;
-    err.flush()?;
-    let mut line = String::new();
-    input.read_line(&mut line)?;
-    Ok(matches!(
-        line.trim().to_ascii_lowercase().as_str(),
-        "y" | "yes"
-    ))
+    let question = format!("{READABLE}\nPost the quiz on {pr}? [y/N] ");
+    Ok(super::ask_yes_no(&question, input, &mut std::io::stderr())?)
 }
 
 /// Whether `e` says a PR has no quiz quizz could take (the cases a quiz can be written

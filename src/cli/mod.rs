@@ -134,6 +134,23 @@ impl SourceArgs {
     }
 }
 
+/// Writes `question` (ending in `[y/N] `), reads one line, and says whether it was y or
+/// yes (anything else, or the end of input, is no).
+pub(crate) fn ask_yes_no(
+    question: &str,
+    input: &mut dyn std::io::BufRead,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<bool> {
+    write!(out, "{question}")?;
+    out.flush()?;
+    let mut line = String::new();
+    input.read_line(&mut line)?;
+    Ok(matches!(
+        line.trim().to_ascii_lowercase().as_str(),
+        "y" | "yes"
+    ))
+}
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     crate::logging::init();

@@ -187,15 +187,11 @@ impl Ask {
             );
             return Ok(Decision::NeedsYes);
         }
-        write!(
-            out,
+        let question = format!(
             "{pr}: {}\nPost it as your results comment? [y/N] ",
             waiting_line(entry, results)
-        )?;
-        out.flush()?;
-        let mut line = String::new();
-        input.read_line(&mut line)?;
-        if matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+        );
+        if super::ask_yes_no(&question, input, out)? {
             Ok(Decision::Send)
         } else {
             writeln!(out, "{pr}: kept in the outbox.")?;
@@ -280,15 +276,8 @@ pub fn after_take(
             return Ok(TakePost::NotPosted);
         }
         PostChoice::Ask if std::io::stdin().is_terminal() => {
-            write!(
-                out,
-                "Post these results to {} as a comment? [y/N] ",
-                take.pr
-            )?;
-            out.flush()?;
-            let mut line = String::new();
-            input.read_line(&mut line)?;
-            matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+            let question = format!("Post these results to {} as a comment? [y/N] ", take.pr);
+            super::ask_yes_no(&question, input, out)?
         }
         PostChoice::Ask => {
             let path = queued(false, "not confirmed: the take could not ask")?;

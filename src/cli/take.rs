@@ -114,7 +114,7 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let plain = wants_plain(args.plain || args.json);
     let pr_take = if from_pr {
         let cwd = std::env::current_dir()?;
-        Some(open_pr_take(args, &store, &cwd, plain)?)
+        Some(open_pr_take(args, &store, &cwd)?)
     } else {
         None
     };
@@ -154,19 +154,23 @@ pub fn run(args: &TakeArgs) -> Result<()> {
 
 /// The PR's quiz: the one posted, else (agreed to, or kept from an earlier take on the
 /// same head commit) one quizz writes from the PR's diff.
-fn open_pr_take(
-    args: &TakeArgs,
-    store: &Store,
-    cwd: &std::path::Path,
-    plain: bool,
-) -> Result<PrTake> {
+fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result<PrTake> {
     let mut missing =
         match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
             PrQuiz::Posted(take) => return Ok(*take),
             PrQuiz::Missing(missing) => *missing,
         };
     let choice = args.generation.choice();
-    if choice == GenerateChoice::No || !generate_pr::is_missing(&missing.why) {
+    let can_write =
+        crate::generate::select_generator(&crate::llm::EnvSnapshot::from_process(), cwd)
+            .llm
+            .is_some();
+    // No writer, or none wanted: the take ends as it would without one (--generate with no
+    // model says why below).
+    if choice == GenerateChoice::No
+        || !generate_pr::is_missing(&missing.why)
+        || (!can_write && choice == GenerateChoice::Ask)
+    {
         return Err(missing.why.into());
     }
     if args.pr.post {
@@ -181,7 +185,6 @@ fn open_pr_take(
     let mut decide = |m: &OpenPr, selection: &crate::llm::Selection| {
         generate_pr::agree(m, selection, choice, &mut input, &mut std::io::stderr())
     };
-    let _ = plain;
     let Some(plan) = generate_pr::plan(
         &mut missing,
         args.local.regenerate,

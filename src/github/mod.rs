@@ -613,6 +613,30 @@ pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Resul
     }
     let offline = offline_note.is_some();
     notes.extend(offline_note);
+    let quiz = read_posted(&comment, &mut notes)?;
+    if !offline {
+        refresh_niceties(&mut opened, &quiz);
+    }
+    let takers = TakersSummary::of(&result_rows(&opened.cache.comments, Some(&comment)));
+    Ok(PrQuiz::Posted(Box::new(PrTake {
+        loaded: LoadedQuiz {
+            quiz,
+            origin: pr.origin(),
+            notes,
+        },
+        pull: opened.cache.pull.clone(),
+        changed_files: opened.cache.changed_files.as_ref().map(|c| c.files.clone()),
+        takers,
+        pr,
+        quiz_comment: Some(comment),
+        conn: opened.conn,
+        offline,
+    })))
+}
+
+/// The quiz of a posted quiz comment, read and validated; what reading it noted goes to
+/// `notes`.
+fn read_posted(comment: &Comment, notes: &mut Vec<String>) -> Result<crate::quiz::Quiz, PrError> {
     let FoundQuiz {
         quiz,
         notes: read_notes,
@@ -630,10 +654,16 @@ pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Resul
         },
     })?;
     notes.extend(read_notes);
-    if !offline {
+    Ok(quiz)
+}
+
+/// The PR's title and head, and (for a quiz that points at code) its changed files: a
+/// failure to read them never stops a take.
+fn refresh_niceties(opened: &mut Opened, quiz: &crate::quiz::Quiz) {
+    {
         let Opened {
             conn, cache, pr, ..
-        } = &mut opened;
+        } = opened;
         // The title is a nicety: a failure to read it never stops a take.
         if let Err(e) = conn.block_on(sync::refresh_pull(&conn.client, &conn.store, pr, cache)) {
             tracing::warn!("cannot read the pull request's title: {e}");
@@ -651,21 +681,6 @@ pub fn open_take_or_missing(opts: &PrOptions, store: Store, cwd: &Path) -> Resul
             tracing::warn!("cannot list the pull request's changed files: {e}");
         }
     }
-    let takers = TakersSummary::of(&result_rows(&opened.cache.comments, Some(&comment)));
-    Ok(PrQuiz::Posted(Box::new(PrTake {
-        loaded: LoadedQuiz {
-            quiz,
-            origin: pr.origin(),
-            notes,
-        },
-        pull: opened.cache.pull.clone(),
-        changed_files: opened.cache.changed_files.as_ref().map(|c| c.files.clone()),
-        takers,
-        pr,
-        quiz_comment: Some(comment),
-        conn: opened.conn,
-        offline,
-    })))
 }
 
 /// You trust yourself: when the only quizzes are untrusted and one is yours (posted with

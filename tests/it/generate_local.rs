@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use serde_json::{Value, json};
 
 use crate::messages_fake::fake_messages::{FakeMessages, Recorded, Reply};
-use crate::messages_fake::{json_files, quizz, run_with_input, text};
+use crate::messages_fake::{json_files, quizz, retry_quiz, run_with_input, text};
 
 const LOCK_SECRET: &str = "lockfile-contents-never-sent";
 
@@ -97,32 +97,9 @@ impl Repo {
     }
 }
 
-/// A small valid quiz: 2 mcq, 1 open, 1 tf.
-fn valid_quiz() -> Value {
-    json!({"questions": [
-        {"type": "mcq", "id": "q1", "prompt": "When does `send` call `retry_send`?",
-         "options": ["when the first try fails", "before the first try", "after every success"],
-         "answer": "when the first try fails",
-         "explanation": "The retry runs only if once() returned an error.",
-         "anchor": {"path": "src/retry.rs", "start_line": 2, "end_line": 4}},
-        {"type": "mcq", "id": "q2", "prompt": "How many tries can one `send` make?",
-         "options": ["at most two", "exactly one", "as many as needed"],
-         "answer": "at most two",
-         "explanation": "One try, then one retry on an error.",
-         "anchor": null},
-        {"type": "open", "id": "q3", "prompt": "Why retry only once?",
-         "rubric": ["a second failure points at a real outage, not a blip",
-                    "more retries keep the caller waiting longer"],
-         "anchor": null},
-        {"type": "tf", "id": "q4", "prompt": "`send` now retries an error once before giving up.",
-         "answer": true, "explanation": "retry_send runs after the first error.",
-         "anchor": null}
-    ]})
-}
-
 /// The valid quiz with q1's answer not among its options.
 fn not_an_option() -> Value {
-    let mut quiz = valid_quiz();
+    let mut quiz = retry_quiz();
     quiz["questions"][0]["answer"] = json!("after two failures");
     quiz
 }
@@ -133,22 +110,6 @@ fn grade() -> Reply {
 
 fn quiz_posts(server: &FakeMessages) -> Vec<Recorded> {
     server.posts_for("submit_quiz")
-}
-
-fn user_text(request: &Recorded) -> String {
-    let body = request.json();
-    let content = &body["messages"][0]["content"];
-    content.as_str().map_or_else(
-        || {
-            content
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|b| b["text"].as_str())
-                .collect()
-        },
-        str::to_string,
-    )
 }
 
 fn assert_ok(out: &Output) {
@@ -165,7 +126,7 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
     let repo = Repo::new();
     // The open answer's grading is refused: it stays pending, and `status` lists the take.
     let refused = Reply::error(400, "invalid_request_error", "no grading today");
-    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], refused);
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(retry_quiz())], refused);
     let out = repo.take(&server, &[]);
     assert_ok(&out);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
@@ -184,7 +145,7 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
 
     let asked = quiz_posts(&server);
     assert_eq!(asked.len(), 1);
-    let prompt = user_text(&asked[0]);
+    let prompt = asked[0].first_user_text();
     assert!(prompt.contains("retry_send()"), "the code change: {prompt}");
     assert!(
         prompt.contains("Cargo.lock") && prompt.contains("logo.png"),
@@ -224,10 +185,10 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
 #[test]
 fn include_uncommitted_adds_the_work_in_progress() {
     let repo = Repo::new();
-    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(retry_quiz())], grade());
     let out = repo.take(&server, &["--include-uncommitted"]);
     assert_ok(&out);
-    let prompt = user_text(&quiz_posts(&server)[0]);
+    let prompt = quiz_posts(&server)[0].first_user_text();
     assert!(prompt.contains("uncommitted_work"), "{prompt}");
     assert!(
         !text(&out.stderr).contains("left out of the quiz"),
@@ -242,7 +203,7 @@ fn a_quiz_that_fails_a_check_is_repaired_in_the_second_round() {
     let server = FakeMessages::quiz_writer(
         vec![
             Reply::tool_input(not_an_option()),
-            Reply::tool_input(valid_quiz()),
+            Reply::tool_input(retry_quiz()),
         ],
         grade(),
     );
@@ -296,7 +257,7 @@ fn a_quiz_that_stays_invalid_names_its_checks_and_saves_the_raw_answer() {
 #[test]
 fn generate_local_writes_the_comment_markdown_to_a_file() {
     let repo = Repo::new();
-    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(retry_quiz())], grade());
     let file = repo.home.path().join("quiz.md");
     #[cfg(unix)]
     {
@@ -336,7 +297,7 @@ fn generate_local_writes_the_comment_markdown_to_a_file() {
 #[test]
 fn without_a_model_generate_says_how_to_set_one_up() {
     let repo = Repo::new();
-    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(valid_quiz())], grade());
+    let server = FakeMessages::quiz_writer(vec![Reply::tool_input(retry_quiz())], grade());
     let out = repo
         .quizz(&server, &["generate", "--local"])
         .env("QUIZZ_GRADER", "none")

@@ -2,10 +2,11 @@
 //! model writes from the PR's diff (from GitHub, or from a clone that has the PR's
 //! commits), kept per head commit, against the fake GitHub and the fake Messages API.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::github_fake as support;
 use crate::messages_fake::fake_messages::{FakeMessages, Recorded, Reply};
+use crate::messages_fake::retry_quiz;
 use support::fake_github::Content;
 use support::{Api, BOT, Run, Sandbox, git, seed_quiz_comment};
 
@@ -48,35 +49,12 @@ fn set_head(api: &Api, repo: &str, head: &str) {
     );
 }
 
-/// A small valid quiz about the change: 2 mcq, 1 open, 1 tf.
-fn valid_quiz() -> Value {
-    json!({"questions": [
-        {"type": "mcq", "id": "q1", "prompt": "When does `send` call `retry_send`?",
-         "options": ["when the first try fails", "before the first try", "after every success"],
-         "answer": "when the first try fails",
-         "explanation": "The retry runs only if once() returned an error.",
-         "anchor": {"path": "src/retry.rs", "start_line": 2, "end_line": 4}},
-        {"type": "mcq", "id": "q2", "prompt": "How many tries can one `send` make?",
-         "options": ["at most two", "exactly one", "as many as needed"],
-         "answer": "at most two",
-         "explanation": "One try, then one retry on an error.",
-         "anchor": null},
-        {"type": "open", "id": "q3", "prompt": "Why retry only once?",
-         "rubric": ["a second failure points at a real outage, not a blip",
-                    "more retries keep the caller waiting longer"],
-         "anchor": null},
-        {"type": "tf", "id": "q4", "prompt": "`send` now retries an error once before giving up.",
-         "answer": true, "explanation": "retry_send runs after the first error.",
-         "anchor": null}
-    ]})
-}
-
 /// Answers for the quiz above in plain mode (whatever the shuffle did).
 const ANSWERS: &str = "1\n1\nA second failure means an outage.\n.\nt\n";
 
 fn writer() -> FakeMessages {
     FakeMessages::quiz_writer(
-        vec![Reply::tool_input(valid_quiz())],
+        vec![Reply::tool_input(retry_quiz())],
         Reply::grade(1, "Names the point of the change."),
     )
 }
@@ -93,22 +71,6 @@ fn sandbox(api: &Api, model: &FakeMessages) -> Sandbox {
 
 fn quiz_posts(model: &FakeMessages) -> Vec<Recorded> {
     model.posts_for("submit_quiz")
-}
-
-fn prompt_of(request: &Recorded) -> String {
-    let body = request.json();
-    let content = &body["messages"][0]["content"];
-    content.as_str().map_or_else(
-        || {
-            content
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|b| b["text"].as_str())
-                .collect()
-        },
-        str::to_string,
-    )
 }
 
 /// Requests that wrote to GitHub (a post or an edit of a comment).
@@ -161,7 +123,7 @@ fn take_writes_caches_and_rewrites_on_a_new_head(api: &Api) {
     );
     let asked = quiz_posts(&model);
     assert_eq!(asked.len(), 1);
-    let prompt = prompt_of(&asked[0]);
+    let prompt = asked[0].first_user_text();
     assert!(prompt.contains("retry_send()"), "the diff: {prompt}");
     assert!(
         prompt.contains("Retry a failed send once."),
@@ -331,7 +293,7 @@ fn a_clone_with_the_prs_commits_gives_the_diff() {
 
     let run = sb.run(&["generate", "7", "--repo", &repo], "");
     run.ok();
-    let prompt = prompt_of(&quiz_posts(&model)[0]);
+    let prompt = quiz_posts(&model)[0].first_user_text();
     assert!(
         prompt.contains("only_in_the_clone"),
         "the clone's diff: {prompt}"
@@ -535,7 +497,7 @@ fn measure_generate_overhead() {
     let api = Api::direct();
     let delay = std::time::Duration::from_secs(1);
     let model = FakeMessages::quiz_writer(
-        vec![Reply::tool_input(valid_quiz()).after(delay)],
+        vec![Reply::tool_input(retry_quiz()).after(delay)],
         Reply::grade(1, "ok"),
     );
     let mut overheads = Vec::new();
@@ -552,3 +514,22 @@ fn measure_generate_overhead() {
         overheads[0], overheads[2], overheads[4]
     );
 }
+
+fn without_a_model_the_take_ends_as_before_and_generate_says_why(api: &Api) {
+    let repo = pr_without_quiz(api, "gen-nomodel");
+    let mut sb = Sandbox::new(api);
+    sb.set("QUIZZ_GRADER", "none");
+    let take = sb.run(&["take", "7", "--repo", &repo, "--plain"], ANSWERS);
+    failed_with(&take, 1, "has the quiz bot run yet?");
+    assert!(!take.stderr.contains("cannot write"), "{}", take.all());
+    let asked = sb.run(
+        &["take", "7", "--repo", &repo, "--plain", "--generate"],
+        ANSWERS,
+    );
+    failed_with(
+        &asked,
+        1,
+        "and quizz cannot write one: no model to write the quiz",
+    );
+}
+both!(without_a_model_the_take_ends_as_before_and_generate_says_why);

@@ -423,20 +423,6 @@ fn tool_names(request: &Recorded) -> Vec<String> {
     names
 }
 
-/// The text of a request's first user message (a string, or text blocks).
-fn first_user_text(request: &Recorded) -> String {
-    let content = &request.json()["messages"][0]["content"];
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter_map(|b| b["text"].as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => String::new(),
-    }
-}
-
 /// A temporary folder's path as the CLI's `pwd` prints it.
 fn real_path(p: &Path) -> String {
     p.canonicalize().unwrap().display().to_string()
@@ -558,7 +544,7 @@ async fn the_cli_runs_again_with_every_failed_check_until_the_answer_passes() {
     assert!(reported.turns.is_some_and(|t| t >= 1), "{reported:?}");
     assert!(reported.output_tokens.is_some(), "{reported:?}");
     let posts = server.posts();
-    let prompt = first_user_text(posts.last().unwrap());
+    let prompt = posts.last().unwrap().first_user_text();
     assert!(prompt.contains("src/lib.rs"), "the request again: {prompt}");
     assert!(
         prompt.contains(DUPLICATE) && prompt.contains(NOT_AN_OPTION),

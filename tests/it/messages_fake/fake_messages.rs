@@ -35,6 +35,19 @@ impl Recorded {
         serde_json::from_str(&self.body).unwrap_or(Value::Null)
     }
 
+    /// The text of the first user message (a string, or its text blocks one per line).
+    pub fn first_user_text(&self) -> String {
+        match &self.json()["messages"][0]["content"] {
+            Value::String(s) => s.clone(),
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            _ => String::new(),
+        }
+    }
+
     /// The tool a reply must call: the CLI's `StructuredOutput`, or the forced tool.
     fn tool_name(&self) -> String {
         let body = self.json();

@@ -117,3 +117,27 @@ pub fn claude_bin() -> Option<PathBuf> {
     }
     found
 }
+
+/// A small valid quiz, in the generation schema, about a change that makes `send` retry
+/// once (src/retry.rs): 2 mcq (the first anchored at lines 2–4), 1 open, 1 tf.
+pub fn retry_quiz() -> serde_json::Value {
+    serde_json::json!({"questions": [
+        {"type": "mcq", "id": "q1", "prompt": "When does `send` call `retry_send`?",
+         "options": ["when the first try fails", "before the first try", "after every success"],
+         "answer": "when the first try fails",
+         "explanation": "The retry runs only if once() returned an error.",
+         "anchor": {"path": "src/retry.rs", "start_line": 2, "end_line": 4}},
+        {"type": "mcq", "id": "q2", "prompt": "How many tries can one `send` make?",
+         "options": ["at most two", "exactly one", "as many as needed"],
+         "answer": "at most two",
+         "explanation": "One try, then one retry on an error.",
+         "anchor": null},
+        {"type": "open", "id": "q3", "prompt": "Why retry only once?",
+         "rubric": ["a second failure points at a real outage, not a blip",
+                    "more retries keep the caller waiting longer"],
+         "anchor": null},
+        {"type": "tf", "id": "q4", "prompt": "`send` now retries an error once before giving up.",
+         "answer": true, "explanation": "retry_send runs after the first error.",
+         "anchor": null}
+    ]})
+}
