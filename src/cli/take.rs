@@ -201,6 +201,14 @@ fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result
     Ok(missing.into_take(quiz, vec![note]))
 }
 
+/// Why the results of a quiz quizz wrote are not posted.
+fn written_here_line(take: &PrTake) -> String {
+    format!(
+        "Not posted: quizz wrote this quiz here, and it is in no comment of {}; these results stay on this machine.",
+        take.pr
+    )
+}
+
 /// The overview's note on a quiz quizz wrote for a PR.
 fn written_note(missing: &OpenPr, plan: &generate_pr::PrPlan) -> String {
     let when = match &plan.prepared {
@@ -419,7 +427,7 @@ fn run_tui(
         )?;
     }
     match pr_take {
-        Some(take) if take.written_here() => Ok(()),
+        Some(take) if take.written_here() => Ok(writeln!(out, "{}", written_here_line(take))?),
         Some(take) => post_after_ui(&mut session, take, results, finished.post, choice, &mut out),
         None => Ok(()),
     }
@@ -524,11 +532,7 @@ fn run_plain(
         return Ok(());
     };
     if take.written_here() {
-        writeln!(
-            prompts,
-            "Not posted: quizz wrote this quiz here, and it is in no comment of {}; these results stay on this machine.",
-            take.pr
-        )?;
+        writeln!(prompts, "{}", written_here_line(take))?;
         return Ok(());
     }
     if let Some(at) = session.attempt().posted_at.filter(|_| !graded_now) {

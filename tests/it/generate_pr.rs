@@ -533,3 +533,38 @@ fn without_a_model_the_take_ends_as_before_and_generate_says_why(api: &Api) {
     );
 }
 both!(without_a_model_the_take_ends_as_before_and_generate_says_why);
+
+/// For trying quizz by hand: serves the fake GitHub (PR 7 of the printed repository, no
+/// quiz) and the fake Messages API (a quiz after `QUIZZ_FAKE_DELAY` seconds, default 5)
+/// for `QUIZZ_SERVE_SECS` seconds (default 600), and prints the environment to point
+/// quizz at them:
+/// `QUIZZ_SERVE_SECS=900 cargo test --test it generate_pr::serve -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool for trying quizz by hand, not a test"]
+fn serve_a_pr_without_a_quiz() {
+    let secs = |var: &str, default: u64| {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let api = Api::direct();
+    let repo = pr_without_quiz(&api, "try");
+    let model = FakeMessages::quiz_writer(
+        vec![
+            Reply::tool_input(retry_quiz())
+                .after(std::time::Duration::from_secs(secs("QUIZZ_FAKE_DELAY", 5))),
+        ],
+        Reply::grade(80, "Names the point of the change."),
+    );
+    eprintln!(
+        "export GITHUB_API_URL={} GH_TOKEN={} QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={}\nquizz take 7 --repo {repo}",
+        api.base,
+        support::TOKEN,
+        model.url
+    );
+    std::thread::sleep(std::time::Duration::from_secs(secs(
+        "QUIZZ_SERVE_SECS",
+        600,
+    )));
+}
