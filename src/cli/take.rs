@@ -196,9 +196,40 @@ fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result
     else {
         return Err(missing.why.into());
     };
-    let note = written_note(&missing, &plan);
+    let mut notes = vec![written_note(&missing, &plan)];
     let quiz = generate_pr::write_with_lines(plan, store)?;
-    Ok(missing.into_take(quiz, vec![note]))
+    notes.extend(earlier_quiz_note(store, &missing.pr.origin(), &quiz));
+    Ok(missing.into_take(quiz, notes))
+}
+
+/// A PR's quiz is new after a push: the results of the one before stay saved, and are said
+/// to (the newest graded attempt at another quiz of the same PR).
+fn earlier_quiz_note(
+    store: &Store,
+    origin: &crate::store::Origin,
+    quiz: &crate::quiz::Quiz,
+) -> Option<String> {
+    let key = origin.key_path().to_string_lossy().into_owned();
+    let digest = quiz.digest();
+    let earlier = store
+        .list_attempts()
+        .into_iter()
+        .filter(|s| s.attempt.origin == key && s.attempt.quiz_digest != digest)
+        .filter_map(|s| {
+            let results = s.attempt.graded()?;
+            Some((
+                s.attempt
+                    .graded_at_ms
+                    .unwrap_or(s.attempt.updated_at * 1000),
+                results,
+            ))
+        })
+        .max_by_key(|(at, _)| *at)?;
+    Some(format!(
+        "your results of an earlier quiz on this PR ({}%, graded {}) stay saved; this quiz is for its new head",
+        earlier.1.total_score,
+        crate::text::time_ago(earlier.0 / 1000)
+    ))
 }
 
 /// Why the results of a quiz quizz wrote are not posted.

@@ -40,7 +40,9 @@ fn set_head(api: &Api, repo: &str, head: &str) {
         &["Cargo.lock", "src/retry.rs"],
         vec![("src/retry.rs", Content::File(RETRY_RS.as_bytes().to_vec()))],
     );
-    api.fake.set_pull_patch(repo, 7, "src/retry.rs", PATCH);
+    // Each push changes the code a little: a new diff, a new quiz.
+    let patch = format!("{PATCH}+// pushed as {}\n", &head[..7]);
+    api.fake.set_pull_patch(repo, 7, "src/retry.rs", &patch);
     api.fake.set_pull_patch(
         repo,
         7,
@@ -157,6 +159,13 @@ fn take_writes_caches_and_rewrites_on_a_new_head(api: &Api) {
     assert!(
         pushed.stdout.contains("at 2222222"),
         "the note names the head: {}",
+        pushed.all()
+    );
+    assert!(
+        pushed
+            .stdout
+            .contains("your results of an earlier quiz on this PR (25%, graded"),
+        "{}",
         pushed.all()
     );
     assert_eq!(writes(api, &repo), 0);
