@@ -9,12 +9,13 @@ use clap::Args;
 
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
-    Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted, prepare_local,
-    repository, select_generator, write_quiz,
+    Context, DEFAULT_BUDGET_CHARS, GenerateError, Input, LocalOptions, Stage, Uncommitted,
+    prepare_local, repository, select_generator, write_quiz,
 };
-use crate::llm::EnvSnapshot;
+use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
+use crate::tui::generating::{GenerationOutcome, GenerationScreen, run_generation};
 
 /// Write a quiz for your branch's change with an LLM, before any bot does.
 ///
@@ -107,6 +108,91 @@ pub fn local_quiz(
     store: &Store,
     dir: &Path,
 ) -> Result<LocalQuiz> {
+    let mut plan = plan_local(args, questions, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok(made);
+    }
+    say_reading(&plan.input);
+    let quiz = plan.write(&mut say_stage, &crate::generate::Cancel::new())?;
+    let (made, path) = plan.keep(store, quiz)?;
+    errln!(
+        "quizz: quiz ready: {} (kept in {})",
+        crate::text::plural(made.quiz.questions.len(), "question", "questions"),
+        path.display()
+    );
+    Ok(made)
+}
+
+/// `take --local` in the full-screen UI: the quiz kept for the change, or one the model
+/// writes on the generation screen (and that is kept). `None`: none was written (the
+/// taker cancelled; said on stdout).
+pub fn local_quiz_on_screen(
+    args: &LocalArgs,
+    store: &Store,
+    dir: &Path,
+) -> Result<Option<LocalQuiz>> {
+    let mut plan = plan_local(args, None, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok(Some(made));
+    }
+    let Some(llm) = &plan.selection.llm else {
+        return Err(GenerateError::NoBackend.into());
+    };
+    let screen = GenerationScreen {
+        title: plan.origin.describe(),
+        reading: reading_lines(&plan.input),
+        backend: llm.name().to_string(),
+        model: plan.selection.model.clone(),
+        offer: None,
+        theme: crate::tui::theme::Theme::from_env(),
+    };
+    let written = write_on_screen(screen, |on_stage, cancel| plan.write(on_stage, cancel))?;
+    written
+        .map(|quiz| plan.keep(store, quiz).map(|(made, _)| made))
+        .transpose()
+}
+
+/// Runs `job` on the generation screen: the quiz it wrote, or `None` when the user left
+/// or cancelled (said on stdout once the terminal is restored). A failure is the error.
+pub fn write_on_screen(
+    screen: GenerationScreen,
+    job: impl FnOnce(&mut dyn FnMut(&Stage), &crate::generate::Cancel) -> Result<Quiz, GenerateError>
+    + Send,
+) -> Result<Option<Quiz>> {
+    match run_generation(screen, job)? {
+        GenerationOutcome::Written(quiz) => Ok(Some(quiz)),
+        GenerationOutcome::Declined => {
+            outln!("No quiz was written.");
+            Ok(None)
+        }
+        GenerationOutcome::Cancelled => {
+            outln!("No quiz was written (cancelled).");
+            Ok(None)
+        }
+        GenerationOutcome::Failed(e) => Err(e.into()),
+    }
+}
+
+/// A local change read for the model: the quiz kept for it, or what writing one needs.
+pub struct LocalPlan {
+    pub input: Input,
+    pub selection: Selection,
+    kept: Option<(Quiz, PathBuf)>,
+    key: QuizKey,
+    origin: Origin,
+    top: PathBuf,
+    context: Context,
+    failed_dir: PathBuf,
+}
+
+/// Reads the change in `dir`'s repository and looks for the quiz kept for it (none with
+/// --regenerate).
+fn plan_local(
+    args: &LocalArgs,
+    questions: Option<usize>,
+    store: &Store,
+    dir: &Path,
+) -> Result<LocalPlan> {
     let (top, repository_id) = repository(dir).map_err(usage)?;
     let opts = LocalOptions {
         base: args.local.clone().filter(|b| !b.trim().is_empty()),
@@ -114,7 +200,6 @@ pub fn local_quiz(
         budget: DEFAULT_BUDGET_CHARS,
     };
     let input = prepare_local(&top, &opts).map_err(usage)?;
-    say_reading(&input);
     if input.given().next().is_none() {
         return Err(super::UsageError(format!("no change to quiz: {}", input.summary())).into());
     }
@@ -128,36 +213,66 @@ pub fn local_quiz(
         repository: repository_id.clone(),
         digest: input.digest.clone(),
     };
-    if !args.regenerate
-        && let Some((quiz, path)) = cache::load(store, &key)
-    {
+    let kept = (!args.regenerate)
+        .then(|| cache::load(store, &key))
+        .flatten();
+    Ok(LocalPlan {
+        input,
+        selection,
+        kept,
+        key,
+        origin,
+        top,
+        context: Context {
+            repository: Some(repository_id),
+            pr: None,
+            questions,
+        },
+        failed_dir: failed_dir(store),
+    })
+}
+
+impl LocalPlan {
+    /// The quiz written earlier for this change, said on stderr with the change read.
+    fn kept_quiz(&mut self) -> Option<LocalQuiz> {
+        let (quiz, path) = self.kept.take()?;
+        say_reading(&self.input);
         errln!(
             "quizz: the quiz written earlier for this change ({}); --regenerate writes a fresh one",
             path.display()
         );
-        return Ok(LocalQuiz { quiz, origin, top });
+        Some(self.made(quiz))
     }
-    let context = Context {
-        repository: Some(repository_id),
-        pr: None,
-        questions,
-    };
-    let failed_dir = failed_dir(store);
-    let quiz = write_quiz(
-        &selection,
-        &input,
-        &context,
-        &failed_dir,
-        &mut say_stage,
-        &crate::generate::Cancel::new(),
-    )?;
-    let path = cache::save(store, &key, &quiz).context("cannot keep the quiz")?;
-    errln!(
-        "quizz: quiz ready: {} (kept in {})",
-        crate::text::plural(quiz.questions.len(), "question", "questions"),
-        path.display()
-    );
-    Ok(LocalQuiz { quiz, origin, top })
+
+    /// Has the model write the quiz, telling each stage to `on_stage`.
+    fn write(
+        &self,
+        on_stage: &mut dyn FnMut(&Stage),
+        cancel: &crate::generate::Cancel,
+    ) -> Result<Quiz, GenerateError> {
+        write_quiz(
+            &self.selection,
+            &self.input,
+            &self.context,
+            &self.failed_dir,
+            on_stage,
+            cancel,
+        )
+    }
+
+    /// Keeps a written quiz for the same change next time; the quiz and where it is kept.
+    fn keep(&self, store: &Store, quiz: Quiz) -> Result<(LocalQuiz, PathBuf)> {
+        let path = cache::save(store, &self.key, &quiz).context("cannot keep the quiz")?;
+        Ok((self.made(quiz), path))
+    }
+
+    fn made(&self, quiz: Quiz) -> LocalQuiz {
+        LocalQuiz {
+            quiz,
+            origin: self.origin.clone(),
+            top: self.top.clone(),
+        }
+    }
 }
 
 /// An unreadable repository or change: the user's to fix (exit status 2).
@@ -177,46 +292,38 @@ fn failed_dir(store: &Store) -> PathBuf {
         .join("generate-failed")
 }
 
-fn say_reading(input: &Input) {
-    errln!(
-        "quizz: reading the diff: {}",
-        crate::text::sanitize_line(&input.summary())
-    );
+/// What was read of the change: the diff's summary, and uncommitted work left out.
+fn reading_lines(input: &Input) -> Vec<String> {
+    let mut lines = vec![format!("reading the diff: {}", input.summary())];
     if let Uncommitted::LeftOut { files } = input.uncommitted {
-        errln!(
-            "quizz: {} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
+        lines.push(format!(
+            "{} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
             crate::text::plural(files, "file is", "files are")
-        );
+        ));
+    }
+    lines
+}
+
+fn say_reading(input: &Input) {
+    for line in reading_lines(input) {
+        errln!("quizz: {}", crate::text::sanitize_line(&line));
     }
 }
 
 fn say_stage(stage: &Stage) {
+    let line = crate::text::sanitize_line(&stage.summary());
     match stage {
-        Stage::Asking {
-            backend,
-            model,
-            round: 0,
-        } => {
+        Stage::Asking { round: 0, .. } => {
             let wait = if std::io::stderr().is_terminal() {
                 " (this takes a minute or two)"
             } else {
                 ""
             };
-            errln!(
-                "quizz: asking the model ({backend}, {}){wait}…",
-                crate::text::sanitize_line(model)
-            );
+            errln!("quizz: {line}{wait}…");
         }
-        Stage::Asking { round, .. } => errln!("quizz: asking again (repair {round})…"),
-        Stage::Checking { usage, .. } => match usage.describe() {
-            Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
-            None => errln!("quizz: checking the quiz…"),
-        },
+        Stage::Asking { .. } | Stage::Checking { .. } => errln!("quizz: {line}…"),
         Stage::Repairing { checks } => {
-            errln!(
-                "quizz: repairing: {} failed:",
-                crate::text::plural(checks.len(), "check", "checks")
-            );
+            errln!("quizz: {line}");
             for c in checks {
                 errln!("  - {}", crate::text::sanitize_line(c));
             }

@@ -113,8 +113,17 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
         None if local => {
-            let made =
-                super::generate::local_quiz(&args.local, None, &store, &std::env::current_dir()?)?;
+            let cwd = std::env::current_dir()?;
+            // The full-screen UI shows the writing on its own screen; plain mode on stderr.
+            let made = if wants_plain(args.plain || args.json) {
+                super::generate::local_quiz(&args.local, None, &store, &cwd)?
+            } else {
+                let Some(made) = super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
+                else {
+                    return Ok(());
+                };
+                made
+            };
             code_dir = made.top;
             crate::source::LoadedQuiz {
                 quiz: made.quiz,
