@@ -15,7 +15,7 @@ use crate::generate::{
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
-use crate::tui::generating::{GenerationOutcome, GenerationScreen, run_generation};
+use crate::tui::generating::{GenerationOutcome, GenerationScreen, WriteJob, run_generation};
 
 /// Write a quiz for your branch's change with an LLM, before any bot does.
 ///
@@ -146,7 +146,7 @@ pub fn local_quiz_on_screen(
         offer: None,
         theme: crate::tui::theme::Theme::from_env(),
     };
-    let written = write_on_screen(screen, |on_stage, cancel| plan.write(on_stage, cancel))?;
+    let written = write_on_screen(screen, |on_stage, cancel| Ok(plan.write(on_stage, cancel)?))?;
     written
         .map(|quiz| plan.keep(store, quiz).map(|(made, _)| made))
         .transpose()
@@ -154,11 +154,7 @@ pub fn local_quiz_on_screen(
 
 /// Runs `job` on the generation screen: the quiz it wrote, or `None` when the user left
 /// or cancelled (said on stdout once the terminal is restored). A failure is the error.
-pub fn write_on_screen(
-    screen: GenerationScreen,
-    job: impl FnOnce(&mut dyn FnMut(&Stage), &crate::generate::Cancel) -> Result<Quiz, GenerateError>
-    + Send,
-) -> Result<Option<Quiz>> {
+pub fn write_on_screen(screen: GenerationScreen, job: impl WriteJob) -> Result<Option<Quiz>> {
     match run_generation(screen, job)? {
         GenerationOutcome::Written(quiz) => Ok(Some(quiz)),
         GenerationOutcome::Declined => {
@@ -169,7 +165,7 @@ pub fn write_on_screen(
             outln!("No quiz was written (cancelled).");
             Ok(None)
         }
-        GenerationOutcome::Failed(e) => Err(e.into()),
+        GenerationOutcome::Failed(e) => Err(e),
     }
 }
 
@@ -304,13 +300,13 @@ fn reading_lines(input: &Input) -> Vec<String> {
     lines
 }
 
-fn say_reading(input: &Input) {
+pub(super) fn say_reading(input: &Input) {
     for line in reading_lines(input) {
         errln!("quizz: {}", crate::text::sanitize_line(&line));
     }
 }
 
-fn say_stage(stage: &Stage) {
+pub(super) fn say_stage(stage: &Stage) {
     let line = crate::text::sanitize_line(&stage.summary());
     match stage {
         Stage::Asking { round: 0, .. } => {

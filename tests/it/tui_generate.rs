@@ -56,7 +56,10 @@ fn the_generation_screen_shows_the_stages_and_esc_cancels_keeping_nothing() {
 
     t.keys(&["Escape"]);
     let screen = t.wait_for("[quizz exited");
-    assert!(screen.contains("No quiz was written (cancelled)."), "{screen}");
+    assert!(
+        screen.contains("No quiz was written (cancelled)."),
+        "{screen}"
+    );
     assert!(screen.contains("[quizz exited 0]"), "{screen}");
     assert_eq!(quiz_posts(&server).len(), 1);
     assert!(

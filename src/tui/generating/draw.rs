@@ -161,7 +161,8 @@ fn offer_lines(state: &State, width: usize) -> Vec<Line<'static>> {
 fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
     let theme = state.screen.theme;
     let running = state.phase == Phase::Running;
-    let frame = usize::try_from(state.elapsed().as_millis() / 100).unwrap_or(0) % SPINNER.len();
+    let tick = super::TICK.as_millis().max(1);
+    let frame = usize::try_from(state.elapsed().as_millis() / tick).unwrap_or(0) % SPINNER.len();
     let spinner = Span::styled(format!("{} ", SPINNER[frame]), theme.key());
     let mut lines = Vec::new();
     if state.stages.is_empty() && running {
@@ -175,7 +176,7 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
         ));
     }
     let last = state.stages.len().saturating_sub(1);
-    for (i, (_, stage)) in state.stages.iter().enumerate() {
+    for (i, (at, stage)) in state.stages.iter().enumerate() {
         let current = i == last && running;
         let mut text = sanitize_line(&stage.summary());
         if current {
@@ -183,6 +184,12 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
                 text.push_str(" — this takes a minute or two");
             }
             text.push_str(&format!(" · {}s", state.stage_elapsed().as_secs()));
+        } else if let Some((next, _)) = state.stages.get(i + 1) {
+            // What took time (the model's answer) says how long; a check is instant.
+            let took = next.saturating_sub(*at).as_secs();
+            if took > 0 {
+                text.push_str(&format!(" · {took}s"));
+            }
         }
         let lead = match stage {
             Stage::Repairing { .. } => Span::styled("✗ ", theme.wrong()),

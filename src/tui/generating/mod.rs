@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 
 use super::terminal;
 use super::theme::Theme;
-use crate::generate::{Cancel, GenerateError, Stage};
+use crate::generate::{Cancel, Stage};
 use crate::quiz::Quiz;
 
 /// What the screen shows besides the stages.
@@ -47,12 +47,14 @@ pub enum GenerationOutcome {
     Declined,
     /// The user stopped the writing (Esc, q, Ctrl-C, or an ending signal); nothing kept.
     Cancelled,
-    Failed(GenerateError),
+    /// Why no quiz was written (a [`crate::generate::GenerateError`], or the job's own failure).
+    Failed(anyhow::Error),
 }
 
-/// The job that writes the quiz: tells each stage, stops when cancelled.
-pub trait Job: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz, GenerateError> + Send {}
-impl<J: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz, GenerateError> + Send> Job for J {}
+/// The job that writes the quiz: tells each stage, stops when cancelled (then returns
+/// [`crate::generate::GenerateError::Cancelled`] or any answer: a cancelled screen drops it).
+pub trait WriteJob: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send {}
+impl<J: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send> WriteJob for J {}
 
 /// How often the spinner and the elapsed time move.
 const TICK: Duration = Duration::from_millis(200);
@@ -60,7 +62,7 @@ const TICK: Duration = Duration::from_millis(200);
 /// Shows `screen`, runs `job` on a worker thread (after the offer is taken, when there is
 /// one), and returns how it ended once the terminal is restored. A cancel waits for the
 /// job to return (it does quickly: the model's request is dropped).
-pub fn run_generation(screen: GenerationScreen, job: impl Job) -> Result<GenerationOutcome> {
+pub fn run_generation(screen: GenerationScreen, job: impl WriteJob) -> Result<GenerationOutcome> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -83,7 +85,7 @@ impl Drop for CancelOnDrop {
 
 async fn event_loop<'scope>(
     screen: GenerationScreen,
-    job: impl Job + 'scope,
+    job: impl WriteJob + 'scope,
     scope: &'scope std::thread::Scope<'scope, '_>,
     cancel: &Cancel,
 ) -> Result<GenerationOutcome> {
@@ -129,9 +131,9 @@ async fn event_loop<'scope>(
                 None => Some(Action::Leave),
             },
             message = rx.recv(), if worker.is_some() => Some(message.unwrap_or_else(|| {
-                Action::Done(Err(GenerateError::Llm(crate::llm::LlmError::Runtime(
-                    "the thread writing the quiz stopped without an answer".into(),
-                ))))
+                Action::Done(Err(anyhow::anyhow!(
+                    "the thread writing the quiz stopped without an answer"
+                )))
             })),
             _ = ticker.tick() => Some(Action::Tick(Instant::now())),
             _ = signals.recv() => Some(Action::Signal),
@@ -151,7 +153,7 @@ async fn event_loop<'scope>(
 /// Runs `job` on a thread of `scope`; its stages and its answer come back through `tx`.
 fn start<'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
-    job: impl Job + 'scope,
+    job: impl WriteJob + 'scope,
     tx: mpsc::UnboundedSender<Action>,
     cancel: Cancel,
 ) -> std::thread::ScopedJoinHandle<'scope, ()> {

@@ -26,7 +26,7 @@ pub enum Action {
     Signal,
     Stage(Stage),
     /// The job returned.
-    Done(Result<Quiz, GenerateError>),
+    Done(anyhow::Result<Quiz>),
     /// The clock: the spinner and the elapsed time.
     Tick(Instant),
     Resize(u16, u16),
@@ -111,8 +111,8 @@ pub fn update(state: &mut State, action: Action) -> Effect {
             state.phase = Phase::Cancelling;
             Effect::Cancel
         }
-        Action::Stage(stage) => {
-            state.stages.push((state.elapsed(), stage));
+        Action::Stage(came) => {
+            state.stages.push((state.elapsed(), came));
             Effect::None
         }
         Action::Done(answer) => {
@@ -120,7 +120,7 @@ pub fn update(state: &mut State, action: Action) -> Effect {
                 // Asked to stop: whatever came back is not wanted.
                 _ if state.phase == Phase::Cancelling => GenerationOutcome::Cancelled,
                 Ok(quiz) => GenerationOutcome::Written(quiz),
-                Err(GenerateError::Cancelled) => GenerationOutcome::Cancelled,
+                Err(e) if is_cancelled(&e) => GenerationOutcome::Cancelled,
                 Err(e) => GenerationOutcome::Failed(e),
             });
             Effect::None
@@ -134,4 +134,11 @@ pub fn update(state: &mut State, action: Action) -> Effect {
             Effect::None
         }
     }
+}
+
+fn is_cancelled(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<GenerateError>()
+            .is_some_and(|g| matches!(g, GenerateError::Cancelled))
+    })
 }
