@@ -170,9 +170,9 @@ pub fn write_on_screen(screen: GenerationScreen, job: impl WriteJob) -> Result<O
 }
 
 /// A local change read for the model: the quiz kept for it, or what writing one needs.
-pub struct LocalPlan {
-    pub input: Input,
-    pub selection: Selection,
+struct LocalPlan {
+    input: Input,
+    selection: Selection,
     kept: Option<(Quiz, PathBuf)>,
     key: QuizKey,
     origin: Origin,

@@ -1,8 +1,5 @@
 use std::time::{Duration, Instant};
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-
 use super::state::{Action, Effect, Phase, State, update};
 use super::{GenerationOutcome, GenerationScreen};
 use crate::generate::{GenerateError, Stage};
@@ -46,19 +43,7 @@ fn at(state: &mut State, t0: Instant, secs: u64) {
 
 fn text(state: &State) -> String {
     let (w, h) = state.size;
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| super::draw(f, state)).unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let mut line = String::new();
-        for x in 0..w {
-            line.push_str(buffer[(x, y)].symbol());
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    crate::tui::tests::drawn(w, h, |f| super::draw(f, state))
 }
 
 #[test]
