@@ -9,12 +9,13 @@ use clap::Args;
 
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
-    Cancel, Context, DEFAULT_BUDGET_CHARS, Input, LocalOptions, Stage, Uncommitted, prepare_local,
-    repository, select_generator, write_quiz,
+    Cancel, Context, DEFAULT_BUDGET_CHARS, GenerateError, Input, LocalOptions, Stage, Uncommitted,
+    prepare_local, repository, select_generator, write_quiz,
 };
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
+use crate::tui::generating::{GenerationOutcome, GenerationScreen, WriteJob, run_generation};
 
 /// Write a quiz for your branch's change with an LLM, before any bot does.
 ///
@@ -158,6 +159,71 @@ pub fn local_quiz(
     store: &Store,
     dir: &Path,
 ) -> Result<LocalQuiz> {
+    let mut plan = plan_local(args, questions, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok(made);
+    }
+    say_reading(&plan.job.input);
+    let made = plan.made();
+    let quiz = plan.job.write(store, &mut say_stage, &Cancel::new())?;
+    Ok(made(quiz))
+}
+
+/// `take --local` in the full-screen UI: the quiz kept for the change, or one the model
+/// writes on the generation screen (and that is kept). `None`: none was written (the
+/// taker cancelled; said on stdout).
+pub fn local_quiz_on_screen(
+    args: &LocalArgs,
+    store: &Store,
+    dir: &Path,
+) -> Result<Option<LocalQuiz>> {
+    let mut plan = plan_local(args, None, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok(Some(made));
+    }
+    let screen = plan.job.screen(plan.origin.describe(), None)?;
+    let made = plan.made();
+    let job = plan.job;
+    let store = store.clone();
+    let written = write_on_screen(screen, move |on_stage, cancel| {
+        job.write(&store, on_stage, cancel)
+    })?;
+    Ok(written.map(made))
+}
+
+/// Runs `job` on the generation screen: the quiz it wrote, or `None` when the user left
+/// or cancelled (said on stdout once the terminal is restored). A failure is the error.
+pub fn write_on_screen(screen: GenerationScreen, job: impl WriteJob) -> Result<Option<Quiz>> {
+    match run_generation(screen, job)? {
+        GenerationOutcome::Written(quiz) => Ok(Some(quiz)),
+        GenerationOutcome::Declined => {
+            outln!("No quiz was written.");
+            Ok(None)
+        }
+        GenerationOutcome::Cancelled => {
+            outln!("No quiz was written (cancelled).");
+            Ok(None)
+        }
+        GenerationOutcome::Failed(e) => Err(e),
+    }
+}
+
+/// A local change read for the model: the quiz kept for it, or the job that writes one.
+struct LocalPlan {
+    job: Job,
+    kept: Option<(Quiz, PathBuf)>,
+    origin: Origin,
+    top: PathBuf,
+}
+
+/// Reads the change in `dir`'s repository and looks for the quiz kept for it (none with
+/// --regenerate).
+fn plan_local(
+    args: &LocalArgs,
+    questions: Option<usize>,
+    store: &Store,
+    dir: &Path,
+) -> Result<LocalPlan> {
     let (top, repository_id) = repository(dir).map_err(usage)?;
     let opts = LocalOptions {
         base: args.local.clone().filter(|b| !b.trim().is_empty()),
@@ -165,7 +231,6 @@ pub fn local_quiz(
         budget: DEFAULT_BUDGET_CHARS,
     };
     let input = prepare_local(&top, &opts).map_err(usage)?;
-    say_reading(&input);
     if input.given().next().is_none() {
         return Err(super::UsageError(format!("no change to quiz: {}", input.summary())).into());
     }
@@ -179,27 +244,43 @@ pub fn local_quiz(
         repository: repository_id.clone(),
         digest: input.digest.clone(),
     };
-    if !args.regenerate
-        && let Some((quiz, path)) = cache::load(store, &key)
-    {
+    let kept = (!args.regenerate)
+        .then(|| cache::load(store, &key))
+        .flatten();
+    Ok(LocalPlan {
+        job: Job {
+            selection,
+            input,
+            context: Context {
+                repository: Some(repository_id),
+                pr: None,
+                questions,
+            },
+            key,
+        },
+        kept,
+        origin,
+        top,
+    })
+}
+
+impl LocalPlan {
+    /// The quiz written earlier for this change, said on stderr with the change read.
+    fn kept_quiz(&mut self) -> Option<LocalQuiz> {
+        let (quiz, path) = self.kept.take()?;
+        say_reading(&self.job.input);
         errln!(
             "quizz: the quiz written earlier for this change ({}); --regenerate writes a fresh one",
             path.display()
         );
-        return Ok(LocalQuiz { quiz, origin, top });
+        Some(self.made()(quiz))
     }
-    let job = Job {
-        selection,
-        input,
-        context: Context {
-            repository: Some(repository_id),
-            pr: None,
-            questions,
-        },
-        key,
-    };
-    let quiz = job.write(store, &mut say_stage, &Cancel::new())?;
-    Ok(LocalQuiz { quiz, origin, top })
+
+    /// What names a quiz of this change in the store, once it is written.
+    fn made(&self) -> impl FnOnce(Quiz) -> LocalQuiz + use<> {
+        let (origin, top) = (self.origin.clone(), self.top.clone());
+        move |quiz| LocalQuiz { quiz, origin, top }
+    }
 }
 
 /// A quiz to be written: the backend, the prepared change, what the prompt says of it,
@@ -212,6 +293,23 @@ pub struct Job {
 }
 
 impl Job {
+    /// The generation screen for this job: what it is for (`title`), the change read, the
+    /// backend; `offer`: ask first, saying why. No backend: the error that says how to set
+    /// one up.
+    pub fn screen(&self, title: String, offer: Option<String>) -> Result<GenerationScreen> {
+        let Some(llm) = &self.selection.llm else {
+            return Err(GenerateError::NoBackend.into());
+        };
+        Ok(GenerationScreen {
+            title,
+            reading: reading_lines(&self.input),
+            backend: llm.name().to_string(),
+            model: self.selection.model.clone(),
+            offer,
+            theme: crate::tui::theme::Theme::from_env(),
+        })
+    }
+
     /// Has the model write the quiz (each stage told to `on_stage`; `cancel` stops it),
     /// then keeps it. A cancelled or failed write keeps nothing.
     pub fn write(
@@ -255,54 +353,39 @@ fn failed_dir(store: &Store) -> PathBuf {
         .join("generate-failed")
 }
 
-pub(super) fn say_reading(input: &Input) {
-    errln!(
-        "quizz: reading the diff: {}",
-        crate::text::sanitize_line(&input.summary())
-    );
+/// What was read of the change: the diff's summary, and uncommitted work left out.
+fn reading_lines(input: &Input) -> Vec<String> {
+    let mut lines = vec![format!("reading the diff: {}", input.summary())];
     if let Uncommitted::LeftOut { files } = input.uncommitted {
-        errln!(
-            "quizz: {} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
+        lines.push(format!(
+            "{} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
             crate::text::plural(files, "file is", "files are")
-        );
+        ));
+    }
+    lines
+}
+
+pub(super) fn say_reading(input: &Input) {
+    for line in reading_lines(input) {
+        errln!("quizz: {}", crate::text::sanitize_line(&line));
     }
 }
 
 pub(super) fn say_stage(stage: &Stage) {
+    let line = crate::text::sanitize_line(&stage.summary());
     match stage {
-        Stage::Asking {
-            backend,
-            model,
-            round: 0,
-        } => {
+        Stage::Asking { round: 0, .. } => {
             let wait = if std::io::stderr().is_terminal() {
                 " (this takes a minute or two)"
             } else {
                 ""
             };
-            errln!(
-                "quizz: asking the model ({backend}, {}){wait}…",
-                crate::text::sanitize_line(model)
-            );
+            errln!("quizz: {line}{wait}…");
         }
-        Stage::Asking { round, .. } => errln!("quizz: asking again (repair {round})…"),
-        Stage::Ready { questions, kept } => errln!(
-            "quizz: quiz ready: {} (kept in {})",
-            crate::text::plural(*questions, "question", "questions"),
-            kept.display()
-        ),
-        Stage::Checking { usage, .. } => {
-            if let Some(reported) = usage.describe() {
-                errln!("quizz: checking the quiz (the model answered: {reported})…");
-            } else {
-                errln!("quizz: checking the quiz…");
-            }
-        }
+        Stage::Asking { .. } | Stage::Checking { .. } => errln!("quizz: {line}…"),
+        Stage::Ready { .. } => errln!("quizz: {line}"),
         Stage::Repairing { checks } => {
-            errln!(
-                "quizz: repairing: {} failed:",
-                crate::text::plural(checks.len(), "check", "checks")
-            );
+            errln!("quizz: {line}");
             for c in checks {
                 errln!("  - {}", crate::text::sanitize_line(c));
             }

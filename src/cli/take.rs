@@ -114,7 +114,10 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let plain = wants_plain(args.plain || args.json);
     let pr_take = if from_pr {
         let cwd = std::env::current_dir()?;
-        Some(open_pr_take(args, &store, &cwd)?)
+        let Some(take) = open_pr_take(args, &store, &cwd, plain)? else {
+            return Ok(());
+        };
+        Some(take)
     } else {
         None
     };
@@ -122,8 +125,17 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
         None if local => {
-            let made =
-                super::generate::local_quiz(&args.local, None, &store, &std::env::current_dir()?)?;
+            let cwd = std::env::current_dir()?;
+            // The full-screen UI shows the writing on its own screen; plain mode on stderr.
+            let made = if plain {
+                super::generate::local_quiz(&args.local, None, &store, &cwd)?
+            } else {
+                let Some(made) = super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
+                else {
+                    return Ok(());
+                };
+                made
+            };
             code_dir = made.top;
             crate::source::LoadedQuiz {
                 quiz: made.quiz,
@@ -154,10 +166,19 @@ pub fn run(args: &TakeArgs) -> Result<()> {
 
 /// The PR's quiz: the one posted, else (agreed to, or kept from an earlier take on the
 /// same head commit) one quizz writes from the PR's diff.
-fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result<PrTake> {
+/// The PR's quiz: the one posted, else (agreed to, or kept from an earlier take on the
+/// same head commit) one quizz writes from the PR's diff — on the generation screen in the
+/// full-screen UI, with stage lines in plain mode. `None`: the taker declined or cancelled
+/// on the screen (said on stdout).
+fn open_pr_take(
+    args: &TakeArgs,
+    store: &Store,
+    cwd: &std::path::Path,
+    in_plain_mode: bool,
+) -> Result<Option<PrTake>> {
     let mut missing =
         match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
-            PrQuiz::Posted(take) => return Ok(*take),
+            PrQuiz::Posted(take) => return Ok(Some(*take)),
             PrQuiz::Missing(missing) => *missing,
         };
     let choice = args.generation.choice();
@@ -180,9 +201,14 @@ fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result
         ))
         .into());
     }
+    // The screen asks itself (y writes, q leaves); plain mode asks on stderr.
+    let on_screen = !in_plain_mode;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut decide = |m: &OpenPr, selection: &crate::llm::Selection| {
+        if on_screen {
+            return Ok(selection.llm.is_some() || choice == GenerateChoice::Yes);
+        }
         generate_pr::agree(m, selection, choice, &mut input, &mut std::io::stderr())
     };
     let Some(plan) = generate_pr::plan(
@@ -197,9 +223,29 @@ fn open_pr_take(args: &TakeArgs, store: &Store, cwd: &std::path::Path) -> Result
         return Err(missing.why.into());
     };
     let mut notes = vec![written_note(&missing, &plan)];
-    let quiz = generate_pr::write_with_lines(plan, store)?;
+    let quiz = match plan.prepared {
+        generate_pr::PrPrepared::ToWrite(job) if on_screen => {
+            let offer = (choice == GenerateChoice::Ask).then(|| missing.why.to_string());
+            let screen = job.screen(missing.header(), offer)?;
+            let store = store.clone();
+            let written = super::generate::write_on_screen(screen, move |on_stage, cancel| {
+                job.write(&store, on_stage, cancel)
+            })?;
+            let Some(quiz) = written else {
+                return Ok(None);
+            };
+            quiz
+        }
+        prepared => generate_pr::write_with_lines(
+            generate_pr::PrPlan {
+                head: plan.head,
+                prepared,
+            },
+            store,
+        )?,
+    };
     notes.extend(earlier_quiz_note(store, &missing.pr.origin(), &quiz));
-    Ok(missing.into_take(quiz, notes))
+    Ok(Some(missing.into_take(quiz, notes)))
 }
 
 /// A PR's quiz is new after a push: the results of the one before stay saved, and are said

@@ -36,6 +36,34 @@ pub enum Stage {
     Ready { questions: usize, kept: PathBuf },
 }
 
+impl Stage {
+    /// The stage in a few words, for a stage line or the generation screen (the model's
+    /// name is untrusted text: sanitize before drawing). Repairing's checks are not in it.
+    pub fn summary(&self) -> String {
+        match self {
+            Self::Asking {
+                backend,
+                model,
+                round: 0,
+            } => format!("asking the model ({backend}, {model})"),
+            Self::Asking { round, .. } => format!("asking again (repair {round})"),
+            Self::Checking { usage, .. } => match usage.describe() {
+                Some(reported) => format!("checking the quiz (the model answered: {reported})"),
+                None => "checking the quiz".to_string(),
+            },
+            Self::Repairing { checks } => format!(
+                "repairing: {} failed:",
+                crate::text::plural(checks.len(), "check", "checks")
+            ),
+            Self::Ready { questions, kept } => format!(
+                "quiz ready: {} (kept in {})",
+                crate::text::plural(*questions, "question", "questions"),
+                kept.display()
+            ),
+        }
+    }
+}
+
 /// Why no quiz was written, with what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {

@@ -429,6 +429,11 @@ impl OpenPr {
             .block_on(sync::pull_files(&self.conn.client, &self.pr))
     }
 
+    /// `octo/app#7 · Fix the parser · by alice` (what is known of it), safe to print.
+    pub fn header(&self) -> String {
+        header_line(&self.pr, self.cache.pull.as_ref())
+    }
+
     /// The quiz comment posted for head commit `head` (quizz's marker names it) by a
     /// trusted author or by `me`, the newest first.
     pub fn posted_for_head(&self, head: &str, me: Option<&str>) -> Option<&Comment> {

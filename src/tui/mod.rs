@@ -8,6 +8,7 @@ pub mod app;
 mod body;
 mod diagrams;
 mod drawings;
+pub mod generating;
 mod keymap;
 mod layout;
 mod markdown;

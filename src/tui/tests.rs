@@ -115,8 +115,13 @@ fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
 }
 
 fn screen(app: &App, w: u16, h: u16) -> String {
+    drawn(w, h, |f| super::draw(f, app))
+}
+
+/// What `draw` puts on a `w`x`h` terminal, row by row, without trailing spaces.
+pub(super) fn drawn(w: u16, h: u16, draw: impl FnOnce(&mut ratatui::Frame)) -> String {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal.draw(|f| super::draw(f, app)).unwrap();
+    terminal.draw(draw).unwrap();
     let buffer = terminal.backend().buffer();
     let mut out = String::new();
     for y in 0..h {

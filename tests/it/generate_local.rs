@@ -13,10 +13,10 @@ const LOCK_SECRET: &str = "lockfile-contents-never-sent";
 
 /// A repository with `main` and a branch `feature` two commits ahead (code, a lockfile, a
 /// binary), and one uncommitted change.
-struct Repo {
+pub struct Repo {
     _dir: tempfile::TempDir,
-    path: PathBuf,
-    home: tempfile::TempDir,
+    pub path: PathBuf,
+    pub home: tempfile::TempDir,
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -38,7 +38,7 @@ fn git(dir: &Path, args: &[&str]) {
 }
 
 impl Repo {
-    fn new() -> Self {
+    pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("app");
         std::fs::create_dir_all(path.join("src")).unwrap();
@@ -108,7 +108,7 @@ fn grade() -> Reply {
     Reply::grade(1, "Names the point of the change.")
 }
 
-fn quiz_posts(server: &FakeMessages) -> Vec<Recorded> {
+pub fn quiz_posts(server: &FakeMessages) -> Vec<Recorded> {
     server.posts_for("submit_quiz")
 }
 

@@ -17,7 +17,7 @@ const RETRY_RS: &str = "fn send() {\n    if once().is_err() {\n        retry_sen
 const LOCK_SECRET: &str = "lockfile-contents-never-sent";
 
 /// A PR 7 with no quiz comment: a code change and a lockfile, its description, one head.
-fn pr_without_quiz(api: &Api, name: &str) -> String {
+pub fn pr_without_quiz(api: &Api, name: &str) -> String {
     let repo = api.repo(name);
     api.fake.add_pull(&repo, 7, "octo", "feature");
     api.fake

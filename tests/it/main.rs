@@ -69,6 +69,7 @@ mod plain_input;
 mod roundtrip_props;
 mod trust_results;
 mod tui_discover;
+mod tui_generate;
 mod tui_github;
 mod tui_grading;
 mod tui_safety;

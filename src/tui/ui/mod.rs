@@ -10,6 +10,8 @@ mod question;
 pub mod results;
 mod review;
 
+pub(crate) use review::clip;
+
 use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};

@@ -47,6 +47,22 @@ impl Tmux {
 
     /// Like [`Tmux::start`], in the session `name` (a second window on the same data).
     pub fn start_in(&self, name: &str, w: u16, h: u16, args: &str, env: &str) {
+        self.launch(name, None, (w, h), args, env);
+    }
+
+    /// Like [`Tmux::start`], with `dir` as quizz's working directory (a repository).
+    pub fn start_at(&self, dir: &std::path::Path, w: u16, h: u16, args: &str, env: &str) {
+        self.launch("q", Some(dir), (w, h), args, env);
+    }
+
+    fn launch(
+        &self,
+        name: &str,
+        dir: Option<&std::path::Path>,
+        (w, h): (u16, u16),
+        args: &str,
+        env: &str,
+    ) {
         let bin = env!("CARGO_BIN_EXE_quizz");
         // Through a shell that waits after quizz exits, so what it prints stays readable.
         let cmd = format!(
@@ -58,8 +74,14 @@ impl Tmux {
         // Killing the last session stops the tmux server; a new session started while it
         // is stopping can be lost (seen on a loaded machine): start again until it holds.
         let (w, h) = (w.to_string(), h.to_string());
+        let mut session = vec!["new-session", "-d", "-s", name, "-x", &w, "-y", &h];
+        let dir = dir.map(|d| d.display().to_string());
+        if let Some(dir) = &dir {
+            session.extend(["-c", dir]);
+        }
+        session.push(&cmd);
         for _ in 0..50 {
-            self.tmux(&["new-session", "-d", "-s", name, "-x", &w, "-y", &h, &cmd]);
+            self.tmux(&session);
             if self.has_session(name) {
                 return;
             }
