@@ -302,6 +302,21 @@ pub(super) fn say_stage(stage: &Stage) {
             Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
             None => errln!("quizz: checking the quiz…"),
         },
+        Stage::Writing {
+            activity: Some(activity),
+            ..
+        } => errln!("quizz: {}", crate::text::sanitize_line(activity)),
+        Stage::Writing { output_tokens, .. } => {
+            if writing_due(&WRITING_TOLD, std::io::stderr().is_terminal()) {
+                errln!(
+                    "quizz: writing… {} tokens",
+                    crate::text::thousands(*output_tokens)
+                );
+            }
+        }
+        Stage::QuestionDrafted { index, .. } => {
+            errln!("quizz: question {} written", index + 1);
+        }
         Stage::Repairing { checks } => {
             errln!(
                 "quizz: repairing: {} failed:",
@@ -312,4 +327,22 @@ pub(super) fn say_stage(stage: &Stage) {
             }
         }
     }
+}
+
+/// When a `writing…` line was last shown: one every 3 s at a terminal, every 15 s in a log.
+static WRITING_TOLD: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+
+fn writing_due(
+    told: &std::sync::Mutex<Option<std::time::Instant>>,
+    terminal: bool,
+) -> bool {
+    let every = std::time::Duration::from_secs(if terminal { 3 } else { 15 });
+    let mut told = told
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let due = told.is_none_or(|t| t.elapsed() >= every);
+    if due {
+        *told = Some(std::time::Instant::now());
+    }
+    due
 }

@@ -30,6 +30,20 @@ pub enum Stage {
     },
     /// The model answered (what the backend reported of it); quizz checks its quiz.
     Checking { round: u32, usage: Usage },
+    /// The model is writing (round `round`): about `output_tokens` so far, and what it
+    /// does through its tools when the backend says (`Read src/retry.rs`).
+    Writing {
+        round: u32,
+        output_tokens: u64,
+        activity: Option<String>,
+    },
+    /// Question `index` (from 0) of round `round` is written while the rest is not; not
+    /// checked yet.
+    QuestionDrafted {
+        round: u32,
+        index: usize,
+        draft: serde_json::Value,
+    },
     /// The answer failed these checks: the model is asked to fix them.
     Repairing { checks: Vec<String> },
     /// The quiz passed every check and is kept at `kept`.
@@ -176,20 +190,9 @@ pub fn write_quiz(
             }
         },
         |progress: &Progress| {
-            on_stage(&match progress {
-                Progress::Asking { round } => Stage::Asking {
-                    backend,
-                    model: model.clone(),
-                    round: *round,
-                },
-                Progress::Answered { round, usage } => Stage::Checking {
-                    round: *round,
-                    usage: usage.clone(),
-                },
-                Progress::Repairing { checks, .. } => Stage::Repairing {
-                    checks: checks.clone(),
-                },
-            });
+            if let Some(stage) = stage_of(progress, backend, &model) {
+                on_stage(&stage);
+            }
         },
     );
     let Some(answer) = outcome.map_err(GenerateError::Llm)? else {
@@ -212,6 +215,44 @@ pub fn write_quiz(
         }
         Err(e) => Err(GenerateError::Llm(e)),
     }
+}
+
+/// The stage a backend's progress stands for (`None`: nothing to show).
+fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<Stage> {
+    Some(match progress {
+        Progress::Asking { round } => Stage::Asking {
+            backend,
+            model: model.to_string(),
+            round: *round,
+        },
+        Progress::Answered { round, usage } => Stage::Checking {
+            round: *round,
+            usage: usage.clone(),
+        },
+        Progress::Repairing { checks, .. } => Stage::Repairing {
+            checks: checks.clone(),
+        },
+        Progress::Streaming {
+            round,
+            output_tokens,
+            ..
+        } => Stage::Writing {
+            round: *round,
+            output_tokens: *output_tokens,
+            activity: None,
+        },
+        Progress::Item {
+            round,
+            array,
+            index,
+            value,
+        } if array == "questions" => Stage::QuestionDrafted {
+            round: *round,
+            index: *index,
+            draft: value.clone(),
+        },
+        Progress::Item { .. } => return None,
+    })
 }
 
 /// Saves a rejected answer for the user to read (owner-only, atomically).

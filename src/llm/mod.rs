@@ -13,6 +13,7 @@ mod blocking;
 mod claude_cli;
 mod error;
 mod http;
+pub mod json_items;
 mod select;
 
 use serde_json::Value;
@@ -63,6 +64,22 @@ pub enum Progress {
     Answered { round: u32, usage: Usage },
     /// The answer of round `round` failed these checks: the next round asks for a repair.
     Repairing { round: u32, checks: Vec<String> },
+    /// Round `round`'s reply is arriving (a streamed Messages API reply): `chars` of it so
+    /// far, about `output_tokens` (the API's count once it gives one, else 4 characters a
+    /// token). Told at most every 250 ms while bytes arrive.
+    Streaming {
+        round: u32,
+        output_tokens: u64,
+        chars: usize,
+    },
+    /// An element of the answer's top-level array `array` (a quiz's `questions`) is whole
+    /// while the rest is still being written: element `index` of round `round`, unchecked.
+    Item {
+        round: u32,
+        array: String,
+        index: usize,
+        value: Value,
+    },
 }
 
 /// What a backend reports of one round, where it does: tokens (both backends), turns and

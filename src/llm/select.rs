@@ -195,8 +195,9 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Writing a quiz: a long answer (16,000 tokens) within 10 minutes; on the CLI the
-    /// read-only tools in `repo` and 30 turns to read the change; 2 repair rounds.
+    /// Writing a quiz: a long answer (16,000 tokens), streamed so its progress and each
+    /// question are reported as they arrive; on the CLI the read-only tools in `repo` and
+    /// 30 turns to read the change; 2 repair rounds.
     /// Generation's limits, each request (or CLI run) within `timeout`.
     pub fn generation(repo: &Path, timeout: Duration) -> Self {
         Self {
@@ -204,6 +205,7 @@ impl Limits {
                 request_timeout: timeout,
                 max_tokens: 16_000,
                 invalid_output_retries: 2,
+                stream: true,
                 ..HttpConfig::default()
             },
             cli: ClaudeCliConfig {
