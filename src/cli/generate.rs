@@ -303,9 +303,9 @@ pub(super) fn say_stage(stage: &Stage) {
             None => errln!("quizz: checking the quiz…"),
         },
         Stage::Writing {
-            activity: Some(activity),
+            activity: Some(used),
             ..
-        } => errln!("quizz: {}", crate::text::sanitize_line(activity)),
+        } => errln!("quizz: {}", doing(used)),
         Stage::Writing { output_tokens, .. } => {
             if writing_due(&WRITING_TOLD, std::io::stderr().is_terminal()) {
                 errln!(
@@ -327,6 +327,17 @@ pub(super) fn say_stage(stage: &Stage) {
             }
         }
     }
+}
+
+/// `reading src/retry.rs`: what the model does through a tool, in words.
+fn doing(used: &crate::llm::ToolUse) -> String {
+    let what = match used.tool.as_str() {
+        "Read" => "reading",
+        "Grep" => "searching for",
+        "Glob" => "listing",
+        other => other,
+    };
+    format!("{what} {}", used.target).trim_end().to_string()
 }
 
 /// When a `writing…` line was last shown: one every 3 s at a terminal, every 15 s in a log.

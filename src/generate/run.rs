@@ -11,8 +11,8 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, Usage, run_blocking,
-    select_backend,
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, ToolUse, Usage,
+    run_blocking, select_backend,
 };
 use crate::quiz::Quiz;
 
@@ -30,12 +30,13 @@ pub enum Stage {
     },
     /// The model answered (what the backend reported of it); quizz checks its quiz.
     Checking { round: u32, usage: Usage },
-    /// The model is writing (round `round`): about `output_tokens` so far, and what it
-    /// does through its tools when the backend says (`Read src/retry.rs`).
+    /// The model is writing (round `round`): about `output_tokens` so far; `activity` is
+    /// the tool call it just made (`Read src/retry.rs`, the CLI only) when this stage is
+    /// about one.
     Writing {
         round: u32,
         output_tokens: u64,
-        activity: Option<String>,
+        activity: Option<ToolUse>,
     },
     /// Question `index` (from 0) of round `round` is written while the rest is not; not
     /// checked yet.
@@ -240,6 +241,16 @@ fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<S
             round: *round,
             output_tokens: *output_tokens,
             activity: None,
+        },
+        Progress::Working {
+            round,
+            activity,
+            output_tokens,
+            ..
+        } => Stage::Writing {
+            round: *round,
+            output_tokens: *output_tokens,
+            activity: activity.clone(),
         },
         Progress::Item {
             round,

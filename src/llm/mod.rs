@@ -20,7 +20,8 @@ use serde_json::Value;
 
 pub use blocking::run_blocking;
 pub use claude_cli::{
-    ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, claude_version, structured_output,
+    ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, ToolUse, claude_version,
+    structured_output,
 };
 pub use error::{LlmError, clip, secs};
 pub use http::{Auth, HttpConfig, MessagesClient};
@@ -71,6 +72,15 @@ pub enum Progress {
         round: u32,
         output_tokens: u64,
         chars: usize,
+    },
+    /// Round `round`'s CLI run is working (`--output-format stream-json`): `activity` is
+    /// the tool call it just made when this report is about one (else `None`: tokens only),
+    /// after `turns` API turns and about `output_tokens` output tokens in all.
+    Working {
+        round: u32,
+        activity: Option<ToolUse>,
+        turns: u64,
+        output_tokens: u64,
     },
     /// An element of the answer's top-level array `array` (a quiz's `questions`) is whole
     /// while the rest is still being written: element `index` of round `round`, unchecked.

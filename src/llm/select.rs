@@ -215,6 +215,7 @@ impl Limits {
                     repo: repo.to_path_buf(),
                 },
                 repairs: 2,
+                stream: true,
                 ..ClaudeCliConfig::default()
             },
         }

@@ -481,7 +481,31 @@ async fn the_cli_reads_the_repository_with_read_only_tools_and_answers_in_the_sc
     let server = reads_then(&r.repo, valid());
     r.point_at(&real, &server);
 
-    assert_eq!(ask(&r.cli()).await.unwrap(), expected());
+    let (quiz, heard) = ask_noting(&r.cli()).await;
+    assert_eq!(quiz.unwrap(), expected());
+    // Told as the run works (stream-json): the file it read, its turns, each question.
+    let read = heard.iter().find_map(|p| match p {
+        Progress::Working {
+            round: 0,
+            activity: Some(used),
+            turns,
+            ..
+        } => Some((used.to_string(), *turns)),
+        _ => None,
+    });
+    assert_eq!(read, Some(("Read src/lib.rs".into(), 1)), "{heard:?}");
+    let items: Vec<usize> = heard
+        .iter()
+        .filter_map(|p| match p {
+            Progress::Item { index, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(items, [0, 1], "{heard:?}");
+    assert!(
+        matches!(heard.last(), Some(Progress::Answered { usage, .. }) if usage.turns.is_some()),
+        "{heard:?}"
+    );
     assert_eq!(
         r.log("pwd").trim(),
         real_path(&r.repo),
