@@ -307,11 +307,10 @@ pub(super) fn say_stage(stage: &Stage) {
             ..
         } => errln!("quizz: {}", doing(used)),
         Stage::Writing { output_tokens, .. } => {
-            if writing_due(&WRITING_TOLD, std::io::stderr().is_terminal()) {
-                errln!(
-                    "quizz: writing… {} tokens",
-                    crate::text::thousands(*output_tokens)
-                );
+            let n = *output_tokens;
+            if n > 0 && writing_due(&WRITING_TOLD, std::io::stderr().is_terminal()) {
+                let noun = if n == 1 { "token" } else { "tokens" };
+                errln!("quizz: writing… {} {noun}", crate::text::thousands(n));
             }
         }
         Stage::QuestionDrafted { index, .. } => {
@@ -356,4 +355,27 @@ fn writing_due(
         *told = Some(std::time::Instant::now());
     }
     due
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_model_does_reads_as_words() {
+        let used = |tool: &str, target: &str| crate::llm::ToolUse {
+            tool: tool.into(),
+            target: target.into(),
+        };
+        assert_eq!(doing(&used("Read", "src/retry.rs")), "reading src/retry.rs");
+        assert_eq!(doing(&used("Grep", "retry_send")), "searching for retry_send");
+        assert_eq!(doing(&used("Glob", "")), "listing");
+    }
+
+    #[test]
+    fn a_writing_line_is_not_repeated_at_once() {
+        let told = std::sync::Mutex::new(None);
+        assert!(writing_due(&told, true));
+        assert!(!writing_due(&told, true));
+    }
 }

@@ -120,10 +120,9 @@ impl StreamedMessage {
             .and_then(Value::as_u64)
             .and_then(|i| usize::try_from(i).ok());
         match (kind, index) {
+            // Its output count (1) says nothing yet: the count comes with message_delta.
             ("message_start", _) => {
-                let usage = data.pointer("/message/usage");
-                self.input_tokens = count(usage, "input_tokens");
-                self.output_tokens = count(usage, "output_tokens");
+                self.input_tokens = count(data.pointer("/message/usage"), "input_tokens");
             }
             ("content_block_start", Some(i)) => {
                 let block = data.get("content_block").cloned().unwrap_or(Value::Null);
