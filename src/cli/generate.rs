@@ -298,10 +298,13 @@ pub(super) fn say_stage(stage: &Stage) {
             crate::text::plural(*questions, "question", "questions"),
             kept.display()
         ),
-        Stage::Checking { usage, .. } => match usage.describe() {
-            Some(reported) => errln!("quizz: checking the quiz (the model answered: {reported})…"),
-            None => errln!("quizz: checking the quiz…"),
-        },
+        Stage::Checking { usage, .. } => {
+            if let Some(reported) = usage.describe() {
+                errln!("quizz: checking the quiz (the model answered: {reported})…");
+            } else {
+                errln!("quizz: checking the quiz…");
+            }
+        }
         Stage::Writing {
             activity: Some(used),
             ..
@@ -342,10 +345,7 @@ fn doing(used: &crate::llm::ToolUse) -> String {
 /// When a `writing…` line was last shown: one every 3 s at a terminal, every 15 s in a log.
 static WRITING_TOLD: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
 
-fn writing_due(
-    told: &std::sync::Mutex<Option<std::time::Instant>>,
-    terminal: bool,
-) -> bool {
+fn writing_due(told: &std::sync::Mutex<Option<std::time::Instant>>, terminal: bool) -> bool {
     let every = std::time::Duration::from_secs(if terminal { 3 } else { 15 });
     let mut told = told
         .lock()
@@ -368,7 +368,10 @@ mod tests {
             target: target.into(),
         };
         assert_eq!(doing(&used("Read", "src/retry.rs")), "reading src/retry.rs");
-        assert_eq!(doing(&used("Grep", "retry_send")), "searching for retry_send");
+        assert_eq!(
+            doing(&used("Grep", "retry_send")),
+            "searching for retry_send"
+        );
         assert_eq!(doing(&used("Glob", "")), "listing");
     }
 

@@ -28,7 +28,9 @@ pub enum LlmError {
     #[error("cannot reach {url}: {message}")]
     Network { url: String, message: String },
     /// A streamed reply stopped before its end (`message_stop`).
-    #[error("the reply from {url} stopped after {chars} characters, before its end ({message}); try again")]
+    #[error(
+        "the reply from {url} stopped after {chars} characters, before its end ({message}); try again"
+    )]
     StreamCut {
         url: String,
         chars: usize,

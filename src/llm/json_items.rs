@@ -227,8 +227,12 @@ mod tests {
 
     #[test]
     fn nested_arrays_and_other_properties_are_not_items() {
-        let text = r#"{"title": "[not, an, array]", "n": 3, "tags": [], "questions": [[1, [2]], 3, "x"]}"#;
-        assert_eq!(all_items(text, &[]), expected(&serde_json::from_str(text).unwrap()));
+        let text =
+            r#"{"title": "[not, an, array]", "n": 3, "tags": [], "questions": [[1, [2]], 3, "x"]}"#;
+        assert_eq!(
+            all_items(text, &[]),
+            expected(&serde_json::from_str(text).unwrap())
+        );
     }
 
     fn json_value() -> impl Strategy<Value = Value> {

@@ -182,7 +182,11 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
     assert!(stderr.contains("quiz ready: 4 questions"), "{stderr}");
     // Streamed: each question is told as soon as it is written, before the checks.
     let told: Vec<usize> = (1..=4)
-        .map(|n| stderr.find(&format!("quizz: question {n} written\n")).unwrap())
+        .map(|n| {
+            stderr
+                .find(&format!("quizz: question {n} written\n"))
+                .unwrap()
+        })
         .collect();
     assert!(told.is_sorted(), "{stderr}");
     assert!(

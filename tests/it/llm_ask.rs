@@ -484,7 +484,7 @@ async fn the_cli_reads_the_repository_with_read_only_tools_and_answers_in_the_sc
     let (quiz, heard) = ask_noting(&r.cli()).await;
     assert_eq!(quiz.unwrap(), expected());
     // Told as the run works (stream-json): the file it read, its turns, each question.
-    let read = heard.iter().find_map(|p| match p {
+    let reading = heard.iter().find_map(|p| match p {
         Progress::Working {
             round: 0,
             activity: Some(used),
@@ -493,7 +493,7 @@ async fn the_cli_reads_the_repository_with_read_only_tools_and_answers_in_the_sc
         } => Some((used.to_string(), *turns)),
         _ => None,
     });
-    assert_eq!(read, Some(("Read src/lib.rs".into(), 1)), "{heard:?}");
+    assert_eq!(reading, Some(("Read src/lib.rs".into(), 1)), "{heard:?}");
     let items: Vec<usize> = heard
         .iter()
         .filter_map(|p| match p {

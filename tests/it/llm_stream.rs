@@ -45,7 +45,8 @@ async fn events_of(url: &str, body: &Value) -> Vec<(String, Value)> {
 async fn the_fake_streams_a_tool_call_as_the_api_does_and_answers_calls_at_once() {
     let input = long_input(4_000);
     // 2,000 tokens a second: each reply takes about half a second.
-    let server = FakeMessages::sequence(vec![Reply::tool_input(input.clone()).streamed_at(2_000.0)]);
+    let server =
+        FakeMessages::sequence(vec![Reply::tool_input(input.clone()).streamed_at(2_000.0)]);
     let body = json!({"model": "m", "stream": true, "tool_choice": {"type": "tool", "name": "submit_quiz"},
                       "tools": [{"name": "submit_quiz"}], "messages": []});
     let url = server.url.clone();
@@ -86,7 +87,11 @@ async fn the_fake_streams_a_tool_call_as_the_api_does_and_answers_calls_at_once(
             written.chars().count().div_ceil(4)
         );
     }
-    assert_eq!(server.max_in_flight(), 3, "the three calls were answered at once");
+    assert_eq!(
+        server.max_in_flight(),
+        3,
+        "the three calls were answered at once"
+    );
 }
 
 #[tokio::test]
@@ -144,9 +149,11 @@ async fn an_overloaded_error_mid_stream_is_retried_as_a_529_is() {
         "one round, asked and answered: {heard:?}"
     );
 
-    let server = FakeMessages::sequence(vec![
-        Reply::tool_input(valid()).error_mid_stream(20, "overloaded_error", "Overloaded"),
-    ]);
+    let server = FakeMessages::sequence(vec![Reply::tool_input(valid()).error_mid_stream(
+        20,
+        "overloaded_error",
+        "Overloaded",
+    )]);
     let err = ask(&messages(&server, generation())).await.unwrap_err();
     assert_eq!(err, LlmError::Overloaded { attempts: 4 });
 
@@ -180,9 +187,8 @@ async fn a_stream_cut_before_its_end_says_so() {
 
 #[tokio::test]
 async fn a_stream_slower_than_the_request_limit_times_out() {
-    let server = FakeMessages::sequence(vec![
-        Reply::tool_input(long_input(2_000)).streamed_at(20.0),
-    ]);
+    let server =
+        FakeMessages::sequence(vec![Reply::tool_input(long_input(2_000)).streamed_at(20.0)]);
     let config = HttpConfig {
         request_timeout: Duration::from_secs(1),
         ..generation()

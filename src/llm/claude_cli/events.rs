@@ -151,7 +151,10 @@ impl RunWatcher {
                 }
             }
             Some("message_delta") => {
-                if let Some(n) = event.pointer("/usage/output_tokens").and_then(Value::as_u64) {
+                if let Some(n) = event
+                    .pointer("/usage/output_tokens")
+                    .and_then(Value::as_u64)
+                {
                     self.turn_tokens = Some(n);
                 }
             }
@@ -223,19 +226,27 @@ mod tests {
         let mut heard = Vec::new();
         let mut read = |line: String| heard.extend(w.line(&line));
         read(json!({"type": "system", "subtype": "init"}).to_string());
-        read(event(&json!({"type": "message_start", "message": {"usage": {"output_tokens": 1}}})));
+        read(event(
+            &json!({"type": "message_start", "message": {"usage": {"output_tokens": 1}}}),
+        ));
         read(event(&json!({"type": "content_block_start", "index": 0,
             "content_block": {"type": "tool_use", "name": "Read", "input": {}}})));
         read(event(&json!({"type": "content_block_delta", "index": 0,
             "delta": {"type": "input_json_delta", "partial_json": "{\"file_path\": \"/repo/src/lib.rs\"}"}})));
         read(json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "name": "Read",
             "input": {"file_path": "/repo/src/lib.rs"}}]}}).to_string());
-        read(event(&json!({"type": "message_delta", "usage": {"output_tokens": 33}})));
+        read(event(
+            &json!({"type": "message_delta", "usage": {"output_tokens": 33}}),
+        ));
         read(event(&json!({"type": "message_stop"})));
         read(event(&json!({"type": "message_start", "message": {}})));
         read(event(&json!({"type": "content_block_start", "index": 0,
             "content_block": {"type": "tool_use", "name": "StructuredOutput", "input": {}}})));
-        for part in ["{\"questions\": [{\"id\"", ": \"q1\"}, {\"id\": \"q2\"}", "]}"] {
+        for part in [
+            "{\"questions\": [{\"id\"",
+            ": \"q1\"}, {\"id\": \"q2\"}",
+            "]}",
+        ] {
             read(event(&json!({"type": "content_block_delta", "index": 0,
                 "delta": {"type": "input_json_delta", "partial_json": part}})));
         }
@@ -258,7 +269,10 @@ mod tests {
             .collect();
         assert_eq!(items, [(0, json!({"id": "q1"})), (1, json!({"id": "q2"}))]);
         assert_eq!(w.turns, 2);
-        assert!(w.output_tokens() > 33, "the first turn's 33 and the second's");
+        assert!(
+            w.output_tokens() > 33,
+            "the first turn's 33 and the second's"
+        );
         let grep = ToolUse {
             tool: "Grep".into(),
             target: "retry in src".into(),

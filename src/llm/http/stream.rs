@@ -245,7 +245,10 @@ fn api_error(error: Option<&Value>) -> StreamError {
     };
     StreamError::Api {
         status,
-        message: crate::llm::clip(&crate::text::sanitize_line(&format!("{kind}: {message}")), 300),
+        message: crate::llm::clip(
+            &crate::text::sanitize_line(&format!("{kind}: {message}")),
+            300,
+        ),
     }
 }
 
@@ -254,10 +257,12 @@ mod tests {
     use super::*;
 
     fn sse(events: &[Value]) -> String {
-        events
-            .iter()
-            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
-            .collect()
+        let mut text = String::new();
+        for e in events {
+            let kind = e["type"].as_str().unwrap();
+            text.push_str(&format!("event: {kind}\ndata: {e}\n\n"));
+        }
+        text
     }
 
     fn tool_stream(input: &str) -> Vec<Value> {
@@ -307,11 +312,17 @@ mod tests {
             assert_eq!(items.len(), 2, "split {split}");
             assert_eq!(items[1].value, json!({"id": "q2", "p": "a}b"}));
             let value = message.into_message();
-            assert_eq!(value["content"][0], json!({"type": "text", "text": "Here it is."}));
+            assert_eq!(
+                value["content"][0],
+                json!({"type": "text", "text": "Here it is."})
+            );
             assert_eq!(value["content"][1]["input"], input);
             assert_eq!(value["content"][1]["id"], "t1");
             assert_eq!(value["stop_reason"], "tool_use");
-            assert_eq!(value["usage"], json!({"input_tokens": 20, "output_tokens": 42}));
+            assert_eq!(
+                value["usage"],
+                json!({"input_tokens": 20, "output_tokens": 42})
+            );
         }
     }
 

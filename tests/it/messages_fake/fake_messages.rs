@@ -80,7 +80,9 @@ enum StreamEnd {
         message: String,
     },
     /// The stream stops (the body ends) once this many characters were sent.
-    Cut { after: usize },
+    Cut {
+        after: usize,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -457,7 +459,8 @@ fn sse_events(blocks: &[Value], stop: &str, model: &str, n: usize) -> Vec<Value>
     let mut deltas = 0;
     for (i, block) in blocks.iter().enumerate() {
         let (start, text, delta) = if block["type"] == "tool_use" {
-            let start = json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
+            let start =
+                json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
             (start, block["input"].to_string(), "input_json_delta")
         } else {
             let text = block["text"].as_str().unwrap_or_default().to_string();
@@ -466,7 +469,11 @@ fn sse_events(blocks: &[Value], stop: &str, model: &str, n: usize) -> Vec<Value>
         events.push(json!({"type": "content_block_start", "index": i, "content_block": start}));
         for part in pieces(&text) {
             chars += part.chars().count();
-            let field = if delta == "text_delta" { "text" } else { "partial_json" };
+            let field = if delta == "text_delta" {
+                "text"
+            } else {
+                "partial_json"
+            };
             events.push(json!({"type": "content_block_delta", "index": i,
                 "delta": {"type": delta, field: part}}));
             deltas += 1;
@@ -548,7 +555,8 @@ async fn write_sse(stream: &mut TcpStream, reply: &Reply, events: &[Value]) -> s
                     kind,
                     message,
                 } if sent >= *after => {
-                    let error = json!({"type": "error", "error": {"type": kind, "message": message}});
+                    let error =
+                        json!({"type": "error", "error": {"type": kind, "message": message}});
                     write_event(stream, &error).await?;
                     break;
                 }
@@ -557,7 +565,8 @@ async fn write_sse(stream: &mut TcpStream, reply: &Reply, events: &[Value]) -> s
             }
             sent += part.chars().count();
             if let Some(rate) = reply.rate {
-                let due = Duration::from_secs_f64(sent as f64 / 4.0 / rate);
+                let tokens = f64::from(u32::try_from(sent).unwrap_or(u32::MAX)) / 4.0;
+                let due = Duration::from_secs_f64(tokens / rate);
                 tokio::time::sleep_until(started + due).await;
             }
         }
