@@ -4,7 +4,9 @@
 //! `claude -p --output-format json --json-schema <schema> --tools "" --system-prompt <…>
 //! --model <m> --max-turns 3 --no-session-persistence --setting-sources "" --strict-mcp-config`
 //! (or read-only tools in the repository, [`CliTools`]), the prompt on stdin, a wall-clock
-//! limit that kills the child and its process group. The last JSON object the CLI prints
+//! limit that kills the child and its process group. With `stream` (generation) the run
+//! uses `--output-format stream-json --verbose --include-partial-messages` and its events
+//! are read line by line as they come (`events`). The last JSON object the CLI prints
 //! (`type: "result"`) must hold `structured_output` with `is_error: false`; every other
 //! shape is a failure with the CLI's own message.
 

@@ -6,6 +6,8 @@
 //! answered with an `is_error` tool result listing every failed check so the model corrects
 //! itself, at most `invalid_output_retries` times.
 //! 429, 529 and 5xx are retried, honouring `retry-after`, with capped, jittered backoff.
+//! With `stream` (generation) the reply comes as server-sent events (`stream`): an `error`
+//! event mid-stream counts as its HTTP status, a stream cut before `message_stop` fails.
 
 mod stream;
 
