@@ -383,12 +383,48 @@ pub(super) fn say_stage(stage: &Stage) {
             errln!("quizz: {line}{wait}…");
         }
         Stage::Asking { .. } | Stage::Checking { .. } => errln!("quizz: {line}…"),
-        Stage::Ready { .. } => errln!("quizz: {line}"),
+        Stage::Ready { .. }
+        | Stage::QuestionDrafted { .. }
+        | Stage::Writing {
+            activity: Some(_), ..
+        } => errln!("quizz: {line}"),
+        Stage::Writing { output_tokens, .. } => {
+            if *output_tokens > 0 && writing_due(&WRITING_TOLD, std::io::stderr().is_terminal()) {
+                errln!("quizz: {line}");
+            }
+        }
         Stage::Repairing { checks } => {
             errln!("quizz: {line}");
             for c in checks {
                 errln!("  - {}", crate::text::sanitize_line(c));
             }
         }
+    }
+}
+
+/// When a `writing…` line was last shown: one every 3 s at a terminal, every 15 s in a log.
+static WRITING_TOLD: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+
+fn writing_due(told: &std::sync::Mutex<Option<std::time::Instant>>, terminal: bool) -> bool {
+    let every = std::time::Duration::from_secs(if terminal { 3 } else { 15 });
+    let mut told = told
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let due = told.is_none_or(|t| t.elapsed() >= every);
+    if due {
+        *told = Some(std::time::Instant::now());
+    }
+    due
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_writing_line_is_not_repeated_at_once() {
+        let told = std::sync::Mutex::new(None);
+        assert!(writing_due(&told, true));
+        assert!(!writing_due(&told, true));
     }
 }

@@ -11,8 +11,8 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, Usage, run_blocking,
-    select_backend,
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, ToolUse, Usage,
+    run_blocking, select_backend,
 };
 use crate::quiz::Quiz;
 
@@ -30,6 +30,21 @@ pub enum Stage {
     },
     /// The model answered (what the backend reported of it); quizz checks its quiz.
     Checking { round: u32, usage: Usage },
+    /// The model is writing (round `round`): about `output_tokens` so far; `activity` is
+    /// the tool call it just made (`Read src/retry.rs`, the CLI only) when this stage is
+    /// about one.
+    Writing {
+        round: u32,
+        output_tokens: u64,
+        activity: Option<ToolUse>,
+    },
+    /// Question `index` (from 0) of round `round` is written while the rest is not; not
+    /// checked yet.
+    QuestionDrafted {
+        round: u32,
+        index: usize,
+        draft: serde_json::Value,
+    },
     /// The answer failed these checks: the model is asked to fix them.
     Repairing { checks: Vec<String> },
     /// The quiz passed every check and is kept at `kept`.
@@ -55,6 +70,20 @@ impl Stage {
                 "repairing: {} failed:",
                 crate::text::plural(checks.len(), "check", "checks")
             ),
+            Self::Writing {
+                activity: Some(used),
+                ..
+            } => doing(used),
+            Self::Writing { output_tokens, .. } => format!(
+                "writing… {} {}",
+                crate::text::thousands(*output_tokens),
+                if *output_tokens == 1 {
+                    "token"
+                } else {
+                    "tokens"
+                }
+            ),
+            Self::QuestionDrafted { index, .. } => format!("question {} written", index + 1),
             Self::Ready { questions, kept } => format!(
                 "quiz ready: {} (kept in {})",
                 crate::text::plural(*questions, "question", "questions"),
@@ -62,6 +91,17 @@ impl Stage {
             ),
         }
     }
+}
+
+/// A tool call of the model's, as words: `reading src/retry.rs`, `searching for retry_send`.
+pub fn doing(used: &crate::llm::ToolUse) -> String {
+    let what = match used.tool.as_str() {
+        "Read" => "reading",
+        "Grep" => "searching for",
+        "Glob" => "listing",
+        other => other,
+    };
+    format!("{what} {}", used.target).trim_end().to_string()
 }
 
 /// Why no quiz was written, with what to do about it.
@@ -204,20 +244,9 @@ pub fn write_quiz(
             }
         },
         |progress: &Progress| {
-            on_stage(&match progress {
-                Progress::Asking { round } => Stage::Asking {
-                    backend,
-                    model: model.clone(),
-                    round: *round,
-                },
-                Progress::Answered { round, usage } => Stage::Checking {
-                    round: *round,
-                    usage: usage.clone(),
-                },
-                Progress::Repairing { checks, .. } => Stage::Repairing {
-                    checks: checks.clone(),
-                },
-            });
+            if let Some(stage) = stage_of(progress, backend, &model) {
+                on_stage(&stage);
+            }
         },
     );
     let Some(answer) = outcome.map_err(GenerateError::Llm)? else {
@@ -242,6 +271,54 @@ pub fn write_quiz(
     }
 }
 
+/// The stage a backend's progress stands for (`None`: nothing to show).
+fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<Stage> {
+    Some(match progress {
+        Progress::Asking { round } => Stage::Asking {
+            backend,
+            model: model.to_string(),
+            round: *round,
+        },
+        Progress::Answered { round, usage } => Stage::Checking {
+            round: *round,
+            usage: usage.clone(),
+        },
+        Progress::Repairing { checks, .. } => Stage::Repairing {
+            checks: checks.clone(),
+        },
+        Progress::Streaming {
+            round,
+            output_tokens,
+            ..
+        } => Stage::Writing {
+            round: *round,
+            output_tokens: *output_tokens,
+            activity: None,
+        },
+        Progress::Working {
+            round,
+            activity,
+            output_tokens,
+            ..
+        } => Stage::Writing {
+            round: *round,
+            output_tokens: *output_tokens,
+            activity: activity.clone(),
+        },
+        Progress::Item {
+            round,
+            array,
+            index,
+            value,
+        } if array == "questions" => Stage::QuestionDrafted {
+            round: *round,
+            index: *index,
+            draft: value.clone(),
+        },
+        Progress::Item { .. } => return None,
+    })
+}
+
 /// Saves a rejected answer for the user to read (owner-only, atomically).
 fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
     let short = digest.get(..16).unwrap_or(digest);
@@ -256,6 +333,20 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[test]
+    fn what_the_model_does_reads_as_words() {
+        let used = |tool: &str, target: &str| crate::llm::ToolUse {
+            tool: tool.into(),
+            target: target.into(),
+        };
+        assert_eq!(doing(&used("Read", "src/retry.rs")), "reading src/retry.rs");
+        assert_eq!(
+            doing(&used("Grep", "retry_send")),
+            "searching for retry_send"
+        );
+        assert_eq!(doing(&used("Glob", "")), "listing");
+    }
     use crate::llm::Llm;
 
     fn cli_timeout(pairs: &[(&str, &str)]) -> (Duration, Vec<String>) {

@@ -4,7 +4,9 @@
 //! `claude -p --output-format json --json-schema <schema> --tools "" --system-prompt <…>
 //! --model <m> --max-turns 3 --no-session-persistence --setting-sources "" --strict-mcp-config`
 //! (or read-only tools in the repository, [`CliTools`]), the prompt on stdin, a wall-clock
-//! limit that kills the child and its process group. The last JSON object the CLI prints
+//! limit that kills the child and its process group. With `stream` (generation) the run
+//! uses `--output-format stream-json --verbose --include-partial-messages` and its events
+//! are read line by line as they come (`events`). The last JSON object the CLI prints
 //! (`type: "result"`) must hold `structured_output` with `is_error: false`; every other
 //! shape is a failure with the CLI's own message.
 
@@ -13,7 +15,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
 use super::error::clip;
@@ -21,6 +23,10 @@ use super::{
     Ask, LlmError, Progress, Reporter, Usage, Validator, invalid_output, repair_text, some_checks,
 };
 use crate::text::sanitize_line;
+
+mod events;
+
+pub use events::ToolUse;
 
 /// Which tools the model may use in a run.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -52,6 +58,10 @@ pub struct ClaudeCliConfig {
     /// Runs again, with a prompt listing the failed checks, when quizz's validator rejects
     /// the `structured_output` (the CLI already retries what its schema rejects).
     pub repairs: u32,
+    /// `--output-format stream-json --verbose --include-partial-messages`: the run's
+    /// events are read as they come and reported ([`Progress::Working`], and
+    /// [`Progress::Item`] for each element of the answer's top-level arrays).
+    pub stream: bool,
 }
 
 impl Default for ClaudeCliConfig {
@@ -63,6 +73,7 @@ impl Default for ClaudeCliConfig {
             credentials: "its own login (run `claude`, then /login)".into(),
             tools: CliTools::None,
             repairs: 0,
+            stream: false,
         }
     }
 }
@@ -96,8 +107,13 @@ impl ClaudeCli {
         let schema = schema.to_string();
         let turns = self.config.max_turns.to_string();
         let mut cmd = child_command(&self.bin);
-        cmd.args(["-p", "--output-format", "json", "--json-schema"])
-            .arg(&schema);
+        if self.config.stream {
+            cmd.args(["-p", "--output-format", "stream-json", "--verbose"])
+                .arg("--include-partial-messages");
+        } else {
+            cmd.args(["-p", "--output-format", "json"]);
+        }
+        cmd.arg("--json-schema").arg(&schema);
         match &self.config.tools {
             CliTools::None => {
                 cmd.args(["--tools", ""]);
@@ -139,7 +155,7 @@ impl ClaudeCli {
         let mut user = ask.user.to_string();
         for round in 0..=budget {
             progress(Progress::Asking { round });
-            let (output, usage) = self.run_once(ask, &user).await?;
+            let (output, usage) = self.run_once(ask, &user, round, progress).await?;
             progress(Progress::Answered { round, usage });
             let checks = match validate(&output) {
                 Ok(answer) => return Ok(answer),
@@ -157,7 +173,13 @@ impl ClaudeCli {
     }
 
     /// One run with `user` on stdin: the `structured_output`, or why there is none.
-    async fn run_once(&self, ask: &Ask<'_>, user: &str) -> Result<(Value, Usage), LlmError> {
+    async fn run_once(
+        &self,
+        ask: &Ask<'_>,
+        user: &str,
+        round: u32,
+        progress: &Reporter<'_>,
+    ) -> Result<(Value, Usage), LlmError> {
         let mut child = self.command(ask.system, ask.schema).spawn().map_err(|e| {
             let message = if e.kind() == std::io::ErrorKind::NotFound {
                 "not found; install Claude Code (npm install -g @anthropic-ai/claude-code) or set CLAUDE_BIN".to_string()
@@ -182,22 +204,77 @@ impl ClaudeCli {
         }
         // Dropping the future on timeout drops the child, which kills it (kill_on_drop),
         // and then its group.
-        let output = tokio::time::timeout(self.config.timeout, child.wait_with_output())
+        let (code, stdout, stderr) = if self.config.stream {
+            let repo = match &self.config.tools {
+                CliTools::ReadOnly { repo } => Some(repo.as_path()),
+                CliTools::None => None,
+            };
+            let watcher = events::RunWatcher::new(round, repo);
+            tokio::time::timeout(self.config.timeout, watch(&mut child, watcher, progress)).await
+        } else {
+            tokio::time::timeout(self.config.timeout, async {
+                let output = child.wait_with_output().await?;
+                Ok((
+                    output.status.code(),
+                    String::from_utf8_lossy(&output.stdout).into_owned(),
+                    String::from_utf8_lossy(&output.stderr).into_owned(),
+                ))
+            })
             .await
-            .map_err(|_| LlmError::CliTimeout {
-                after: self.config.timeout,
-            })?
-            .map_err(|e| LlmError::Cli {
-                message: format!("cannot read its output: {e}"),
-            })?;
-        interpret(
-            ask.what,
-            &self.config.credentials,
-            output.status.code(),
-            &String::from_utf8_lossy(&output.stdout),
-            &String::from_utf8_lossy(&output.stderr),
-        )
+        }
+        .map_err(|_| LlmError::CliTimeout {
+            after: self.config.timeout,
+        })?
+        .map_err(|e: std::io::Error| LlmError::Cli {
+            message: format!("cannot read its output: {e}"),
+        })?;
+        interpret(ask.what, &self.config.credentials, code, &stdout, &stderr)
     }
+}
+
+/// Reads a streaming run's output line by line as it comes, telling `progress` what
+/// `watcher` makes of each line, until the run ends: its exit code, the lines that are not
+/// partial-message events (the `result` among them), and its stderr.
+async fn watch(
+    child: &mut tokio::process::Child,
+    mut watcher: events::RunWatcher,
+    progress: &Reporter<'_>,
+) -> std::io::Result<(Option<i32>, String, String)> {
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let lines = async {
+        let mut kept = String::new();
+        let Some(stdout) = stdout else {
+            return Ok(kept);
+        };
+        let mut reader = BufReader::new(stdout);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).await? == 0 {
+                return Ok::<_, std::io::Error>(kept);
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_end();
+            for p in watcher.line(text) {
+                progress(p);
+            }
+            if !events::is_stream_event(text) {
+                kept.push_str(text);
+                kept.push('\n');
+            }
+        }
+    };
+    let errors = async {
+        let mut text = Vec::new();
+        if let Some(mut stderr) = stderr {
+            stderr.read_to_end(&mut text).await?;
+        }
+        Ok::<_, std::io::Error>(String::from_utf8_lossy(&text).into_owned())
+    };
+    let (kept, errors) = tokio::join!(lines, errors);
+    let status = child.wait().await?;
+    Ok((status.code(), kept?, errors?))
 }
 
 /// The prompt of a repair run: the CLI keeps no session, so the request again, then the

@@ -27,6 +27,15 @@ pub enum LlmError {
     Timeout { after: Duration },
     #[error("cannot reach {url}: {message}")]
     Network { url: String, message: String },
+    /// A streamed reply stopped before its end (`message_stop`).
+    #[error(
+        "the reply from {url} stopped after {chars} characters, before its end ({message}); try again"
+    )]
+    StreamCut {
+        url: String,
+        chars: usize,
+        message: String,
+    },
     /// Every round's answer failed quizz's checks: the last round's failed checks, and its
     /// raw output (the tool input or `structured_output`, as JSON) for the user to inspect.
     #[error("the model's {what} was invalid {} in a row: {}", times_text(*.attempts), .checks.join("; "))]

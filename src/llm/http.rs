@@ -6,9 +6,13 @@
 //! answered with an `is_error` tool result listing every failed check so the model corrects
 //! itself, at most `invalid_output_retries` times.
 //! 429, 529 and 5xx are retried, honouring `retry-after`, with capped, jittered backoff.
+//! With `stream` (generation) the reply comes as server-sent events (`stream`): an `error`
+//! event mid-stream counts as its HTTP status, a stream cut before `message_stop` fails.
+
+mod stream;
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
@@ -62,6 +66,10 @@ pub struct HttpConfig {
     /// In-band corrections of an invalid answer (or a reply without the tool call).
     pub invalid_output_retries: u32,
     pub max_tokens: u32,
+    /// Ask for the reply as server-sent events (`stream: true`) and report it as it comes:
+    /// [`Progress::Streaming`], and [`Progress::Item`] for each element of the tool
+    /// input's top-level arrays as soon as it is complete.
+    pub stream: bool,
     /// The variable that named the model (`None`: quizz's default), so an API that does
     /// not know the model gets an error naming what to set.
     pub model_from: Option<String>,
@@ -78,6 +86,7 @@ impl Default for HttpConfig {
             max_retry_after: Duration::from_secs(60),
             invalid_output_retries: 2,
             max_tokens: 1024,
+            stream: false,
             model_from: None,
         }
     }
@@ -153,7 +162,7 @@ impl MessagesClient {
         let budget = self.config.invalid_output_retries;
         for round in 0..=budget {
             progress(Progress::Asking { round });
-            let reply = self.send(ask, &messages).await?;
+            let reply = self.send(ask, &messages, round, progress).await?;
             progress(Progress::Answered {
                 round,
                 usage: Usage::tokens(reply.get("usage")),
@@ -222,8 +231,14 @@ impl MessagesClient {
     }
 
     /// One call, retried on 429/529/5xx and unreachable hosts.
-    async fn send(&self, ask: &Ask<'_>, messages: &[Value]) -> Result<Value, LlmError> {
-        let body = json!({
+    async fn send(
+        &self,
+        ask: &Ask<'_>,
+        messages: &[Value],
+        round: u32,
+        progress: &Reporter<'_>,
+    ) -> Result<Value, LlmError> {
+        let mut body = json!({
             "model": self.model,
             "max_tokens": self.config.max_tokens,
             "temperature": 0,
@@ -236,6 +251,9 @@ impl MessagesClient {
             }],
             "tool_choice": {"type": "tool", "name": ask.tool},
         });
+        if self.config.stream {
+            body["stream"] = json!(true);
+        }
         let headers = self.headers()?;
         let max_attempts = self.config.max_attempts.max(1);
         let mut attempt = 0;
@@ -258,7 +276,17 @@ impl MessagesClient {
                 Err(e) => return Err(self.network(&e)),
             };
             let status = response.status().as_u16();
-            if response.status().is_success() {
+            let (status, retry_after, message) = if !response.status().is_success() {
+                let retry_after = retry_after(response.headers());
+                let text = response.text().await.unwrap_or_default();
+                (status, retry_after, api_message(&text))
+            } else if self.config.stream {
+                // An `error` event mid-stream is the same error as its HTTP status.
+                match self.read_stream(response, ask, round, progress).await? {
+                    Ok(message) => return Ok(message),
+                    Err((status, message)) => (status, None, message),
+                }
+            } else {
                 return match response.json::<Value>().await {
                     Ok(v) => Ok(v),
                     Err(e) if e.is_timeout() => Err(self.timeout()),
@@ -267,10 +295,7 @@ impl MessagesClient {
                         message: format!("the reply is not the JSON of a message: {e}"),
                     }),
                 };
-            }
-            let retry_after = retry_after(response.headers());
-            let text = response.text().await.unwrap_or_default();
-            let message = api_message(&text);
+            };
             let transient = status == 429 || status == 529 || (500..=599).contains(&status);
             if matches!(status, 401 | 403) {
                 return Err(LlmError::Auth {
@@ -307,6 +332,81 @@ impl MessagesClient {
             }
             let wait = retry_after.map_or_else(|| self.backoff(attempt), with_jitter);
             tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// Reads a streamed reply: the message it makes, or the status and summary of the
+    /// `error` event that ended it. `progress` hears how far it is at most every 250 ms
+    /// (so at least once a second while bytes arrive, the API's pings included), and of
+    /// each element of the tool input's top-level arrays as soon as it is complete.
+    async fn read_stream(
+        &self,
+        mut response: reqwest::Response,
+        ask: &Ask<'_>,
+        round: u32,
+        progress: &Reporter<'_>,
+    ) -> Result<Result<Value, (u16, String)>, LlmError> {
+        const EVERY: Duration = Duration::from_millis(250);
+        let mut reader = stream::EventReader::default();
+        let mut message = stream::StreamedMessage::new(ask.tool);
+        let mut told: Option<Instant> = None;
+        loop {
+            let chunk = match response.chunk().await {
+                Ok(Some(chunk)) => chunk,
+                Ok(None) => break,
+                Err(e) if e.is_timeout() => return Err(self.timeout()),
+                Err(e) => return Err(self.cut(message.chars, Some(&e))),
+            };
+            for event in reader.push(&chunk) {
+                match message.apply(&event) {
+                    Ok(items) => {
+                        for item in items {
+                            progress(Progress::Item {
+                                round,
+                                array: item.array,
+                                index: item.index,
+                                value: item.value,
+                            });
+                        }
+                    }
+                    Err(stream::StreamError::Api { status, message }) => {
+                        return Ok(Err((status, message)));
+                    }
+                    Err(stream::StreamError::Garbled(message)) => {
+                        return Err(LlmError::Request {
+                            status: 200,
+                            message,
+                        });
+                    }
+                }
+            }
+            if message.complete {
+                return Ok(Ok(message.into_message()));
+            }
+            if told.is_none_or(|t| t.elapsed() >= EVERY) {
+                told = Some(Instant::now());
+                progress(Progress::Streaming {
+                    round,
+                    output_tokens: message.output_tokens(),
+                    chars: message.chars,
+                });
+            }
+        }
+        Err(self.cut(message.chars, None))
+    }
+
+    /// A stream that ended before `message_stop`.
+    fn cut(&self, chars: usize, error: Option<&reqwest::Error>) -> LlmError {
+        LlmError::StreamCut {
+            url: self.url.clone(),
+            chars,
+            message: error.map_or_else(
+                || "the connection closed".to_string(),
+                |e| match self.network(e) {
+                    LlmError::Network { message, .. } => message,
+                    other => other.to_string(),
+                },
+            ),
         }
     }
 

@@ -13,13 +13,15 @@ mod blocking;
 mod claude_cli;
 mod error;
 mod http;
+pub mod json_items;
 mod select;
 
 use serde_json::Value;
 
 pub use blocking::run_blocking;
 pub use claude_cli::{
-    ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, claude_version, structured_output,
+    ClaudeCli, ClaudeCliConfig, CliTools, READ_ONLY_TOOLS, ToolUse, claude_version,
+    structured_output,
 };
 pub use error::{LlmError, clip, secs};
 pub use http::{Auth, HttpConfig, MessagesClient};
@@ -63,6 +65,31 @@ pub enum Progress {
     Answered { round: u32, usage: Usage },
     /// The answer of round `round` failed these checks: the next round asks for a repair.
     Repairing { round: u32, checks: Vec<String> },
+    /// Round `round`'s reply is arriving (a streamed Messages API reply): `chars` of it so
+    /// far, about `output_tokens` (the API's count once it gives one, else 4 characters a
+    /// token). Told at most every 250 ms while bytes arrive.
+    Streaming {
+        round: u32,
+        output_tokens: u64,
+        chars: usize,
+    },
+    /// Round `round`'s CLI run is working (`--output-format stream-json`): `activity` is
+    /// the tool call it just made when this report is about one (else `None`: tokens only),
+    /// after `turns` API turns and about `output_tokens` output tokens in all.
+    Working {
+        round: u32,
+        activity: Option<ToolUse>,
+        turns: u64,
+        output_tokens: u64,
+    },
+    /// An element of the answer's top-level array `array` (a quiz's `questions`) is whole
+    /// while the rest is still being written: element `index` of round `round`, unchecked.
+    Item {
+        round: u32,
+        array: String,
+        index: usize,
+        value: Value,
+    },
 }
 
 /// What a backend reports of one round, where it does: tokens (both backends), turns and

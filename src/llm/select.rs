@@ -195,9 +195,9 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Writing a quiz: a long answer (16,000 tokens) within 10 minutes; on the CLI the
-    /// read-only tools in `repo` and 30 turns to read the change; 2 repair rounds.
-    /// Generation's limits, each request (or CLI run) within 10 minutes.
+    /// Writing a quiz: a long answer (16,000 tokens) within 10 minutes, streamed so its
+    /// progress and each question are reported as they arrive; on the CLI the read-only
+    /// tools in `repo` and 30 turns to read the change; 2 repair rounds.
     pub fn generation(repo: &Path) -> Self {
         Self::generation_within(repo, Duration::from_secs(600))
     }
@@ -209,6 +209,7 @@ impl Limits {
                 request_timeout: timeout,
                 max_tokens: 16_000,
                 invalid_output_retries: 2,
+                stream: true,
                 ..HttpConfig::default()
             },
             cli: ClaudeCliConfig {
@@ -218,6 +219,7 @@ impl Limits {
                     repo: repo.to_path_buf(),
                 },
                 repairs: 2,
+                stream: true,
                 ..ClaudeCliConfig::default()
             },
         }

@@ -141,6 +141,19 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
         "{stderr}"
     );
     assert!(stderr.contains("quiz ready: 4 questions"), "{stderr}");
+    // Streamed: each question is told as soon as it is written, before the checks.
+    let told: Vec<usize> = (1..=4)
+        .map(|n| {
+            stderr
+                .find(&format!("quizz: question {n} written\n"))
+                .unwrap()
+        })
+        .collect();
+    assert!(told.is_sorted(), "{stderr}");
+    assert!(
+        told[3] < stderr.find("quizz: checking the quiz").unwrap(),
+        "{stderr}"
+    );
     assert!(stdout.contains("Results: "), "{stdout}");
 
     let asked = quiz_posts(&server);

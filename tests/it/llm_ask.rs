@@ -18,13 +18,13 @@ use quizz::llm::{
 use serde_json::{Value, json};
 use support::fake_messages::{FakeMessages, Recorded, Reply};
 
-const TOOL: &str = "submit_quiz";
+pub(crate) const TOOL: &str = "submit_quiz";
 const SYSTEM: &str = "You write quizzes about a change.";
 const USER: &str = "Write a quiz about the change in src/lib.rs.";
-const DUPLICATE: &str = "question id q1 is used twice: give every question its own id";
-const NOT_AN_OPTION: &str = "question q1: the answer \"z\" is not one of its options";
+pub(crate) const DUPLICATE: &str = "question id q1 is used twice: give every question its own id";
+pub(crate) const NOT_AN_OPTION: &str = "question q1: the answer \"z\" is not one of its options";
 
-fn schema() -> Value {
+pub(crate) fn schema() -> Value {
     json!({
         "type": "object",
         "properties": {"questions": {"type": "array", "items": {
@@ -44,10 +44,10 @@ fn schema() -> Value {
 
 /// The answer the validator makes: each question's id and answer.
 #[derive(Debug, PartialEq, Eq)]
-struct Quiz(Vec<(String, String)>);
+pub(crate) struct Quiz(pub(crate) Vec<(String, String)>);
 
 /// quizz's own checks, every failure listed: unique ids, an answer among the options.
-fn validate(value: &Value) -> Result<Quiz, Vec<String>> {
+pub(crate) fn validate(value: &Value) -> Result<Quiz, Vec<String>> {
     let Some(questions) = value["questions"].as_array() else {
         return Err(vec!["\"questions\" must be an array".into()]);
     };
@@ -82,30 +82,30 @@ fn validate(value: &Value) -> Result<Quiz, Vec<String>> {
 }
 
 /// Fails both checks: q1 twice, and the first q1's answer is not an option.
-fn invalid() -> Value {
+pub(crate) fn invalid() -> Value {
     json!({"questions": [
         {"id": "q1", "options": ["x", "y", "z2"], "answer": "z"},
         {"id": "q1", "options": ["a", "b", "c"], "answer": "a"}
     ]})
 }
 
-fn valid() -> Value {
+pub(crate) fn valid() -> Value {
     json!({"questions": [
         {"id": "q1", "options": ["x", "y", "z"], "answer": "z"},
         {"id": "q2", "options": ["a", "b", "c"], "answer": "a"}
     ]})
 }
 
-fn expected() -> Quiz {
+pub(crate) fn expected() -> Quiz {
     Quiz(vec![("q1".into(), "z".into()), ("q2".into(), "a".into())])
 }
 
-async fn ask(llm: &Llm) -> Result<Quiz, LlmError> {
+pub(crate) async fn ask(llm: &Llm) -> Result<Quiz, LlmError> {
     ask_noting(llm).await.0
 }
 
 /// The answer, and what the call reported as it went.
-async fn ask_noting(llm: &Llm) -> (Result<Quiz, LlmError>, Vec<Progress>) {
+pub(crate) async fn ask_noting(llm: &Llm) -> (Result<Quiz, LlmError>, Vec<Progress>) {
     let heard = std::sync::Mutex::new(Vec::new());
     let schema = schema();
     let ask = Ask {
@@ -123,56 +123,86 @@ async fn ask_noting(llm: &Llm) -> (Result<Quiz, LlmError>, Vec<Progress>) {
     (result, heard.into_inner().unwrap())
 }
 
-fn messages(server: &FakeMessages, config: HttpConfig) -> Llm {
+pub(crate) fn messages(server: &FakeMessages, config: HttpConfig) -> Llm {
     let client =
         MessagesClient::new(&server.url, "claude-test", Auth::ApiKey("k".into()), config).unwrap();
     Llm::Messages(client)
 }
 
-/// Generation's limits on the HTTP path (16,000 tokens, 2 repair rounds), with quick
-/// retries and a 10 s limit.
-fn generation() -> HttpConfig {
+/// Generation's limits on the HTTP path (16,000 tokens, 2 repair rounds, streamed), with
+/// quick retries and a 10 s limit.
+pub(crate) fn generation() -> HttpConfig {
     HttpConfig {
         request_timeout: Duration::from_secs(10),
         backoff_base: Duration::from_millis(20),
         backoff_cap: Duration::from_millis(100),
-        ..Limits::generation(Path::new(".")).http
+        ..Limits::generation_within(Path::new("."), Duration::from_secs(600)).http
     }
 }
 
+/// The rounds a call reported, without what it reported while a reply streamed.
+pub(crate) fn rounds(heard: &[Progress]) -> Vec<Progress> {
+    heard
+        .iter()
+        .filter(|p| !matches!(p, Progress::Streaming { .. } | Progress::Item { .. }))
+        .cloned()
+        .collect()
+}
+
+/// Whole (grading's way) and streamed (generation's): the same repair.
 #[tokio::test]
 async fn an_invalid_tool_call_is_answered_with_every_failed_check_and_repaired() {
+    for stream in [false, true] {
+        invalid_tool_call_repaired(stream).await;
+    }
+}
+
+async fn invalid_tool_call_repaired(stream: bool) {
     let server = FakeMessages::sequence(vec![
         Reply::tool_input(invalid()),
         Reply::tool_input(valid()),
     ]);
-    let (quiz, heard) = ask_noting(&messages(&server, generation())).await;
+    let config = HttpConfig {
+        stream,
+        ..generation()
+    };
+    let (quiz, heard) = ask_noting(&messages(&server, config)).await;
     assert_eq!(quiz.unwrap(), expected());
-    let usage = Usage {
+    // The fake counts a streamed reply's tokens as 4 characters each.
+    let usage = |input: Value| Usage {
         input_tokens: Some(20),
-        output_tokens: Some(10),
+        output_tokens: Some(if stream {
+            input.to_string().len().div_ceil(4) as u64
+        } else {
+            10
+        }),
         ..Usage::default()
     };
     assert_eq!(
-        heard,
+        rounds(&heard),
         [
             Progress::Asking { round: 0 },
             Progress::Answered {
                 round: 0,
-                usage: usage.clone()
+                usage: usage(invalid())
             },
             Progress::Repairing {
                 round: 0,
                 checks: vec![NOT_AN_OPTION.into(), DUPLICATE.into()]
             },
             Progress::Asking { round: 1 },
-            Progress::Answered { round: 1, usage },
+            Progress::Answered {
+                round: 1,
+                usage: usage(valid())
+            },
         ]
     );
+    assert_eq!(rounds(&heard).len() < heard.len(), stream, "{heard:?}");
 
     let posts = server.posts();
     assert_eq!(posts.len(), 2);
     let first = posts[0].json();
+    assert_eq!(first.get("stream") == Some(&json!(true)), stream);
     assert_eq!(first["tool_choice"], json!({"type": "tool", "name": TOOL}));
     assert_eq!(first["tools"][0]["name"], TOOL);
     assert_eq!(first["tools"][0]["input_schema"], schema());
@@ -368,7 +398,7 @@ impl Sandbox {
         let config = ClaudeCliConfig {
             timeout,
             credentials: "ANTHROPIC_AUTH_TOKEN".into(),
-            ..Limits::generation(&self.repo).cli
+            ..Limits::generation_within(&self.repo, Duration::from_secs(600)).cli
         };
         Llm::Cli(ClaudeCli::new(&self.wrapper, "sonnet", config))
     }
@@ -437,7 +467,31 @@ async fn the_cli_reads_the_repository_with_read_only_tools_and_answers_in_the_sc
     let server = reads_then(&r.repo, valid());
     r.point_at(&real, &server);
 
-    assert_eq!(ask(&r.cli()).await.unwrap(), expected());
+    let (quiz, heard) = ask_noting(&r.cli()).await;
+    assert_eq!(quiz.unwrap(), expected());
+    // Told as the run works (stream-json): the file it read, its turns, each question.
+    let reading = heard.iter().find_map(|p| match p {
+        Progress::Working {
+            round: 0,
+            activity: Some(used),
+            turns,
+            ..
+        } => Some((used.to_string(), *turns)),
+        _ => None,
+    });
+    assert_eq!(reading, Some(("Read src/lib.rs".into(), 1)), "{heard:?}");
+    let items: Vec<usize> = heard
+        .iter()
+        .filter_map(|p| match p {
+            Progress::Item { index, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(items, [0, 1], "{heard:?}");
+    assert!(
+        matches!(heard.last(), Some(Progress::Answered { usage, .. }) if usage.turns.is_some()),
+        "{heard:?}"
+    );
     assert_eq!(
         r.log("pwd").trim(),
         real_path(&r.repo),

@@ -60,6 +60,7 @@ mod grade_run;
 mod grade_signals;
 mod keyring;
 mod llm_ask;
+mod llm_stream;
 mod mermaid_corpus;
 mod mermaid_glyphs;
 mod mermaid_props;

@@ -105,3 +105,19 @@ fn a_repair_run_repeats_the_request_with_the_answer_and_every_check() {
     assert!(prompt.contains("call StructuredOutput again"), "{prompt}");
     assert_eq!(prompt.matches("</previous_answer>").count(), 1, "{prompt}");
 }
+
+#[test]
+fn generation_streams_its_events_and_grading_reads_one_result() {
+    let limits = crate::llm::Limits::generation_within(Path::new("/r"), Duration::from_secs(60));
+    let (streamed, _) = args(&ClaudeCli::new(Path::new("claude"), "sonnet", limits.cli));
+    assert!(
+        has(&streamed, "--output-format", "stream-json"),
+        "{streamed:?}"
+    );
+    assert!(streamed.iter().any(|a| a == "--verbose"));
+    assert!(streamed.iter().any(|a| a == "--include-partial-messages"));
+    let grading = ClaudeCli::new(Path::new("claude"), "sonnet", ClaudeCliConfig::default());
+    let (whole, _) = args(&grading);
+    assert!(has(&whole, "--output-format", "json"), "{whole:?}");
+    assert!(!whole.iter().any(|a| a == "--verbose"));
+}

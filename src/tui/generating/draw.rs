@@ -184,6 +184,9 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
                 text.push_str(" — this takes a minute or two");
             }
             text.push_str(&format!(" · {}s", state.stage_elapsed().as_secs()));
+            if let Some(n) = state.tokens.filter(|n| *n > 0) {
+                text.push_str(&format!(" · {} tokens so far", crate::text::thousands(n)));
+            }
         } else if let Some((next, _)) = state.stages.get(i + 1) {
             // What took time (the model's answer) says how long; a check is instant.
             let took = next.saturating_sub(*at).as_secs();

@@ -45,6 +45,8 @@ pub struct State {
     pub phase: Phase,
     /// Each stage, with when it came (since the writing started).
     pub stages: Vec<(Duration, Stage)>,
+    /// Output tokens the model has written in this round so far (a streamed reply).
+    pub tokens: Option<u64>,
     pub started: Option<Instant>,
     pub now: Instant,
     pub size: (u16, u16),
@@ -65,6 +67,7 @@ impl State {
             screen,
             phase,
             stages: Vec::new(),
+            tokens: None,
             started: None,
             now,
             size,
@@ -111,7 +114,20 @@ pub fn update(state: &mut State, action: Action) -> Effect {
             state.phase = Phase::Cancelling;
             Effect::Cancel
         }
+        // Tokens so far update the line of the stage that runs; what the model reads and
+        // each question written are lines of their own.
+        Action::Stage(Stage::Writing {
+            activity: None,
+            output_tokens,
+            ..
+        }) => {
+            state.tokens = Some(output_tokens);
+            Effect::None
+        }
         Action::Stage(came) => {
+            if matches!(came, Stage::Asking { .. }) {
+                state.tokens = None;
+            }
             state.stages.push((state.elapsed(), came));
             Effect::None
         }

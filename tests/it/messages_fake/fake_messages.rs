@@ -3,7 +3,10 @@
 //! Speaks HTTP/1.1 (keep-alive, content-length or chunked request bodies) and answers
 //! `POST /v1/messages` with a message as JSON, or as a server-sent event stream when the
 //! request says `"stream": true` (as the `claude` CLI asks: it first sends `HEAD`, then
-//! `POST /v1/messages?beta=true`). Every request is recorded for assertions.
+//! `POST /v1/messages?beta=true`; quizz asks when it writes a quiz), at a rate of output
+//! tokens per second when the reply says, with an `error` event or a cut on demand. Each
+//! connection is served on its own task, so calls are answered at the same time. Every
+//! request is recorded for assertions.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -73,6 +76,26 @@ pub struct Reply {
     headers: Vec<(String, String)>,
     body: Body,
     delay: Duration,
+    /// Output tokens per second of a streamed reply (a token is 4 characters of the
+    /// text or JSON written); `None`: as fast as it can.
+    rate: Option<f64>,
+    end: StreamEnd,
+}
+
+/// How a streamed reply ends.
+#[derive(Debug, Clone)]
+enum StreamEnd {
+    Whole,
+    /// An `error` event once this many characters of content were sent.
+    Error {
+        after: usize,
+        kind: String,
+        message: String,
+    },
+    /// The stream stops (the body ends) once this many characters were sent.
+    Cut {
+        after: usize,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -133,6 +156,8 @@ impl Reply {
                 stop: stop.into(),
             },
             delay: Duration::ZERO,
+            rate: None,
+            end: StreamEnd::Whole,
         }
     }
 
@@ -146,12 +171,41 @@ impl Reply {
                 message: message.into(),
             },
             delay: Duration::ZERO,
+            rate: None,
+            end: StreamEnd::Whole,
         }
     }
 
     #[must_use]
     pub fn header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Streamed, writes `tokens_per_second` output tokens a second (4 characters a token).
+    #[must_use]
+    pub fn streamed_at(mut self, tokens_per_second: f64) -> Self {
+        self.rate = Some(tokens_per_second);
+        self
+    }
+
+    /// Streamed, sends an `error` event of `kind` once `after` characters of content
+    /// were sent, and ends there (as the API does when it is overloaded mid-reply).
+    #[must_use]
+    pub fn error_mid_stream(mut self, after: usize, kind: &str, message: &str) -> Self {
+        self.end = StreamEnd::Error {
+            after,
+            kind: kind.into(),
+            message: message.into(),
+        };
+        self
+    }
+
+    /// Streamed, stops once `after` characters of content were sent: the body ends with
+    /// no `message_stop`.
+    #[must_use]
+    pub fn cut_mid_stream(mut self, after: usize) -> Self {
+        self.end = StreamEnd::Cut { after };
         self
     }
 
@@ -373,7 +427,7 @@ async fn answer(
                 .to_string();
             if request.json()["stream"] == true {
                 let events = sse_events(&blocks, stop, &model, n);
-                write_sse(stream, reply.status, &reply.headers, &events).await
+                write_sse(stream, reply, &events).await
             } else {
                 let message = json!({
                     "id": format!("msg_{n}"), "type": "message", "role": "assistant",
@@ -398,34 +452,53 @@ fn error_json(kind: &str, message: &str) -> String {
     json!({"type": "error", "error": {"type": kind, "message": message}}).to_string()
 }
 
-/// The event stream of one message, as the Messages API sends it.
+/// Pieces of at most 16 characters, as the API sends a reply (a few tokens an event).
+fn pieces(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    chars.chunks(16).map(|c| c.iter().collect()).collect()
+}
+
+/// The event stream of one message, as the Messages API sends it: a `ping` after
+/// `message_start` and every 25 deltas, output tokens counted as 4 characters each.
 fn sse_events(blocks: &[Value], stop: &str, model: &str, n: usize) -> Vec<Value> {
-    let mut events = vec![json!({"type": "message_start", "message": {
+    let mut events = vec![
+        json!({"type": "message_start", "message": {
         "id": format!("msg_{n}"), "type": "message", "role": "assistant", "model": model,
         "content": [], "stop_reason": null, "stop_sequence": null,
-        "usage": {"input_tokens": 20, "output_tokens": 1}}})];
+        "usage": {"input_tokens": 20, "output_tokens": 1}}}),
+        json!({"type": "ping"}),
+    ];
+    let mut chars = 0;
+    let mut deltas = 0;
     for (i, block) in blocks.iter().enumerate() {
-        if block["type"] == "tool_use" {
-            events.push(
-                json!({"type": "content_block_start", "index": i, "content_block": {
-                "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}}),
-            );
-            let input = block["input"].to_string();
-            let (a, b) = input.split_at(input.len() / 2);
-            for part in [a, b] {
-                events.push(json!({"type": "content_block_delta", "index": i,
-                    "delta": {"type": "input_json_delta", "partial_json": part}}));
-            }
+        let (start, text, delta) = if block["type"] == "tool_use" {
+            let start =
+                json!({"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}});
+            (start, block["input"].to_string(), "input_json_delta")
         } else {
-            events.push(json!({"type": "content_block_start", "index": i,
-                "content_block": {"type": "text", "text": ""}}));
+            let text = block["text"].as_str().unwrap_or_default().to_string();
+            (json!({"type": "text", "text": ""}), text, "text_delta")
+        };
+        events.push(json!({"type": "content_block_start", "index": i, "content_block": start}));
+        for part in pieces(&text) {
+            chars += part.chars().count();
+            let field = if delta == "text_delta" {
+                "text"
+            } else {
+                "partial_json"
+            };
             events.push(json!({"type": "content_block_delta", "index": i,
-                "delta": {"type": "text_delta", "text": block["text"]}}));
+                "delta": {"type": delta, field: part}}));
+            deltas += 1;
+            if deltas % 25 == 0 {
+                events.push(json!({"type": "ping"}));
+            }
         }
         events.push(json!({"type": "content_block_stop", "index": i}));
     }
     events.push(json!({"type": "message_delta",
-        "delta": {"stop_reason": stop, "stop_sequence": null}, "usage": {"output_tokens": 10}}));
+        "delta": {"stop_reason": stop, "stop_sequence": null},
+        "usage": {"output_tokens": chars.div_ceil(4)}}));
     events.push(json!({"type": "message_stop"}));
     events
 }
@@ -471,31 +544,57 @@ async fn write_plain(
     stream.flush().await
 }
 
-/// Server-sent events, one chunk of the chunked body per event.
-async fn write_sse(
-    stream: &mut TcpStream,
-    status: u16,
-    headers: &[(String, String)],
-    events: &[Value],
-) -> std::io::Result<()> {
-    let mut headers = headers.to_vec();
+/// Server-sent events, one chunk of the chunked body per event, paced at the reply's
+/// rate, ended as the reply says.
+async fn write_sse(stream: &mut TcpStream, reply: &Reply, events: &[Value]) -> std::io::Result<()> {
+    let mut headers = reply.headers.clone();
     headers.push(("cache-control".into(), "no-cache".into()));
     let top = head(
-        status,
+        reply.status,
         &headers,
         "text/event-stream",
         "transfer-encoding: chunked",
     );
     stream.write_all(top.as_bytes()).await?;
+    let started = tokio::time::Instant::now();
+    let mut sent = 0usize;
     for event in events {
-        let kind = event["type"].as_str().unwrap_or("message");
-        let data = format!("event: {kind}\ndata: {event}\n\n");
-        stream
-            .write_all(format!("{:x}\r\n{data}\r\n", data.len()).as_bytes())
-            .await?;
-        stream.flush().await?;
+        let delta = &event["delta"];
+        let part = delta["partial_json"].as_str().or(delta["text"].as_str());
+        if let Some(part) = part {
+            match &reply.end {
+                StreamEnd::Error {
+                    after,
+                    kind,
+                    message,
+                } if sent >= *after => {
+                    let error =
+                        json!({"type": "error", "error": {"type": kind, "message": message}});
+                    write_event(stream, &error).await?;
+                    break;
+                }
+                StreamEnd::Cut { after } if sent >= *after => break,
+                _ => {}
+            }
+            sent += part.chars().count();
+            if let Some(rate) = reply.rate {
+                let tokens = f64::from(u32::try_from(sent).unwrap_or(u32::MAX)) / 4.0;
+                let due = Duration::from_secs_f64(tokens / rate);
+                tokio::time::sleep_until(started + due).await;
+            }
+        }
+        write_event(stream, event).await?;
     }
     stream.write_all(b"0\r\n\r\n").await?;
+    stream.flush().await
+}
+
+async fn write_event(stream: &mut TcpStream, event: &Value) -> std::io::Result<()> {
+    let kind = event["type"].as_str().unwrap_or("message");
+    let data = format!("event: {kind}\ndata: {event}\n\n");
+    stream
+        .write_all(format!("{:x}\r\n{data}\r\n", data.len()).as_bytes())
+        .await?;
     stream.flush().await
 }
 
