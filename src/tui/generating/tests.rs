@@ -264,3 +264,56 @@ fn every_size_draws_and_a_tiny_one_says_it_is_too_small() {
     assert!(shown.contains("Terminal too small"), "{shown}");
     assert!(shown.contains("Esc cancels"), "{shown}");
 }
+
+#[test]
+fn a_streamed_reply_shows_its_tokens_on_the_running_line_and_each_read_and_question_below() {
+    let t0 = Instant::now();
+    let mut state = started(t0);
+    update(&mut state, Action::Stage(asking(0)));
+    for n in [120, 1_234] {
+        update(
+            &mut state,
+            Action::Stage(Stage::Writing {
+                round: 0,
+                output_tokens: n,
+                activity: None,
+            }),
+        );
+    }
+    assert_eq!(state.stages.len(), 1, "tokens are no line of their own");
+    update(
+        &mut state,
+        Action::Stage(Stage::Writing {
+            round: 0,
+            output_tokens: 1_300,
+            activity: Some(crate::llm::ToolUse {
+                tool: "Read".into(),
+                target: "src/retry.rs".into(),
+            }),
+        }),
+    );
+    update(
+        &mut state,
+        Action::Stage(Stage::QuestionDrafted {
+            round: 0,
+            index: 0,
+            draft: serde_json::Value::Null,
+        }),
+    );
+    update(
+        &mut state,
+        Action::Stage(Stage::Writing {
+            round: 0,
+            output_tokens: 2_000,
+            activity: None,
+        }),
+    );
+    let shown = text(&state);
+    assert!(shown.contains("reading src/retry.rs"), "{shown}");
+    assert!(shown.contains("question 1 written"), "{shown}");
+    assert!(shown.contains("2,000 tokens so far"), "{shown}");
+    assert!(
+        !shown.contains("1,234 tokens"),
+        "the latest count only: {shown}"
+    );
+}
