@@ -299,9 +299,40 @@ pub(super) fn say_stage(stage: &Stage) {
                 "quizz: repairing: {} failed:",
                 crate::text::plural(checks.len(), "check", "checks")
             );
-            for c in checks {
-                errln!("  - {}", crate::text::sanitize_line(c));
+            say_checks(checks);
+        }
+        Stage::Planned { slots } => {
+            errln!(
+                "quizz: planned {}; writing them in parallel…",
+                crate::text::plural(slots.len(), "question", "questions")
+            );
+            for (i, slot) in slots.iter().enumerate() {
+                errln!("  q{}. {}", i + 1, crate::text::sanitize_line(slot));
             }
         }
+        Stage::QuestionReady { question, .. } => errln!(
+            "quizz: question {} is ready",
+            crate::text::sanitize_line(&question.id)
+        ),
+        Stage::Redrafting { index, checks } => {
+            errln!(
+                "quizz: question q{} kept failing its checks; writing it afresh:",
+                index + 1
+            );
+            say_checks(checks);
+        }
+        Stage::QuestionDropped { index, checks } => {
+            errln!(
+                "quizz: question q{} is left out: it failed its checks again:",
+                index + 1
+            );
+            say_checks(checks);
+        }
+    }
+}
+
+fn say_checks(checks: &[String]) {
+    for c in checks {
+        errln!("  - {}", crate::text::sanitize_line(c));
     }
 }

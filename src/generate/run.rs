@@ -14,7 +14,7 @@ use crate::llm::{
     Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, Usage, run_blocking,
     select_backend,
 };
-use crate::quiz::Quiz;
+use crate::quiz::{Question, Quiz};
 
 const DESCRIPTION: &str = "Submit the quiz for the author of this change.";
 const SHAPE: &str = "one object: {\"questions\": [...]}, each question one of mcq, tf, open, mermaid as the schema says";
@@ -34,6 +34,43 @@ pub enum Stage {
     Repairing { checks: Vec<String> },
     /// The quiz passed every check and is kept at `kept`.
     Ready { questions: usize, kept: PathBuf },
+    /// The pipeline's plan: one line a question (`mcq · retry count when the first send
+    /// fails`), each now written by a drafter of its own.
+    Planned { slots: Vec<String> },
+    /// Slot `index` (from 0) passed its checks: its question, shuffled, with its final id.
+    /// Sent as each drafter finishes, so in the order they finish.
+    QuestionReady { index: usize, question: Question },
+    /// Slot `index`'s question kept failing these checks: it is written afresh, once.
+    Redrafting { index: usize, checks: Vec<String> },
+    /// Slot `index`'s question failed its checks again: the quiz goes on without it.
+    QuestionDropped { index: usize, checks: Vec<String> },
+}
+
+/// How a quiz is written: one call for the whole quiz, or a plan then one call per question
+/// in parallel (`QUIZZ_GENERATE=single|pipeline`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Generator {
+    #[default]
+    Single,
+    Pipeline,
+}
+
+impl Generator {
+    /// `QUIZZ_GENERATE`'s choice (one call unless it says `pipeline`), and what was read.
+    pub fn from_env(env: &EnvSnapshot) -> (Self, Option<String>) {
+        match env.get("QUIZZ_GENERATE").map(str::trim) {
+            None | Some("") => (Self::Single, None),
+            Some("single") => (Self::Single, Some("QUIZZ_GENERATE is set: one call writes the quiz".into())),
+            Some("pipeline") => (
+                Self::Pipeline,
+                Some("QUIZZ_GENERATE is set: a plan, then one call per question in parallel".into()),
+            ),
+            Some(_) => (
+                Self::Single,
+                Some("QUIZZ_GENERATE is neither single nor pipeline: one call writes the quiz".into()),
+            ),
+        }
+    }
 }
 
 /// Why no quiz was written, with what to do about it.
@@ -121,15 +158,33 @@ pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
         "per request",
         &mut reasons,
     );
+    reasons.extend(Generator::from_env(env).1);
     let mut chosen = select_backend(env, &Limits::generation_within(repo, timeout));
     chosen.reasons.splice(0..0, reasons);
     chosen
 }
 
-/// Asks `selection`'s backend for a quiz of `input`, checks it with [`accept`] (repairs
-/// within the limits), and returns it. A quiz that stays invalid has its last raw answer
-/// saved in `failed_dir`.
+/// Writes a quiz of `input` as `QUIZZ_GENERATE` says: [`write_quiz_single`] unless it says
+/// `pipeline` ([`super::pipeline::write_quiz_pipelined`]).
 pub fn write_quiz(
+    selection: &Selection,
+    input: &Input,
+    context: &Context,
+    failed_dir: &Path,
+    on_stage: &mut dyn FnMut(&Stage),
+    cancel: &Cancel,
+) -> Result<Quiz, GenerateError> {
+    let write = match Generator::from_env(&EnvSnapshot::from_process()).0 {
+        Generator::Single => write_quiz_single,
+        Generator::Pipeline => super::pipeline::write_quiz_pipelined,
+    };
+    write(selection, input, context, failed_dir, on_stage, cancel)
+}
+
+/// Asks `selection`'s backend for a whole quiz of `input` in one call, checks it with
+/// [`accept`] (repairs within the limits), and returns it. A quiz that stays invalid has
+/// its last raw answer saved in `failed_dir`.
+pub fn write_quiz_single(
     selection: &Selection,
     input: &Input,
     context: &Context,
@@ -175,47 +230,55 @@ pub fn write_quiz(
                 }
             }
         },
-        |progress: &Progress| {
-            on_stage(&match progress {
-                Progress::Asking { round } => Stage::Asking {
-                    backend,
-                    model: model.clone(),
-                    round: *round,
-                },
-                Progress::Answered { round, usage } => Stage::Checking {
-                    round: *round,
-                    usage: usage.clone(),
-                },
-                Progress::Repairing { checks, .. } => Stage::Repairing {
-                    checks: checks.clone(),
-                },
-            });
-        },
+        |progress: &Progress| on_stage(&stage_of(progress, backend, &model)),
     );
     let Some(answer) = outcome.map_err(GenerateError::Llm)? else {
         return Err(GenerateError::Cancelled);
     };
-    match answer {
-        Ok(quiz) => Ok(quiz),
-        Err(LlmError::InvalidOutput {
+    answer.map_err(|e| failed(e, failed_dir, &input.digest))
+}
+
+/// A call's progress as a stage line.
+pub(super) fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Stage {
+    match progress {
+        Progress::Asking { round } => Stage::Asking {
+            backend,
+            model: model.to_string(),
+            round: *round,
+        },
+        Progress::Answered { round, usage } => Stage::Checking {
+            round: *round,
+            usage: usage.clone(),
+        },
+        Progress::Repairing { checks, .. } => Stage::Repairing {
+            checks: checks.clone(),
+        },
+    }
+}
+
+/// Why a call wrote nothing, as a generation's error (an answer that stayed invalid is
+/// saved in `failed_dir`).
+pub(super) fn failed(e: LlmError, failed_dir: &Path, digest: &str) -> GenerateError {
+    match e {
+        LlmError::InvalidOutput {
             attempts,
             checks,
             raw,
             ..
-        }) => Err(GenerateError::Invalid {
+        } => GenerateError::Invalid {
             attempts,
             checks,
-            raw_saved: save_raw(failed_dir, &input.digest, &raw),
-        }),
-        Err(e @ (LlmError::RateLimited { .. } | LlmError::Overloaded { .. })) => {
-            Err(GenerateError::RateLimited(e))
+            raw_saved: save_raw(failed_dir, digest, &raw),
+        },
+        e @ (LlmError::RateLimited { .. } | LlmError::Overloaded { .. }) => {
+            GenerateError::RateLimited(e)
         }
-        Err(e) => Err(GenerateError::Llm(e)),
+        e => GenerateError::Llm(e),
     }
 }
 
 /// Saves a rejected answer for the user to read (owner-only, atomically).
-fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
+pub(super) fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
     let short = digest.get(..16).unwrap_or(digest);
     let path = dir.join(format!("quiz-{short}-{}.json", crate::store::now()));
     crate::store::write_atomic(&path, raw.as_bytes())
