@@ -27,8 +27,8 @@ pub use input::{
     PrFile, Reason, Uncommitted, has_commits, prepare_commits, prepare_local, prepare_pr,
     repository,
 };
-pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
 pub use pipeline::write_quiz_pipelined;
+pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
 pub use run::{
     Cancel, GenerateError, Generator, Stage, select_generator, write_quiz, write_quiz_single,
 };

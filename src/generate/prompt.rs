@@ -37,7 +37,12 @@ pub struct PrText {
 /// The user message: what the change is, what was left out, then the PR's text and every
 /// given file's diff and whole text, each in its own fence.
 pub fn user_message(input: &Input, context: &Context) -> String {
-    let mut m = change_message(input, context, "Write a quiz for the author of this change.", true);
+    let mut m = change_message(
+        input,
+        context,
+        "Write a quiz for the author of this change.",
+        true,
+    );
     m.push_str("\nSubmit the quiz with the submit_quiz tool.\n");
     m
 }

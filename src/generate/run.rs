@@ -11,8 +11,8 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, Usage, run_blocking,
-    select_backend,
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection, Usage,
+    run_blocking, select_backend,
 };
 use crate::quiz::{Question, Quiz};
 
@@ -21,6 +21,7 @@ const SHAPE: &str = "one object: {\"questions\": [...]}, each question one of mc
 
 /// What a generation is doing, for the line or screen that shows it.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a few stages a generation, one a question at most
 pub enum Stage {
     /// The backend is asked (round 0 first; a later round repairs).
     Asking {
@@ -60,14 +61,22 @@ impl Generator {
     pub fn from_env(env: &EnvSnapshot) -> (Self, Option<String>) {
         match env.get("QUIZZ_GENERATE").map(str::trim) {
             None | Some("") => (Self::Single, None),
-            Some("single") => (Self::Single, Some("QUIZZ_GENERATE is set: one call writes the quiz".into())),
+            Some("single") => (
+                Self::Single,
+                Some("QUIZZ_GENERATE is set: one call writes the quiz".into()),
+            ),
             Some("pipeline") => (
                 Self::Pipeline,
-                Some("QUIZZ_GENERATE is set: a plan, then one call per question in parallel".into()),
+                Some(
+                    "QUIZZ_GENERATE is set: a plan, then one call per question in parallel".into(),
+                ),
             ),
             Some(_) => (
                 Self::Single,
-                Some("QUIZZ_GENERATE is neither single nor pipeline: one call writes the quiz".into()),
+                Some(
+                    "QUIZZ_GENERATE is neither single nor pipeline: one call writes the quiz"
+                        .into(),
+                ),
             ),
         }
     }
@@ -192,12 +201,7 @@ pub fn write_quiz_single(
     on_stage: &mut dyn FnMut(&Stage),
     cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
-    let Some(llm) = selection.llm.clone() else {
-        return Err(GenerateError::NoBackend);
-    };
-    if cancel.is_cancelled() {
-        return Err(GenerateError::Cancelled);
-    }
+    let llm = backend_to_ask(selection, cancel)?;
     let pr_number = context.pr.as_ref().map_or(0, |p| p.number);
     let user = user_message(input, context);
     let schema = submit_quiz_schema();
@@ -236,6 +240,14 @@ pub fn write_quiz_single(
         return Err(GenerateError::Cancelled);
     };
     answer.map_err(|e| failed(e, failed_dir, &input.digest))
+}
+
+/// The backend a generation asks, unless there is none or it is cancelled already.
+pub(super) fn backend_to_ask(selection: &Selection, cancel: &Cancel) -> Result<Llm, GenerateError> {
+    if cancel.is_cancelled() {
+        return Err(GenerateError::Cancelled);
+    }
+    selection.llm.clone().ok_or(GenerateError::NoBackend)
 }
 
 /// A call's progress as a stage line.
@@ -291,7 +303,6 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::llm::Llm;
 
     fn cli_timeout(pairs: &[(&str, &str)]) -> (Duration, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();

@@ -101,9 +101,11 @@ pub fn accept_question(
         return Err(strings(findings));
     }
     validate(&quiz).map_err(|e| vec![format!("question {id}: {e}")])?;
-    let mut question = quiz.questions.into_iter().next().ok_or_else(|| {
-        vec![format!("question {id}: no question was read")]
-    })?;
+    let mut question = quiz
+        .questions
+        .into_iter()
+        .next()
+        .ok_or_else(|| vec![format!("question {id}: no question was read")])?;
     shuffle_question(&mut question, question_seed(&input.digest, index));
     Ok(question)
 }
@@ -117,22 +119,9 @@ fn question_seed(digest: &str, index: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::input::{Marked, PrFile, prepare_pr};
+    use crate::generate::accept::tests::input;
     use crate::generate::schema::QuestionType;
     use crate::quiz::QuestionKind;
-
-    fn input() -> Input {
-        let file = PrFile {
-            filename: "src/retry.rs".into(),
-            status: "modified".into(),
-            additions: 3,
-            deletions: 1,
-            patch: Some("@@ -1,2 +1,4 @@\n fn send() {\n-    once()\n+    retry()\n".into()),
-            previous_filename: None,
-            sha: Some("abc".into()),
-        };
-        prepare_pr(&[file], &Marked::none(), &mut |_| Some(b"a\nb\nc\nd\n".to_vec()), 10_000)
-    }
 
     fn slot(kind: QuestionType) -> Slot {
         Slot {
@@ -153,16 +142,28 @@ mod tests {
 
     #[test]
     fn a_drafted_question_gets_its_slots_id_and_is_shuffled() {
-        let q = accept_question(&mcq("after one retry"), &slot(QuestionType::Mcq), 2, &input(), 4)
-            .unwrap();
+        let q = accept_question(
+            &mcq("after one retry"),
+            &slot(QuestionType::Mcq),
+            2,
+            &input(),
+            4,
+        )
+        .unwrap();
         assert_eq!(q.id, "q3");
         let QuestionKind::Mcq { options, answer } = &q.kind else {
             panic!("{q:?}")
         };
         assert_eq!(answer, "after one retry");
         assert_eq!(options.len(), 3);
-        let again = accept_question(&mcq("after one retry"), &slot(QuestionType::Mcq), 2, &input(), 4)
-            .unwrap();
+        let again = accept_question(
+            &mcq("after one retry"),
+            &slot(QuestionType::Mcq),
+            2,
+            &input(),
+            4,
+        )
+        .unwrap();
         assert_eq!(q, again, "the same answer shuffles the same way");
     }
 
@@ -178,8 +179,14 @@ mod tests {
                 "question q1: anchor src/retry.rs: lines 2-9 run past its last line (4)",
             ]
         );
-        let wrong_type = accept_question(&mcq("after one retry"), &slot(QuestionType::Tf), 1, &input(), 4)
-            .unwrap_err();
+        let wrong_type = accept_question(
+            &mcq("after one retry"),
+            &slot(QuestionType::Tf),
+            1,
+            &input(),
+            4,
+        )
+        .unwrap_err();
         assert_eq!(
             wrong_type,
             ["question q2: it is of type \"mcq\": its slot asks for a tf question"]
@@ -196,10 +203,19 @@ mod tests {
         };
         let m = draft_message(&input(), &Context::default(), &plan, 1);
         assert!(m.contains("+    retry()"), "{m}");
-        assert!(m.contains("q1. mcq · when send gives up\nq2. mermaid · the order of send and retry"), "{m}");
-        assert!(m.contains("Write question q2 (slot 2 of 2): a mermaid question."), "{m}");
+        assert!(
+            m.contains("q1. mcq · when send gives up\nq2. mermaid · the order of send and retry"),
+            "{m}"
+        );
+        assert!(
+            m.contains("Write question q2 (slot 2 of 2): a mermaid question."),
+            "{m}"
+        );
         assert!(m.contains("The right diagram shows: call order"), "{m}");
         assert!(!m.contains("Size the quiz"), "{m}");
-        assert!(m.ends_with("Submit it with the submit_question tool.\n"), "{m}");
+        assert!(
+            m.ends_with("Submit it with the submit_question tool.\n"),
+            "{m}"
+        );
     }
 }

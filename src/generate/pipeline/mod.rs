@@ -15,7 +15,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::checks::{MIN_QUESTIONS, check_generated};
 use super::input::Input;
 use super::prompt::{Context, change_message};
-use super::run::{Cancel, GenerateError, Stage, failed, save_raw, stage_of};
+use super::run::{Cancel, GenerateError, Stage, backend_to_ask, failed, save_raw, stage_of};
 use super::schema::drafted_question_schema;
 use crate::llm::{Ask, Llm, LlmError, Progress, Selection, run_blocking};
 use crate::quiz::{Question, Quiz, WIRE_VERSION, validate};
@@ -53,12 +53,7 @@ pub fn write_quiz_pipelined(
     on_stage: &mut dyn FnMut(&Stage),
     cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
-    let Some(llm) = selection.llm.clone() else {
-        return Err(GenerateError::NoBackend);
-    };
-    if cancel.is_cancelled() {
-        return Err(GenerateError::Cancelled);
-    }
+    let llm = backend_to_ask(selection, cancel)?;
     let job = Job {
         llm: &llm,
         model: &selection.model,
@@ -171,8 +166,7 @@ impl Job<'_> {
             what: "plan",
             shape: "one object: {\"slots\": [...]}, each slot with type, focus, misconception, diagram and anchor",
         };
-        let validate =
-            |value: &Value| accept_plan(value, self.input, self.context.questions);
+        let validate = |value: &Value| accept_plan(value, self.input, self.context.questions);
         let (backend, model) = (self.llm.name(), self.model);
         let report = |p: Progress| {
             let _ = stages.send(stage_of(&p, backend, model));
@@ -194,9 +188,8 @@ impl Job<'_> {
         let slot = &plan.slots[index];
         let first = draft_message(self.input, self.context, plan, index);
         let schema = drafted_question_schema(slot.kind);
-        let validate = |value: &Value| {
-            accept_question(value, slot, index, self.input, self.pr_number)
-        };
+        let validate =
+            |value: &Value| accept_question(value, slot, index, self.input, self.pr_number);
         let report = |p: Progress| {
             if let Progress::Repairing { checks, .. } = p {
                 let _ = stages.send(Stage::Repairing { checks });
@@ -244,7 +237,12 @@ impl Job<'_> {
                 raw,
             });
         }
-        (index, Err(last.unwrap_or(Undrafted::Llm(LlmError::Runtime("no draft was asked".into())))))
+        (
+            index,
+            Err(last.unwrap_or(Undrafted::Llm(LlmError::Runtime(
+                "no draft was asked".into(),
+            )))),
+        )
     }
 
     /// The questions in slot order as the quiz, held to the whole quiz's checks.

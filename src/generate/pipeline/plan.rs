@@ -72,7 +72,11 @@ pub fn plan_schema() -> Value {
 
 /// The plan in the model's answer, or every reason it cannot be drafted from (the words a
 /// repair round sends back). `asked`: the number of questions the user asked for.
-pub fn accept_plan(value: &Value, input: &Input, asked: Option<usize>) -> Result<Plan, Vec<String>> {
+pub fn accept_plan(
+    value: &Value,
+    input: &Input,
+    asked: Option<usize>,
+) -> Result<Plan, Vec<String>> {
     let plan: Plan = serde_json::from_value(value.clone()).map_err(|e| {
         vec![format!(
             "the plan is not in the schema ({e}): submit {{\"slots\": [...]}}, each slot with type, focus, misconception, diagram and anchor"
@@ -101,7 +105,11 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
         )),
         _ => {}
     }
-    let tfs = plan.slots.iter().filter(|s| s.kind == QuestionType::Tf).count();
+    let tfs = plan
+        .slots
+        .iter()
+        .filter(|s| s.kind == QuestionType::Tf)
+        .count();
     if tfs > 1 {
         findings.push(format!(
             "the plan has {tfs} tf slots: at most one tf in a quiz; make the others mcq"
@@ -110,10 +118,14 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
     for (i, slot) in plan.slots.iter().enumerate() {
         let at = format!("slot {}", i + 1);
         if slot.focus.trim().is_empty() {
-            findings.push(format!("{at}: the focus is empty: say what the question makes the author trace"));
+            findings.push(format!(
+                "{at}: the focus is empty: say what the question makes the author trace"
+            ));
         }
         if slot.misconception.trim().is_empty() {
-            findings.push(format!("{at}: the misconception is empty: say which wrong belief the question tests"));
+            findings.push(format!(
+                "{at}: the misconception is empty: say which wrong belief the question tests"
+            ));
         }
         if slot.kind == QuestionType::Mermaid && slot.diagram.trim().is_empty() {
             findings.push(format!(
@@ -159,28 +171,17 @@ fn slot_anchor(at: &str, a: &DraftAnchor, input: &Input) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::input::{Marked, PrFile, prepare_pr};
-
-    fn input() -> Input {
-        let file = PrFile {
-            filename: "src/retry.rs".into(),
-            status: "modified".into(),
-            additions: 3,
-            deletions: 1,
-            patch: Some("@@ -1,2 +1,4 @@\n fn send() {\n-    once()\n+    retry()\n".into()),
-            previous_filename: None,
-            sha: Some("abc".into()),
-        };
-        prepare_pr(&[file], &Marked::none(), &mut |_| Some(b"a\nb\nc\nd\n".to_vec()), 10_000)
-    }
+    use crate::generate::accept::tests::input;
 
     fn slot(kind: &str) -> Value {
         json!({"type": kind, "focus": "what send returns on a second failure",
                "misconception": "that it retries forever", "diagram": "", "anchor": null})
     }
 
-    fn findings(slots: Vec<Value>, asked: Option<usize>) -> Vec<String> {
-        accept_plan(&json!({ "slots": slots }), &input(), asked).err().unwrap_or_default()
+    fn findings(slots: &[Value], asked: Option<usize>) -> Vec<String> {
+        accept_plan(&json!({ "slots": slots }), &input(), asked)
+            .err()
+            .unwrap_or_default()
     }
 
     #[test]
@@ -195,21 +196,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(plan.slots.len(), 4);
-        assert_eq!(plan.slots[0].line(), "mcq · what send returns on a second failure");
+        assert_eq!(
+            plan.slots[0].line(),
+            "mcq · what send returns on a second failure"
+        );
     }
 
     #[test]
     fn counts_are_held_to_the_quiz_or_to_what_was_asked() {
         assert_eq!(
-            findings(vec![slot("mcq")], None),
+            findings(&[slot("mcq")], None),
             ["the plan has 1 slot: plan 2 to 10, by the size of the change"]
         );
-        assert_eq!(findings(vec![slot("mcq"); 11], None).len(), 1);
+        assert_eq!(findings(&vec![slot("mcq"); 11], None).len(), 1);
         assert_eq!(
-            findings(vec![slot("mcq"); 3], Some(4)),
+            findings(&vec![slot("mcq"); 3], Some(4)),
             ["the plan has 3 slots: plan exactly 4, as the author asked"]
         );
-        assert!(findings(vec![slot("mcq"); 4], Some(4)).is_empty());
+        assert!(findings(&vec![slot("mcq"); 4], Some(4)).is_empty());
     }
 
     #[test]
@@ -222,7 +226,14 @@ mod tests {
         let mut elsewhere = slot("open");
         elsewhere["anchor"] = json!({"path": "src/other.rs", "start_line": 0, "end_line": 1});
         let got = findings(
-            vec![slot("tf"), empty, slot("mermaid"), far, slot("tf"), elsewhere],
+            &[
+                slot("tf"),
+                empty,
+                slot("mermaid"),
+                far,
+                slot("tf"),
+                elsewhere,
+            ],
             None,
         );
         assert_eq!(
@@ -241,8 +252,11 @@ mod tests {
 
     #[test]
     fn a_plan_out_of_its_schema_says_what_to_submit() {
-        let got = findings(vec![json!({"type": "essay", "focus": "f"})], None);
+        let got = findings(&[json!({"type": "essay", "focus": "f"})], None);
         assert_eq!(got.len(), 1);
-        assert!(got[0].starts_with("the plan is not in the schema ("), "{got:?}");
+        assert!(
+            got[0].starts_with("the plan is not in the schema ("),
+            "{got:?}"
+        );
     }
 }
