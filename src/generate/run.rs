@@ -340,6 +340,27 @@ mod tests {
     }
 
     #[test]
+    fn quizz_generate_chooses_one_call_or_the_pipeline() {
+        let read = |v: &str| Generator::from_env(&EnvSnapshot::from_pairs([("QUIZZ_GENERATE", v)]));
+        assert_eq!(
+            Generator::from_env(&EnvSnapshot::default()),
+            (Generator::Single, None)
+        );
+        assert_eq!(read("pipeline").0, Generator::Pipeline);
+        assert_eq!(read(" single ").0, Generator::Single);
+        let (odd, said) = read("fast");
+        assert_eq!(odd, Generator::Single);
+        assert!(said.unwrap().contains("neither single nor pipeline"));
+        let (_, reasons) = cli_timeout(&[("QUIZZ_GENERATE", "pipeline")]);
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("a plan, then one call per question")),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
     fn a_cancelled_generation_asks_no_model() {
         let cancel = Cancel::new();
         cancel.cancel();

@@ -101,7 +101,7 @@ fn user_text(r: &Recorded) -> String {
 }
 
 /// The slot (from 1) a drafter's message names: `Write question q3 (`.
-fn slot_of(r: &Recorded) -> usize {
+pub(crate) fn slot_of(r: &Recorded) -> usize {
     let text = user_text(r);
     let at = text
         .find("Write question q")
