@@ -385,6 +385,7 @@ pub(super) fn say_stage(stage: &Stage) {
         Stage::Asking { .. } | Stage::Checking { .. } => errln!("quizz: {line}…"),
         Stage::Ready { .. }
         | Stage::QuestionDrafted { .. }
+        | Stage::QuestionReady { .. }
         | Stage::Writing {
             activity: Some(_), ..
         } => errln!("quizz: {line}"),
@@ -393,12 +394,24 @@ pub(super) fn say_stage(stage: &Stage) {
                 errln!("quizz: {line}");
             }
         }
-        Stage::Repairing { checks } => {
+        Stage::Repairing { checks }
+        | Stage::Redrafting { checks, .. }
+        | Stage::QuestionDropped { checks, .. } => {
             errln!("quizz: {line}");
-            for c in checks {
-                errln!("  - {}", crate::text::sanitize_line(c));
+            say_checks(checks);
+        }
+        Stage::Planned { slots } => {
+            errln!("quizz: {line}…");
+            for (i, slot) in slots.iter().enumerate() {
+                errln!("  q{}. {}", i + 1, crate::text::sanitize_line(slot));
             }
         }
+    }
+}
+
+fn say_checks(checks: &[String]) {
+    for c in checks {
+        errln!("  - {}", crate::text::sanitize_line(c));
     }
 }
 

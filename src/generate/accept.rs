@@ -27,13 +27,14 @@ pub fn accept(answer: &Value, input: &Input, pr_number: u64) -> Result<Quiz, Vec
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::generate::finding::sentences;
     use crate::generate::input::{Marked, PrFile, prepare_pr};
     use serde_json::json;
 
-    fn input() -> Input {
+    /// The change the unit tests quiz: `send` retries once, in a 4-line src/retry.rs.
+    pub(crate) fn input() -> Input {
         let file = PrFile {
             filename: "src/retry.rs".into(),
             status: "modified".into(),

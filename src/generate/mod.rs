@@ -3,7 +3,8 @@
 //! only quizz can make (`checks`), the shuffle that keeps the answer from giving itself
 //! away (`shuffle`), and the prompt (`prompt`).
 //!
-//! `run` asks the chosen backend for the quiz and `cache` keeps what it wrote; the rest
+//! `run` asks the chosen backend for the quiz in one call, `pipeline` plans it and has each
+//! question written in parallel, and `cache` keeps what was written; the rest
 //! talks to no model: it makes the change and the model's answer safe and checkable.
 
 mod accept;
@@ -11,6 +12,7 @@ pub mod cache;
 pub mod checks;
 mod finding;
 pub mod input;
+pub mod pipeline;
 pub mod prompt;
 mod run;
 pub mod schema;
@@ -25,8 +27,11 @@ pub use input::{
     PrFile, Reason, Uncommitted, has_commits, prepare_commits, prepare_local, prepare_pr,
     repository,
 };
+pub use pipeline::write_quiz_pipelined;
 pub use prompt::{Context, PROMPT_VERSION, PrText, user_message};
-pub use run::{Cancel, GenerateError, Stage, select_generator, write_quiz};
+pub use run::{
+    Cancel, GenerateError, Generator, Stage, select_generator, write_quiz, write_quiz_single,
+};
 pub use schema::{Draft, TOOL_NAME, parse_draft, submit_quiz_schema};
 pub use shuffle::shuffle;
 pub use translate::to_quiz;

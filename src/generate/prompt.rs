@@ -10,7 +10,8 @@ use super::input::{Input, Uncommitted};
 pub const SYSTEM: &str = include_str!("prompt.md");
 
 /// Part of a generated quiz's cache key: a new prompt writes new quizzes.
-pub const PROMPT_VERSION: u32 = 1;
+/// 2: the pipeline's planner and drafter prompts (`pipeline/`) came next to this one.
+pub const PROMPT_VERSION: u32 = 2;
 
 const OPEN: &str = "<quizz-data";
 const CLOSE: &str = "</quizz-data>";
@@ -36,8 +37,21 @@ pub struct PrText {
 /// The user message: what the change is, what was left out, then the PR's text and every
 /// given file's diff and whole text, each in its own fence.
 pub fn user_message(input: &Input, context: &Context) -> String {
+    let mut m = change_message(
+        input,
+        context,
+        "Write a quiz for the author of this change.",
+        true,
+    );
+    m.push_str("\nSubmit the quiz with the submit_quiz tool.\n");
+    m
+}
+
+/// The message's part about the change, after `lead`: what it is, what was left out, the
+/// PR's text and every given file, fenced. `sizing`: say how many questions to write.
+pub(crate) fn change_message(input: &Input, context: &Context, lead: &str, sizing: bool) -> String {
     let mut m = String::with_capacity(input.chars + 4096);
-    m.push_str("Write a quiz for the author of this change.");
+    m.push_str(lead);
     if let Some(repo) = &context.repository {
         let _ = write!(m, " Repository: {}.", one_line(repo));
     }
@@ -54,6 +68,7 @@ pub fn user_message(input: &Input, context: &Context) -> String {
         input.files.len()
     );
     match context.questions {
+        _ if !sizing => {}
         Some(n) => {
             let _ = write!(m, " Write {n} questions.");
         }
@@ -123,7 +138,6 @@ pub fn user_message(input: &Input, context: &Context) -> String {
             );
         }
     }
-    m.push_str("\nSubmit the quiz with the submit_quiz tool.\n");
     m
 }
 
@@ -170,7 +184,7 @@ fn attribute(text: &str) -> String {
 }
 
 /// Untrusted text on one line of the message (outside a fence).
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     crate::text::sanitize_line(text).replace(['<', '>'], "")
 }
 

@@ -11,16 +11,17 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, LlmError, Progress, Selection, ToolUse, Usage,
+    Ask, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection, ToolUse, Usage,
     run_blocking, select_backend,
 };
-use crate::quiz::Quiz;
+use crate::quiz::{Question, Quiz};
 
 const DESCRIPTION: &str = "Submit the quiz for the author of this change.";
 const SHAPE: &str = "one object: {\"questions\": [...]}, each question one of mcq, tf, open, mermaid as the schema says";
 
 /// What a generation is doing, for the line or screen that shows it.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a few stages a generation, one a question at most
 pub enum Stage {
     /// The backend is asked (round 0 first; a later round repairs).
     Asking {
@@ -49,6 +50,51 @@ pub enum Stage {
     Repairing { checks: Vec<String> },
     /// The quiz passed every check and is kept at `kept`.
     Ready { questions: usize, kept: PathBuf },
+    /// The pipeline's plan: one line a question (`mcq · retry count when the first send
+    /// fails`), each now written by a drafter of its own.
+    Planned { slots: Vec<String> },
+    /// Slot `index` (from 0) passed its checks: its question, shuffled, with its final id.
+    /// Sent as each drafter finishes, so in the order they finish.
+    QuestionReady { index: usize, question: Question },
+    /// Slot `index`'s question kept failing these checks: it is written afresh, once.
+    Redrafting { index: usize, checks: Vec<String> },
+    /// Slot `index`'s question failed its checks again: the quiz goes on without it.
+    QuestionDropped { index: usize, checks: Vec<String> },
+}
+
+/// How a quiz is written: one call for the whole quiz, or a plan then one call per question
+/// in parallel (`QUIZZ_GENERATE=single|pipeline`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Generator {
+    #[default]
+    Single,
+    Pipeline,
+}
+
+impl Generator {
+    /// `QUIZZ_GENERATE`'s choice (one call unless it says `pipeline`), and what was read.
+    pub fn from_env(env: &EnvSnapshot) -> (Self, Option<String>) {
+        match env.get("QUIZZ_GENERATE").map(str::trim) {
+            None | Some("") => (Self::Single, None),
+            Some("single") => (
+                Self::Single,
+                Some("QUIZZ_GENERATE is set: one call writes the quiz".into()),
+            ),
+            Some("pipeline") => (
+                Self::Pipeline,
+                Some(
+                    "QUIZZ_GENERATE is set: a plan, then one call per question in parallel".into(),
+                ),
+            ),
+            Some(_) => (
+                Self::Single,
+                Some(
+                    "QUIZZ_GENERATE is neither single nor pipeline: one call writes the quiz"
+                        .into(),
+                ),
+            ),
+        }
+    }
 }
 
 impl Stage {
@@ -84,6 +130,19 @@ impl Stage {
                 }
             ),
             Self::QuestionDrafted { index, .. } => format!("question {} written", index + 1),
+            Self::Planned { slots } => format!(
+                "planned {}; writing them in parallel",
+                crate::text::plural(slots.len(), "question", "questions")
+            ),
+            Self::QuestionReady { question, .. } => format!("question {} is ready", question.id),
+            Self::Redrafting { index, .. } => format!(
+                "question q{} kept failing its checks; writing it afresh:",
+                index + 1
+            ),
+            Self::QuestionDropped { index, .. } => format!(
+                "question q{} is left out: it failed its checks again:",
+                index + 1
+            ),
             Self::Ready { questions, kept } => format!(
                 "quiz ready: {} (kept in {})",
                 crate::text::plural(*questions, "question", "questions"),
@@ -189,14 +248,14 @@ pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
         "per request",
         &mut reasons,
     );
+    reasons.extend(Generator::from_env(env).1);
     let mut chosen = select_backend(env, &Limits::generation_within(repo, timeout));
     chosen.reasons.splice(0..0, reasons);
     chosen
 }
 
-/// Asks `selection`'s backend for a quiz of `input`, checks it with [`accept`] (repairs
-/// within the limits), and returns it. A quiz that stays invalid has its last raw answer
-/// saved in `failed_dir`.
+/// Writes a quiz of `input` as `QUIZZ_GENERATE` says: [`write_quiz_single`] unless it says
+/// `pipeline` ([`super::pipeline::write_quiz_pipelined`]).
 pub fn write_quiz(
     selection: &Selection,
     input: &Input,
@@ -205,12 +264,25 @@ pub fn write_quiz(
     on_stage: &mut dyn FnMut(&Stage),
     cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
-    let Some(llm) = selection.llm.clone() else {
-        return Err(GenerateError::NoBackend);
+    let write = match Generator::from_env(&EnvSnapshot::from_process()).0 {
+        Generator::Single => write_quiz_single,
+        Generator::Pipeline => super::pipeline::write_quiz_pipelined,
     };
-    if cancel.is_cancelled() {
-        return Err(GenerateError::Cancelled);
-    }
+    write(selection, input, context, failed_dir, on_stage, cancel)
+}
+
+/// Asks `selection`'s backend for a whole quiz of `input` in one call, checks it with
+/// [`accept`] (repairs within the limits), and returns it. A quiz that stays invalid has
+/// its last raw answer saved in `failed_dir`.
+pub fn write_quiz_single(
+    selection: &Selection,
+    input: &Input,
+    context: &Context,
+    failed_dir: &Path,
+    on_stage: &mut dyn FnMut(&Stage),
+    cancel: &Cancel,
+) -> Result<Quiz, GenerateError> {
+    let llm = backend_to_ask(selection, cancel)?;
     let pr_number = context.pr.as_ref().map_or(0, |p| p.number);
     let user = user_message(input, context);
     let schema = submit_quiz_schema();
@@ -252,27 +324,40 @@ pub fn write_quiz(
     let Some(answer) = outcome.map_err(GenerateError::Llm)? else {
         return Err(GenerateError::Cancelled);
     };
-    match answer {
-        Ok(quiz) => Ok(quiz),
-        Err(LlmError::InvalidOutput {
+    answer.map_err(|e| failed(e, failed_dir, &input.digest))
+}
+
+/// The backend a generation asks, unless there is none or it is cancelled already.
+pub(super) fn backend_to_ask(selection: &Selection, cancel: &Cancel) -> Result<Llm, GenerateError> {
+    if cancel.is_cancelled() {
+        return Err(GenerateError::Cancelled);
+    }
+    selection.llm.clone().ok_or(GenerateError::NoBackend)
+}
+
+/// Why a call wrote nothing, as a generation's error (an answer that stayed invalid is
+/// saved in `failed_dir`).
+pub(super) fn failed(e: LlmError, failed_dir: &Path, digest: &str) -> GenerateError {
+    match e {
+        LlmError::InvalidOutput {
             attempts,
             checks,
             raw,
             ..
-        }) => Err(GenerateError::Invalid {
+        } => GenerateError::Invalid {
             attempts,
             checks,
-            raw_saved: save_raw(failed_dir, &input.digest, &raw),
-        }),
-        Err(e @ (LlmError::RateLimited { .. } | LlmError::Overloaded { .. })) => {
-            Err(GenerateError::RateLimited(e))
+            raw_saved: save_raw(failed_dir, digest, &raw),
+        },
+        e @ (LlmError::RateLimited { .. } | LlmError::Overloaded { .. }) => {
+            GenerateError::RateLimited(e)
         }
-        Err(e) => Err(GenerateError::Llm(e)),
+        e => GenerateError::Llm(e),
     }
 }
 
 /// The stage a backend's progress stands for (`None`: nothing to show).
-fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<Stage> {
+pub(super) fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<Stage> {
     Some(match progress {
         Progress::Asking { round } => Stage::Asking {
             backend,
@@ -320,7 +405,7 @@ fn stage_of(progress: &Progress, backend: &'static str, model: &str) -> Option<S
 }
 
 /// Saves a rejected answer for the user to read (owner-only, atomically).
-fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
+pub(super) fn save_raw(dir: &Path, digest: &str, raw: &str) -> Option<PathBuf> {
     let short = digest.get(..16).unwrap_or(digest);
     let path = dir.join(format!("quiz-{short}-{}.json", crate::store::now()));
     crate::store::write_atomic(&path, raw.as_bytes())
@@ -347,7 +432,6 @@ mod tests {
         );
         assert_eq!(doing(&used("Glob", "")), "listing");
     }
-    use crate::llm::Llm;
 
     fn cli_timeout(pairs: &[(&str, &str)]) -> (Duration, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
@@ -380,6 +464,27 @@ mod tests {
         assert_eq!(bad, Duration::from_secs(600));
         assert!(
             reasons[0].contains("not a number of seconds"),
+            "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn quizz_generate_chooses_one_call_or_the_pipeline() {
+        let read = |v: &str| Generator::from_env(&EnvSnapshot::from_pairs([("QUIZZ_GENERATE", v)]));
+        assert_eq!(
+            Generator::from_env(&EnvSnapshot::default()),
+            (Generator::Single, None)
+        );
+        assert_eq!(read("pipeline").0, Generator::Pipeline);
+        assert_eq!(read(" single ").0, Generator::Single);
+        let (odd, said) = read("fast");
+        assert_eq!(odd, Generator::Single);
+        assert!(said.unwrap().contains("neither single nor pipeline"));
+        let (_, reasons) = cli_timeout(&[("QUIZZ_GENERATE", "pipeline")]);
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("a plan, then one call per question")),
             "{reasons:?}"
         );
     }

@@ -114,7 +114,7 @@ fn text() -> Value {
     json!({ "type": "string" })
 }
 
-fn anchor() -> Value {
+pub(crate) fn anchor() -> Value {
     json!({
         "anyOf": [
             {
@@ -159,66 +159,108 @@ fn question(kind: &str, description: &str, fields: &[(&str, Value)]) -> Value {
     })
 }
 
-/// The JSON Schema of the `submit_quiz` input.
-pub fn submit_quiz_schema() -> Value {
+/// A question's type, as the schema and a plan's slots name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionType {
+    Mcq,
+    Tf,
+    Open,
+    Mermaid,
+}
+
+impl QuestionType {
+    pub const ALL: [Self; 4] = [Self::Mcq, Self::Tf, Self::Open, Self::Mermaid];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Mcq => "mcq",
+            Self::Tf => "tf",
+            Self::Open => "open",
+            Self::Mermaid => "mermaid",
+        }
+    }
+}
+
+/// The JSON Schema of one question of type `kind`, as `submit_quiz` holds it.
+pub fn question_schema(kind: QuestionType) -> Value {
     let explanation =
         json!({ "type": "string", "description": "One sentence: why the answer is right." });
     let diagram = json!({ "type": "string", "description": "Mermaid source of one diagram." });
-    let mcq = question(
-        "mcq",
-        "Multiple choice: 3 options (4 only for a real misconception), the answer being one option's exact text.",
-        &[
-            ("options", json!({ "type": "array", "items": text() })),
-            (
-                "answer",
-                json!({ "type": "string", "description": "The right option's exact text." }),
-            ),
-            ("explanation", explanation.clone()),
-        ],
-    );
-    let tf = question(
-        "tf",
-        "A statement that is true or false.",
-        &[
-            ("answer", json!({ "type": "boolean" })),
-            ("explanation", explanation.clone()),
-        ],
-    );
-    let open = question(
-        "open",
-        "A free-text question, graded against its rubric.",
-        &[(
-            "rubric",
-            json!({
-                "type": "array",
-                "items": text(),
-                "description": "The concrete claims a full answer makes, one each."
-            }),
-        )],
-    );
-    let mermaid = question(
-        "mermaid",
-        "Pick the diagram: four diagrams of one kind and direction, one right.",
-        &[
-            (
-                "options",
+    match kind {
+        QuestionType::Mcq => question(
+            "mcq",
+            "Multiple choice: 3 options (4 only for a real misconception), the answer being one option's exact text.",
+            &[
+                ("options", json!({ "type": "array", "items": text() })),
+                (
+                    "answer",
+                    json!({ "type": "string", "description": "The right option's exact text." }),
+                ),
+                ("explanation", explanation),
+            ],
+        ),
+        QuestionType::Tf => question(
+            "tf",
+            "A statement that is true or false.",
+            &[
+                ("answer", json!({ "type": "boolean" })),
+                ("explanation", explanation),
+            ],
+        ),
+        QuestionType::Open => question(
+            "open",
+            "A free-text question, graded against its rubric.",
+            &[(
+                "rubric",
                 json!({
-                    "type": "object",
-                    "properties": { "A": diagram, "B": diagram, "C": diagram, "D": diagram },
-                    "required": LABELS,
-                    "additionalProperties": false
+                    "type": "array",
+                    "items": text(),
+                    "description": "The concrete claims a full answer makes, one each."
                 }),
-            ),
-            ("answer", json!({ "type": "string", "enum": LABELS })),
-            ("explanation", explanation),
-        ],
-    );
+            )],
+        ),
+        QuestionType::Mermaid => question(
+            "mermaid",
+            "Pick the diagram: four diagrams of one kind and direction, one right.",
+            &[
+                (
+                    "options",
+                    json!({
+                        "type": "object",
+                        "properties": { "A": diagram, "B": diagram, "C": diagram, "D": diagram },
+                        "required": LABELS,
+                        "additionalProperties": false
+                    }),
+                ),
+                ("answer", json!({ "type": "string", "enum": LABELS })),
+                ("explanation", explanation),
+            ],
+        ),
+    }
+}
+
+/// One question of type `kind` with no `id` (quizz gives it one): what a drafter submits.
+pub fn drafted_question_schema(kind: QuestionType) -> Value {
+    let mut schema = question_schema(kind);
+    if let Some(properties) = schema["properties"].as_object_mut() {
+        properties.shift_remove("id");
+    }
+    if let Some(required) = schema["required"].as_array_mut() {
+        required.retain(|r| r != "id");
+    }
+    schema
+}
+
+/// The JSON Schema of the `submit_quiz` input.
+pub fn submit_quiz_schema() -> Value {
+    let items: Vec<Value> = QuestionType::ALL.into_iter().map(question_schema).collect();
     json!({
         "type": "object",
         "properties": {
             "questions": {
                 "type": "array",
-                "items": { "anyOf": [mcq, tf, open, mermaid] }
+                "items": { "anyOf": items }
             }
         },
         "required": ["questions"],
@@ -342,6 +384,12 @@ mod tests {
             }
         }
         walk(&submit_quiz_schema(), "");
+        for kind in QuestionType::ALL {
+            let drafted = drafted_question_schema(kind);
+            walk(&drafted, kind.as_str());
+            assert!(drafted["properties"].get("id").is_none(), "quizz gives ids");
+            assert_eq!(drafted["properties"]["type"]["const"], kind.as_str());
+        }
     }
 
     fn sample() -> Value {

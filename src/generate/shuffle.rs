@@ -2,38 +2,48 @@
 //! its mcq options and its diagrams' labels are shuffled, uniformly, from a seed (the same
 //! seed, the same quiz: a cached quiz reads the same twice).
 
-use crate::quiz::{MermaidOption, QuestionKind, Quiz};
+use crate::quiz::{MermaidOption, Question, QuestionKind, Quiz};
 
 /// Shuffles every mcq's options and which diagram sits under which label; the answers
 /// follow (an mcq answer is its option's text; a diagram answer is relabelled).
 pub fn shuffle(quiz: &mut Quiz, seed: u64) {
     let mut rng = fastrand::Rng::with_seed(seed);
     for q in &mut quiz.questions {
-        match &mut q.kind {
-            QuestionKind::Mcq { options, .. } => rng.shuffle(options),
-            QuestionKind::Mermaid { options, answer } => {
-                let mut order: Vec<usize> = (0..options.len()).collect();
-                rng.shuffle(&mut order);
-                let right = options.iter().position(|o| &o.label == answer);
-                let shuffled: Vec<MermaidOption> = order
-                    .iter()
-                    .zip(options.iter())
-                    .map(|(&from, slot)| MermaidOption {
-                        label: slot.label.clone(),
-                        source: options[from].source.clone(),
-                    })
-                    .collect();
-                if let Some(right) = right
-                    && let Some(at) = order.iter().position(|&from| from == right)
-                {
-                    answer.clone_from(&shuffled[at].label);
-                }
-                *options = shuffled;
+        shuffle_with(q, &mut rng);
+    }
+}
+
+/// [`shuffle`] for one question on its own (a question drafted alone is shuffled as it
+/// passes its checks, from a seed of its own).
+pub fn shuffle_question(q: &mut Question, seed: u64) {
+    shuffle_with(q, &mut fastrand::Rng::with_seed(seed));
+}
+
+fn shuffle_with(q: &mut Question, rng: &mut fastrand::Rng) {
+    match &mut q.kind {
+        QuestionKind::Mcq { options, .. } => rng.shuffle(options),
+        QuestionKind::Mermaid { options, answer } => {
+            let mut order: Vec<usize> = (0..options.len()).collect();
+            rng.shuffle(&mut order);
+            let right = options.iter().position(|o| &o.label == answer);
+            let shuffled: Vec<MermaidOption> = order
+                .iter()
+                .zip(options.iter())
+                .map(|(&from, slot)| MermaidOption {
+                    label: slot.label.clone(),
+                    source: options[from].source.clone(),
+                })
+                .collect();
+            if let Some(right) = right
+                && let Some(at) = order.iter().position(|&from| from == right)
+            {
+                answer.clone_from(&shuffled[at].label);
             }
-            QuestionKind::TrueFalse { .. }
-            | QuestionKind::Open { .. }
-            | QuestionKind::Unsupported { .. } => {}
+            *options = shuffled;
         }
+        QuestionKind::TrueFalse { .. }
+        | QuestionKind::Open { .. }
+        | QuestionKind::Unsupported { .. } => {}
     }
 }
 

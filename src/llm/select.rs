@@ -35,12 +35,13 @@ pub const GRADER_SETUP: &str = "set ANTHROPIC_API_KEY, or install Claude Code (`
     or CLAUDE_BIN), or set ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_BASE_URL for a gateway)";
 
 /// The variables selection reads.
-const VARS: [&str; 12] = [
+const VARS: [&str; 13] = [
     "QUIZZ_GRADER",
     "QUIZZ_MODEL",
     "ANTHROPIC_MODEL",
     "QUIZZ_GRADE_TIMEOUT",
     "QUIZZ_GENERATE_TIMEOUT",
+    "QUIZZ_GENERATE",
     "ANTHROPIC_API_KEY",
     "ANTHROPIC_AUTH_TOKEN",
     "ANTHROPIC_BASE_URL",

@@ -341,3 +341,57 @@ fn a_rate_limit_says_when_to_try_again() {
     assert!(stderr.contains("try again in 3600 s"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn quizz_generate_pipeline_shows_the_plan_then_each_question_as_it_is_ready() {
+    let repo = Repo::new();
+    // The valid quiz's questions as slots, the open one last.
+    let order = [0, 1, 3, 2];
+    let questions = retry_quiz()["questions"].as_array().unwrap().clone();
+    let slots: Vec<Value> = order
+        .iter()
+        .map(|&i| {
+            json!({"type": questions[i]["type"], "focus": format!("what question {} asks", i + 1),
+                   "misconception": "that send retries forever", "diagram": "", "anchor": null})
+        })
+        .collect();
+    let server = FakeMessages::start(move |r, _| {
+        if r.json()["tool_choice"]["name"] == "plan_quiz" {
+            return Reply::tool_input(json!({ "slots": slots }));
+        }
+        let slot = crate::generate_pipeline::slot_of(r);
+        let mut q = questions[order[slot - 1]].clone();
+        q.as_object_mut().unwrap().remove("id");
+        Reply::tool_input(q)
+    });
+    let out = repo
+        .quizz(&server, &["generate", "--local"])
+        .env("QUIZZ_GENERATE", "pipeline")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "planned 4 questions; writing them in parallel…\n  q1. mcq · what question 1 asks\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("  q4. open · what question 3 asks"),
+        "{stderr}"
+    );
+    for id in ["q1", "q2", "q3", "q4"] {
+        assert!(
+            stderr.contains(&format!("question {id} is ready")),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains("quiz ready: 4 questions"), "{stderr}");
+    let quiz = quizz::quiz::parse_quiz(&text(&out.stdout)).unwrap();
+    let kinds: Vec<&str> = quiz.questions.iter().map(|q| q.kind.type_name()).collect();
+    assert_eq!(kinds, ["mcq", "mcq", "tf", "open"]);
+    assert_eq!(server.posts_for("plan_quiz").len(), 1);
+    assert_eq!(server.posts_for("submit_question").len(), 4);
+    assert!(quiz_posts(&server).is_empty(), "no one-call quiz is asked");
+}

@@ -12,7 +12,17 @@ use support::fake_messages::{FakeMessages, Reply};
 use support::{run_with_input, text};
 
 fn claude(real: &Path, home: &Path, server: &FakeMessages) -> Output {
-    let schema = quizz::generate::submit_quiz_schema().to_string();
+    claude_with(real, home, server, &quizz::generate::submit_quiz_schema())
+}
+
+/// The real CLI asked for output in `schema`, its model the fake behind `server`.
+pub(crate) fn claude_with(
+    real: &Path,
+    home: &Path,
+    server: &FakeMessages,
+    schema: &Value,
+) -> Output {
+    let schema = schema.to_string();
     let mut cmd = Command::new(real);
     cmd.env_clear()
         .env("PATH", "/usr/bin:/bin")
@@ -44,7 +54,7 @@ fn draft() -> Value {
 }
 
 /// The run's `structured_output`, after checking that the run succeeded.
-fn structured(out: &Output) -> Value {
+pub(crate) fn structured(out: &Output) -> Value {
     assert!(
         out.status.success(),
         "{}\n{}",

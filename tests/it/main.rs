@@ -45,6 +45,7 @@ mod cli_secrets;
 mod code_e2e;
 mod generate_checks;
 mod generate_local;
+mod generate_pipeline;
 mod generate_pr;
 mod generate_schema_cli;
 mod github_e2e;

@@ -3,11 +3,14 @@
 
 use super::Finding;
 use crate::generate::input::{FileStatus, Input};
-use crate::quiz::Question;
+use crate::quiz::{Anchor, Question};
 
 pub fn check(q: &Question, input: &Input) -> Option<Finding> {
-    let anchor = q.anchor.as_ref()?;
-    let id = q.id.as_str();
+    check_anchor(&q.id, q.anchor.as_ref()?, input)
+}
+
+/// The anchor of question (or slot) `id` points into the change.
+pub fn check_anchor(id: &str, anchor: &Anchor, input: &Input) -> Option<Finding> {
     let path = crate::text::sanitize_line(&anchor.path);
     let Some(file) = input.file(&anchor.path) else {
         let given: Vec<&str> = input.given().map(|f| f.path.as_str()).take(12).collect();

@@ -3,6 +3,8 @@
 //! also held to the change it was written from (`check_generated`: anchors).
 
 mod anchors;
+
+pub use anchors::check_anchor;
 mod diagrams;
 mod structure;
 mod tells;
@@ -10,7 +12,7 @@ mod words;
 
 use super::finding::Finding;
 use super::input::Input;
-use crate::quiz::Quiz;
+use crate::quiz::{Question, Quiz};
 
 /// Fewest and most questions a generated quiz may have.
 pub const MIN_QUESTIONS: usize = 2;
@@ -50,5 +52,16 @@ pub fn check_generated(quiz: &Quiz, input: &Input) -> Vec<Finding> {
         findings.extend(anchors::check(q, input));
     }
     in_quiz_order(quiz, &mut findings);
+    findings
+}
+
+/// One question on its own, as [`check_generated`] holds each question: its shape, its
+/// diagrams, its tells and its anchor (what a drafter of one question is held to; the
+/// count and the ids are the whole quiz's).
+pub fn check_question(q: &Question, input: &Input) -> Vec<Finding> {
+    let mut findings = structure::check_one(q);
+    findings.extend(diagrams::check(q));
+    findings.extend(tells::check(q));
+    findings.extend(anchors::check(q, input));
     findings
 }

@@ -24,17 +24,8 @@ pub fn check(quiz: &Quiz) -> Vec<Finding> {
         *uses.entry(q.id.as_str()).or_default() += 1;
     }
     for (i, q) in quiz.questions.iter().enumerate() {
-        let id = if q.id.trim().is_empty() {
-            format!("#{}", i + 1)
-        } else {
-            q.id.clone()
-        };
-        if q.id.trim().is_empty() {
-            findings.push(Finding::question(
-                &id,
-                "the id is empty: give it one (q1, q2, ...)",
-            ));
-        } else if uses[q.id.as_str()] > 1 && first_use(quiz, i) {
+        let id = shown_id(q, i);
+        if !q.id.trim().is_empty() && uses[q.id.as_str()] > 1 && first_use(quiz, i) {
             findings.push(Finding::question(
                 &id,
                 format!(
@@ -43,11 +34,37 @@ pub fn check(quiz: &Quiz) -> Vec<Finding> {
                 ),
             ));
         }
-        if q.prompt.trim().is_empty() {
-            findings.push(Finding::question(&id, "the prompt is empty"));
-        }
-        findings.extend(kind(&id, q));
+        findings.extend(question(&id, q));
     }
+    findings
+}
+
+/// The question's id, or its position (`#3`) when it has none.
+fn shown_id(q: &Question, i: usize) -> String {
+    if q.id.trim().is_empty() {
+        format!("#{}", i + 1)
+    } else {
+        q.id.clone()
+    }
+}
+
+/// The shape of one question on its own (what a drafter of one question is held to).
+pub fn check_one(q: &Question) -> Vec<Finding> {
+    question(&shown_id(q, 0), q)
+}
+
+fn question(id: &str, q: &Question) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if q.id.trim().is_empty() {
+        findings.push(Finding::question(
+            id,
+            "the id is empty: give it one (q1, q2, ...)",
+        ));
+    }
+    if q.prompt.trim().is_empty() {
+        findings.push(Finding::question(id, "the prompt is empty"));
+    }
+    findings.extend(kind(id, q));
     findings
 }
 

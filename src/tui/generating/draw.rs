@@ -195,17 +195,25 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
             }
         }
         let lead = match stage {
-            Stage::Repairing { .. } => Span::styled("✗ ", theme.wrong()),
+            Stage::Repairing { .. } | Stage::Redrafting { .. } | Stage::QuestionDropped { .. } => {
+                Span::styled("✗ ", theme.wrong())
+            }
             _ if current => spinner.clone(),
             _ => Span::styled("✓ ", theme.right()),
         };
         lines.push(hanging(&lead, 2, &text, Style::new(), width, usize::MAX));
-        if let Stage::Repairing { checks } = stage {
-            for check in checks {
-                let lead = Span::styled("  - ", theme.dim());
-                let check = sanitize_line(check);
-                lines.push(hanging(&lead, 4, &check, Style::new(), width, CHECK_ROWS));
-            }
+        let (below, style) = match stage {
+            Stage::Repairing { checks }
+            | Stage::Redrafting { checks, .. }
+            | Stage::QuestionDropped { checks, .. } => (checks.as_slice(), Style::new()),
+            // The plan's questions, one line each.
+            Stage::Planned { slots } => (slots.as_slice(), theme.dim()),
+            _ => (&[][..], Style::new()),
+        };
+        for item in below {
+            let lead = Span::styled("  - ", theme.dim());
+            let item = sanitize_line(item);
+            lines.push(hanging(&lead, 4, &item, style, width, CHECK_ROWS));
         }
     }
     if state.phase == Phase::Cancelling {

@@ -17,6 +17,7 @@ pub enum Phase {
 }
 
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one at a time, straight from the channel to `update`
 pub enum Action {
     /// Start writing (y on the offer; at once without one).
     Start,
