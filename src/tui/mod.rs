@@ -6,6 +6,7 @@
 mod action;
 pub mod app;
 mod body;
+mod comparison;
 mod diagrams;
 mod drawings;
 mod keymap;
@@ -273,3 +274,5 @@ fn start_grading(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod measure;

@@ -68,6 +68,7 @@ mod mermaid_snapshots;
 mod plain_input;
 mod roundtrip_props;
 mod trust_results;
+mod tui_compare;
 mod tui_discover;
 mod tui_github;
 mod tui_grading;
