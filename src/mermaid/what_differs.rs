@@ -144,16 +144,15 @@ pub fn compare(sources: &[&str]) -> Comparison {
     let mut distinct: Vec<(&Keyed, Vec<bool>)> = Vec::new();
     for &i in &read {
         for k in parsed[i].iter().flatten() {
-            match distinct
+            if let Some((_, has)) = distinct
                 .iter_mut()
                 .find(|(d, _)| d.kind == k.kind && d.text == k.text)
             {
-                Some((_, has)) => has[i] = true,
-                None => {
-                    let mut has = vec![false; sources.len()];
-                    has[i] = true;
-                    distinct.push((k, has));
-                }
+                has[i] = true;
+            } else {
+                let mut has = vec![false; sources.len()];
+                has[i] = true;
+                distinct.push((k, has));
             }
         }
     }
@@ -302,13 +301,15 @@ fn in_common(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
 mod tests {
     use super::*;
 
+    type Groups<'a> = Vec<(Vec<usize>, Option<&'a str>)>;
+
     const WITH_AUDIT: &str = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    participant L as Audit log\n    C->>A: POST /orders\n    A->>L: record order\n    L-->>A: ok\n    A-->>C: 201 Created";
     const WITHOUT_AUDIT: &str = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    C->>A: POST /orders\n    A-->>C: 201 Created";
 
     #[test]
     fn an_option_lacking_a_participant_differs_only_by_what_involves_it() {
         let c = compare(&[WITH_AUDIT, WITHOUT_AUDIT, WITH_AUDIT, WITH_AUDIT]);
-        let differs: Vec<(ItemKind, Vec<(Vec<usize>, Option<&str>)>)> =
+        let differs: Vec<(ItemKind, Groups)> =
             c.rows.iter().map(|r| (r.kind, r.groups(&[]))).collect();
         assert_eq!(
             differs,

@@ -250,7 +250,11 @@ fn push_diagrams<'a>(
 ) {
     // The comparison instead of the options: it, then their titles (to pick from).
     if let Some(comparison) = &arranged.comparison {
-        body.lines.extend(comparison.iter().map(|l| Line::from(l.spans.iter().map(borrowed).collect::<Vec<_>>())));
+        body.lines.extend(
+            comparison
+                .iter()
+                .map(|l| Line::from(l.spans.iter().map(borrowed).collect::<Vec<_>>())),
+        );
         body.lines.push(Line::default());
     }
     let half = super::diagrams::half_width(diagram_width(width));

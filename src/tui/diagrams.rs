@@ -177,7 +177,11 @@ fn marked(
         )));
     }
     let structured = says.unread.len() + 1 < sources.len();
-    for (i, (r, m)) in rendered_options.iter().zip(&mut differences.marks).enumerate() {
+    for (i, (r, m)) in rendered_options
+        .iter()
+        .zip(&mut differences.marks)
+        .enumerate()
+    {
         if structured && !says.unread.contains(&i) {
             *m = mermaid::compare::within(&r.lines, m, &says.differing(i), &says.same);
         }
@@ -400,9 +404,16 @@ mod tests {
             assert_eq!(rows(&drawn[0], text), vec![false], "{text}");
         }
         assert_eq!(rows(&drawn[0], "record order"), vec![true]);
-        assert!(drawn[1].marked.iter().all(|m| !m), "B has nothing the others lack");
+        assert!(
+            drawn[1].marked.iter().all(|m| !m),
+            "B has nothing the others lack"
+        );
         let marked = drawn[0].marked.iter().filter(|m| **m).count();
-        assert!(marked * 2 < drawn[0].lines.len(), "{marked} of {}", drawn[0].lines.len());
+        assert!(
+            marked * 2 < drawn[0].lines.len(),
+            "{marked} of {}",
+            drawn[0].lines.len()
+        );
     }
 
     fn options_at(options: &[MermaidOption], width: usize, view: View) -> Vec<Drawn> {

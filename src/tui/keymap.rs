@@ -312,12 +312,17 @@ pub fn key_for(context: Context, action: &Action) -> String {
 
 /// Footer hints for a context where `here` holds (the question's kind, graded or not):
 /// `(keys, label, rank)` in table order.
+#[cfg(test)]
 pub fn hints(context: Context, here: &[Only]) -> Vec<(String, &'static str, u8)> {
     hints_naming(context, here, 2)
 }
 
 /// [`hints`] naming at most `keys` keys of each binding (a narrow footer names one).
-pub fn hints_naming(context: Context, here: &[Only], keys: usize) -> Vec<(String, &'static str, u8)> {
+pub fn hints_naming(
+    context: Context,
+    here: &[Only],
+    keys: usize,
+) -> Vec<(String, &'static str, u8)> {
     let letters_type = here.contains(&Only::LettersType);
     // Where letters are text, a letter is offered only if it stays a command.
     let offered = |k: &&Key| !letters_type || !matches!(k, Char(c) if *c != '?');

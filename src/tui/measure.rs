@@ -29,7 +29,12 @@ fn app_of(json: &str, dir: &std::path::Path, size: (u16, u16)) -> App {
         origin: Origin::Demo,
         notes: Vec::new(),
     };
-    App::new(Session::open(Store::at(dir), loaded).unwrap(), settings, size, None)
+    App::new(
+        Session::open(Store::at(dir), loaded).unwrap(),
+        settings,
+        size,
+        None,
+    )
 }
 
 /// Per diagram question: (id, body rows, rows marked, rows to scroll to the last mark,
@@ -103,7 +108,12 @@ fn rows_to_scroll_to_every_difference() {
                 println!(
                     "  {id:4} rows {all:4}  marked {marked:4} ({share:3.0}%)  scroll {scroll:4}  compared: scroll {compared:4}"
                 );
-                total = (total.0 + all, total.1 + marked, total.2 + scroll, total.3 + compared);
+                total = (
+                    total.0 + all,
+                    total.1 + marked,
+                    total.2 + scroll,
+                    total.3 + compared,
+                );
             }
             println!(
                 "  all  rows {:4}  marked {:4}  scroll {:4}  compared: scroll {:4}",

@@ -273,6 +273,6 @@ fn start_grading(
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod measure;
+#[cfg(test)]
+mod tests;

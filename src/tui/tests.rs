@@ -2028,7 +2028,9 @@ fn the_compact_comparison_at_80x24() {
     let footer = screen(app, 80, 24);
     let footer = footer.lines().nth(23).unwrap();
     assert!(
-        footer.contains("C compare") && footer.contains("v list/drawn") && footer.contains("d diff"),
+        footer.contains("C compare")
+            && footer.contains("v list/drawn")
+            && footer.contains("d diff"),
         "{footer}"
     );
     run(app, [Action::ToggleComparison]);
@@ -2055,7 +2057,14 @@ fn the_compact_comparison_at_80x24() {
 fn v_says_what_it_did() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion, Action::ToggleDiagramList]);
+    run(
+        app,
+        [
+            Action::Start,
+            Action::LastQuestion,
+            Action::ToggleDiagramList,
+        ],
+    );
     assert_eq!(
         app.status.as_deref(),
         Some("Listed: one row per edge or message (v draws them).")

@@ -6,7 +6,9 @@ use crate::tmux::Tmux;
 /// `v` says what it did.
 #[test]
 fn compare_the_demo_diagram_options_at_80x24() {
-    let Some(t) = Tmux::new("compare") else { return };
+    let Some(t) = Tmux::new("compare") else {
+        return;
+    };
     t.start(80, 24, "take --demo", "");
     t.wait_for("Press Enter to start");
     t.keys(&["Enter", "G"]);

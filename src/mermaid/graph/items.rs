@@ -93,11 +93,20 @@ pub fn items(g: &Graph) -> Vec<Item> {
     for note in &g.notes {
         let body = note.text.join(" ");
         let (place, involves) = match (note.node, note.side) {
-            (Some(n), NoteSide::Left) => (format!("note left of {}", text[n]), vec![text[n].clone()]),
-            (Some(n), NoteSide::Right) => (format!("note right of {}", text[n]), vec![text[n].clone()]),
+            (Some(n), NoteSide::Left) => {
+                (format!("note left of {}", text[n]), vec![text[n].clone()])
+            }
+            (Some(n), NoteSide::Right) => {
+                (format!("note right of {}", text[n]), vec![text[n].clone()])
+            }
             (None, _) => ("note".to_string(), Vec::new()),
         };
-        out.push(item(ItemKind::Note, format!("{place}: {body}"), involves, body));
+        out.push(item(
+            ItemKind::Note,
+            format!("{place}: {body}"),
+            involves,
+            body,
+        ));
     }
     out
 }

@@ -39,7 +39,10 @@ pub fn render_state(body: &str, opts: &RenderOptions, want: Want) -> Result<Outp
 }
 
 /// What a flowchart says, item by item (see [`crate::mermaid::items`]).
-pub fn flowchart_items(header: &str, body: &str) -> Result<Vec<crate::mermaid::items::Item>, String> {
+pub fn flowchart_items(
+    header: &str,
+    body: &str,
+) -> Result<Vec<crate::mermaid::items::Item>, String> {
     Ok(items::items(&parse_flowchart::parse(header, body)?))
 }
 

@@ -268,7 +268,9 @@ fn on_diagrams(app: &mut App, action: &Action, what: &str) -> bool {
         .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }));
     if !diagrams {
         let key = key_for(Context::Question, action);
-        app.status = Some(format!("Nothing to {what} here: {key} is for diagram options."));
+        app.status = Some(format!(
+            "Nothing to {what} here: {key} is for diagram options."
+        ));
     }
     diagrams
 }
