@@ -93,8 +93,8 @@ pub fn row_marks(options: &[&[Line]]) -> Vec<Marks> {
         .collect()
 }
 
-/// Which rows of `a` and of `b` belong to a longest common subsequence of the two.
-fn common_rows(a: &[String], b: &[String]) -> (Vec<bool>, Vec<bool>) {
+/// Which entries of `a` and of `b` belong to a longest common subsequence of the two.
+pub(crate) fn common_rows<T: PartialEq>(a: &[T], b: &[T]) -> (Vec<bool>, Vec<bool>) {
     let (n, m) = (a.len(), b.len());
     // lcs[i][j]: length of the LCS of a[i..] and b[j..]
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];

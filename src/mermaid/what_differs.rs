@@ -225,10 +225,8 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<
     let mut out_of_order: Vec<&str> = Vec::new();
     for (n, &i) in read.iter().enumerate() {
         for &j in &read[n + 1..] {
-            for (seq, kept) in [
-                (&order[i], in_common(&order[i], &order[j]).0),
-                (&order[j], in_common(&order[i], &order[j]).1),
-            ] {
+            let (in_i, in_j) = crate::mermaid::compare::common_rows(&order[i], &order[j]);
+            for (seq, kept) in [(&order[i], in_i), (&order[j], in_j)] {
                 for (t, keep) in seq.iter().zip(kept) {
                     if !keep && !out_of_order.contains(t) {
                         out_of_order.push(t);
@@ -265,36 +263,6 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<
         }
     }
     rows
-}
-
-/// Which entries of `a` and of `b` belong to a longest common subsequence of the two.
-fn in_common(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
-    let (n, m) = (a.len(), b.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut in_a, mut in_b) = (vec![false; n], vec![false; m]);
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if a[i] == b[j] {
-            in_a[i] = true;
-            in_b[j] = true;
-            i += 1;
-            j += 1;
-        } else if lcs[i + 1][j] >= lcs[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    (in_a, in_b)
 }
 
 #[cfg(test)]
