@@ -2050,6 +2050,16 @@ fn the_compact_comparison_at_80x24() {
     run(app, [Action::ToggleComparison]);
     assert!(!app.diagram_view.compare);
     assert!(screen(app, 80, 24).contains("┌────────┐"));
+    // `d` from the comparison shows the options marked (it never turns marks off there).
+    run(
+        app,
+        [
+            Action::ToggleDifferences,
+            Action::ToggleComparison,
+            Action::ToggleDifferences,
+        ],
+    );
+    assert!(app.diagram_view.differences && !app.diagram_view.compare);
 }
 
 /// `v` says what it did, in words, each time.

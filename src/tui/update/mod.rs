@@ -252,8 +252,9 @@ fn toggle_differences(app: &mut App) {
         app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
         return;
     }
-    app.diagram_view.compare = false;
-    app.diagram_view.differences = !app.diagram_view.differences;
+    // From the comparison, `d` shows the options with their differences marked.
+    let was_comparing = std::mem::take(&mut app.diagram_view.compare);
+    app.diagram_view.differences = was_comparing || !app.diagram_view.differences;
     app.status = Some(if app.diagram_view.differences {
         "Marked: where the options differ from each other (not which one is right).".into()
     } else {
