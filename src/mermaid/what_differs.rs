@@ -5,7 +5,12 @@
 //! listed in another order are the same edges; messages (which happen in order) that
 //! every option has but in another place are said to be moved.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::mermaid::items::{Item, ItemKind, Items, items_of};
+
+/// Differences past which variants are not paired into rows (each is a row of its own).
+const PAIR_AT_MOST: usize = 400;
 
 /// Where the options of a question differ.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -70,23 +75,24 @@ struct Keyed {
 }
 
 fn keyed(items: &Items) -> Vec<Keyed> {
-    let mut out: Vec<Keyed> = Vec::new();
-    for item in &items.items {
-        let seen = out
-            .iter()
-            .filter(|k| k.kind == item.kind && k.item.text == item.text)
-            .count();
-        let text = match seen {
-            0 => item.text.clone(),
-            n => format!("{} ({})", item.text, ordinal(n + 1)),
-        };
-        out.push(Keyed {
-            kind: item.kind,
-            text,
-            item: item.clone(),
-        });
-    }
-    out
+    let mut seen: HashMap<(ItemKind, &str), usize> = HashMap::new();
+    items
+        .items
+        .iter()
+        .map(|item| {
+            let n = seen.entry((item.kind, item.text.as_str())).or_insert(0);
+            *n += 1;
+            let text = match *n {
+                1 => item.text.clone(),
+                n => format!("{} ({})", item.text, ordinal(n)),
+            };
+            Keyed {
+                kind: item.kind,
+                text,
+                item: item.clone(),
+            }
+        })
+        .collect()
 }
 
 fn ordinal(n: usize) -> String {
@@ -126,14 +132,9 @@ fn related(a: &Item, b: &Item) -> bool {
 
 /// Compares the options of one question (their Mermaid sources).
 pub fn compare(sources: &[&str]) -> Comparison {
-    let parsed: Vec<Option<Vec<Keyed>>> = sources
-        .iter()
-        .map(|s| items_of(s).map(|items| keyed(&items)))
-        .collect();
-    let ordered = sources
-        .iter()
-        .filter_map(|s| items_of(s))
-        .any(|items| items.ordered);
+    let items: Vec<Option<Items>> = sources.iter().map(|s| items_of(s)).collect();
+    let ordered = items.iter().flatten().any(|i| i.ordered);
+    let parsed: Vec<Option<Vec<Keyed>>> = items.iter().map(|i| i.as_ref().map(keyed)).collect();
     let unread: Vec<usize> = (0..sources.len())
         .filter(|&i| parsed[i].is_none())
         .collect();
@@ -142,18 +143,14 @@ pub fn compare(sources: &[&str]) -> Comparison {
         .collect();
     // Every distinct item in the order the options first say it, and who says it.
     let mut distinct: Vec<(&Keyed, Vec<bool>)> = Vec::new();
+    let mut index: HashMap<(ItemKind, &str), usize> = HashMap::new();
     for &i in &read {
         for k in parsed[i].iter().flatten() {
-            if let Some((_, has)) = distinct
-                .iter_mut()
-                .find(|(d, _)| d.kind == k.kind && d.text == k.text)
-            {
-                has[i] = true;
-            } else {
-                let mut has = vec![false; sources.len()];
-                has[i] = true;
-                distinct.push((k, has));
-            }
+            let at = *index.entry((k.kind, k.text.as_str())).or_insert_with(|| {
+                distinct.push((k, vec![false; sources.len()]));
+                distinct.len() - 1
+            });
+            distinct[at].1[i] = true;
         }
     }
     let everywhere = |has: &[bool]| read.iter().all(|&i| has[i]);
@@ -162,38 +159,40 @@ pub fn compare(sources: &[&str]) -> Comparison {
         .filter(|(_, h)| everywhere(h))
         .map(|(k, _)| k.item.text.clone())
         .collect();
-    // Variants of one step share a row, when no option has two of them.
-    let mut slots: Vec<(Vec<&Keyed>, Vec<bool>)> = Vec::new();
-    for (k, has) in distinct.iter().filter(|(_, h)| !everywhere(h)) {
-        let fits = |(members, covered): &&mut (Vec<&Keyed>, Vec<bool>)| {
-            members[0].kind == k.kind
+    // Variants of one step share a row, when no option has two of them (past a few
+    // hundred differences, pairing them would cost more than it tells).
+    let differing: Vec<&(&Keyed, Vec<bool>)> =
+        distinct.iter().filter(|(_, h)| !everywhere(h)).collect();
+    let pair = differing.len() <= PAIR_AT_MOST;
+    let mut slots: Vec<(Vec<&(&Keyed, Vec<bool>)>, Vec<bool>)> = Vec::new();
+    for entry in differing {
+        let (k, has) = entry;
+        let fits = |(members, covered): &&mut (Vec<&(&Keyed, Vec<bool>)>, Vec<bool>)| {
+            pair && members[0].0.kind == k.kind
                 && covered.iter().zip(has).all(|(c, h)| !(*c && *h))
-                && members.iter().any(|m| related(&m.item, &k.item))
+                && members.iter().any(|(m, _)| related(&m.item, &k.item))
         };
         match slots.iter_mut().find(fits) {
             Some((members, covered)) => {
-                members.push(k);
+                members.push(entry);
                 for (c, h) in covered.iter_mut().zip(has) {
                     *c |= *h;
                 }
             }
-            None => slots.push((vec![k], has.clone())),
+            None => slots.push((vec![entry], has.clone())),
         }
     }
     let mut rows: Vec<Row> = slots
         .into_iter()
         .map(|(members, _)| Row {
-            kind: members[0].kind,
+            kind: members[0].0.kind,
             moved: None,
             has: (0..sources.len())
                 .map(|i| {
-                    let says = |m: &&&Keyed| {
-                        parsed[i]
-                            .iter()
-                            .flatten()
-                            .any(|k| k.kind == m.kind && k.text == m.text)
-                    };
-                    members.iter().find(says).map(|m| m.text.clone())
+                    members
+                        .iter()
+                        .find(|(_, has)| has[i])
+                        .map(|(m, _)| m.text.clone())
                 })
                 .collect(),
         })
@@ -212,31 +211,32 @@ pub fn compare(sources: &[&str]) -> Comparison {
 /// Items every option has, in an order some other option does not keep: for each, what
 /// it comes after in each option.
 fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<Row> {
+    let in_all: HashSet<&str> = common.iter().copied().collect();
     let order: Vec<Vec<&str>> = parsed
         .iter()
         .map(|p| {
             p.iter()
                 .flatten()
                 .map(|k| k.text.as_str())
-                .filter(|t| common.contains(t))
+                .filter(|t| in_all.contains(t))
                 .collect()
         })
         .collect();
-    let mut out_of_order: Vec<&str> = Vec::new();
+    let mut out_of_order: HashSet<&str> = HashSet::new();
     for (n, &i) in read.iter().enumerate() {
         for &j in &read[n + 1..] {
             let (in_i, in_j) = crate::mermaid::compare::common_rows(&order[i], &order[j]);
             for (seq, kept) in [(&order[i], in_i), (&order[j], in_j)] {
                 for (t, keep) in seq.iter().zip(kept) {
-                    if !keep && !out_of_order.contains(t) {
-                        out_of_order.push(t);
+                    if !keep {
+                        out_of_order.insert(t);
                     }
                 }
             }
         }
     }
     let mut rows = Vec::new();
-    for t in common.iter().filter(|t| out_of_order.contains(t)) {
+    for t in common.iter().filter(|t| out_of_order.contains(**t)) {
         let kind = parsed
             .iter()
             .flatten()

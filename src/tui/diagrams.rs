@@ -171,6 +171,7 @@ fn marked(
     let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
     let says = mermaid::what_differs::compare(&sources);
     let compare_key = key_for(Context::Question, &Action::ToggleComparison);
+    let list_key = key_for(Context::Question, &Action::ToggleDiagramList);
     if says.rows.is_empty() && says.unread.is_empty() {
         return unmarked(Some(format!(
             "The options say the same, drawn differently: nothing to mark ({compare_key} compares them)."
@@ -199,17 +200,16 @@ fn marked(
         )),
         _ if apart.len() == rendered_options.len() => {
             // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
-            return unmarked(Some(
-                "Laid out differently: no cells marked. v lists them, differing rows marked."
-                    .to_string(),
-            ));
+            return unmarked(Some(format!(
+                "Laid out differently: no cells marked. {list_key} lists them, differing rows marked."
+            )));
         }
         [one] => Some(format!(
-            "Option {} is laid out differently, so not marked: v lists them.",
+            "Option {} is laid out differently, so not marked: {list_key} lists them.",
             sanitize_line(one)
         )),
         many => Some(format!(
-            "Options {} are laid out differently, so not marked: v lists them.",
+            "Options {} are laid out differently, so not marked: {list_key} lists them.",
             sanitize_line(&many.join(", "))
         )),
     };
