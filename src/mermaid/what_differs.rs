@@ -142,7 +142,7 @@ pub fn compare(sources: &[&str]) -> Comparison {
         .filter(|&i| parsed[i].is_some())
         .collect();
     // Every distinct item in the order the options first say it, and who says it.
-    let mut distinct: Vec<(&Keyed, Vec<bool>)> = Vec::new();
+    let mut distinct: Vec<Said> = Vec::new();
     let mut index: HashMap<(ItemKind, &str), usize> = HashMap::new();
     for &i in &read {
         for k in parsed[i].iter().flatten() {
@@ -159,15 +159,30 @@ pub fn compare(sources: &[&str]) -> Comparison {
         .filter(|(_, h)| everywhere(h))
         .map(|(k, _)| k.item.text.clone())
         .collect();
-    // Variants of one step share a row, when no option has two of them (past a few
-    // hundred differences, pairing them would cost more than it tells).
-    let differing: Vec<&(&Keyed, Vec<bool>)> =
-        distinct.iter().filter(|(_, h)| !everywhere(h)).collect();
+    let differing: Vec<&Said> = distinct.iter().filter(|(_, h)| !everywhere(h)).collect();
+    let mut rows = paired(&differing, sources.len());
+    if ordered {
+        let common: Vec<&str> = distinct
+            .iter()
+            .filter(|(k, h)| everywhere(h) && k.kind != ItemKind::Participant)
+            .map(|(k, _)| k.text.as_str())
+            .collect();
+        rows.extend(moved(&parsed, &read, &common));
+    }
+    Comparison { rows, same, unread }
+}
+
+/// An item and which options say it.
+type Said<'a> = (&'a Keyed, Vec<bool>);
+
+/// One row per difference: variants of one step share a row when no option has two of
+/// them (past a few hundred differences, pairing them costs more than it tells).
+fn paired(differing: &[&Said], options: usize) -> Vec<Row> {
     let pair = differing.len() <= PAIR_AT_MOST;
-    let mut slots: Vec<(Vec<&(&Keyed, Vec<bool>)>, Vec<bool>)> = Vec::new();
-    for entry in differing {
+    let mut slots: Vec<(Vec<&Said>, Vec<bool>)> = Vec::new();
+    for &entry in differing {
         let (k, has) = entry;
-        let fits = |(members, covered): &&mut (Vec<&(&Keyed, Vec<bool>)>, Vec<bool>)| {
+        let fits = |(members, covered): &&mut (Vec<&Said>, Vec<bool>)| {
             pair && members[0].0.kind == k.kind
                 && covered.iter().zip(has).all(|(c, h)| !(*c && *h))
                 && members.iter().any(|(m, _)| related(&m.item, &k.item))
@@ -182,12 +197,12 @@ pub fn compare(sources: &[&str]) -> Comparison {
             None => slots.push((vec![entry], has.clone())),
         }
     }
-    let mut rows: Vec<Row> = slots
+    slots
         .into_iter()
         .map(|(members, _)| Row {
             kind: members[0].0.kind,
             moved: None,
-            has: (0..sources.len())
+            has: (0..options)
                 .map(|i| {
                     members
                         .iter()
@@ -196,16 +211,7 @@ pub fn compare(sources: &[&str]) -> Comparison {
                 })
                 .collect(),
         })
-        .collect();
-    if ordered {
-        let common: Vec<&str> = distinct
-            .iter()
-            .filter(|(k, h)| everywhere(h) && k.kind != ItemKind::Participant)
-            .map(|(k, _)| k.text.as_str())
-            .collect();
-        rows.extend(moved(&parsed, &read, &common));
-    }
-    Comparison { rows, same, unread }
+        .collect()
 }
 
 /// Items every option has, in an order some other option does not keep: for each, what
