@@ -86,12 +86,7 @@ pub fn items(d: &Diagram) -> Vec<Item> {
                 continue;
             }
             Event::Activate(p) | Event::Deactivate(p) | Event::Create(p) | Event::Destroy(p) => {
-                let word = match e {
-                    Event::Activate(_) => "activate",
-                    Event::Deactivate(_) => "deactivate",
-                    Event::Create(_) => "create",
-                    _ => "destroy",
-                };
+                let word = e.lifeline_word();
                 let text = format!("{word} {}", name(*p));
                 (ItemKind::Lifeline, text, vec![name(*p)], String::new())
             }
