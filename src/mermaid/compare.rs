@@ -14,6 +14,7 @@
 //!   (so a box shifted by a longer label is not marked, the label is), and every drawn cell
 //!   of a row with no counterpart is marked.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::mermaid::style::Line;
@@ -92,8 +93,8 @@ pub fn row_marks(options: &[&[Line]]) -> Vec<Marks> {
         .collect()
 }
 
-/// Which rows of `a` and of `b` belong to a longest common subsequence of the two.
-fn common_rows(a: &[String], b: &[String]) -> (Vec<bool>, Vec<bool>) {
+/// Which entries of `a` and of `b` belong to a longest common subsequence of the two.
+pub(crate) fn common_rows<T: PartialEq>(a: &[T], b: &[T]) -> (Vec<bool>, Vec<bool>) {
     let (n, m) = (a.len(), b.len());
     // lcs[i][j]: length of the LCS of a[i..] and b[j..]
     let mut lcs = vec![vec![0u32; m + 1]; n + 1];
@@ -338,6 +339,53 @@ fn cells_apart(a: &[String], b: &[String]) -> Vec<bool> {
         *d &= !blank(Some(cell));
     }
     differs
+}
+
+/// The marks of one option kept only where what it says differs (see
+/// [`crate::mermaid::what_differs`]): `differing` are the items this option has that
+/// another lacks (or has elsewhere), `same` those every option has. Kept: the cell marks
+/// on words of `differing` and on the arrows, heads and corners drawn with them, never on
+/// a lifeline or an edge that only passes a row; added: every word only `differing`
+/// says (not `same`), wherever the drawing shows it (drawings laid out apart have no cell
+/// marks). An option with nothing another lacks gets none: a participant another option
+/// lacks shifts every row's cells, and says nothing about this one.
+pub fn within(lines: &[Line], marks: &Marks, differing: &[&str], same: &[String]) -> Marks {
+    if differing.is_empty() {
+        return vec![Vec::new(); lines.len()];
+    }
+    let split = |t: &str| -> Vec<String> {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let words: HashSet<String> = differing.iter().flat_map(|t| split(t)).collect();
+    let common: HashSet<String> = same.iter().flat_map(|t| split(t)).collect();
+    let word = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let passing = |t: &str| matches!(t, "│" | "┆" | "┊" | "╎" | "┃" | "║" | "|" | ":");
+    let none = Vec::new();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(n, line)| {
+            let row_marks = marks.get(n).unwrap_or(&none);
+            let row = grid_row(line);
+            let mut flags = vec![false; row.len()];
+            for (start, cells, text) in tokens(&row) {
+                let marked =
+                    (start..start + cells).any(|k| row_marks.iter().any(|r| r.contains(&k)));
+                let keep = if word(&text) {
+                    words.contains(&text) && (marked || !common.contains(&text))
+                } else {
+                    marked && text != " " && !passing(&text)
+                };
+                if keep {
+                    flags[start..start + cells].fill(true);
+                }
+            }
+            ranges(&flags)
+        })
+        .collect()
 }
 
 /// Runs of `true` as ranges.

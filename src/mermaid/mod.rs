@@ -24,10 +24,12 @@ pub mod compare;
 mod fallback;
 mod glyphs;
 mod graph;
+pub mod items;
 mod outline;
 mod sequence;
 mod style;
 mod text;
+pub mod what_differs;
 
 pub use outline::{Outline, outline};
 pub use style::{Line, Span, Style};

@@ -66,6 +66,8 @@ pub enum Action {
     ToggleDifferences,
     /// Diagram questions: drawn, or the compact list.
     ToggleDiagramList,
+    /// Diagram questions: only what differs between the options, or the options again.
+    ToggleComparison,
     /// Practice: no confidence rating for this answer; show the verdict.
     SkipRating,
     /// Questions with an anchor: open or close the code panel (kept while moving on).

@@ -110,7 +110,7 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                 }
                 // Being drawn elsewhere: the titles, pickable, until the drawing arrives.
                 _ if matches!(app.drawings.drawer, super::drawings::Drawer::Elsewhere(_)) => {
-                    Cow::Owned(Arranged { options: Vec::new(), pairs: false, note: Some("Drawing the options…".into()) })
+                    Cow::Owned(Arranged { options: Vec::new(), pairs: false, note: Some("Drawing the options…".into()), comparison: None })
                 }
                 _ => Cow::Owned(super::diagrams::arrange(
                     options,
@@ -248,6 +248,15 @@ fn push_diagrams<'a>(
     width: usize,
     theme: Theme,
 ) {
+    // The comparison instead of the options: it, then their titles (to pick from).
+    if let Some(comparison) = &arranged.comparison {
+        body.lines.extend(
+            comparison
+                .iter()
+                .map(|l| Line::from(l.spans.iter().map(borrowed).collect::<Vec<_>>())),
+        );
+        body.lines.push(Line::default());
+    }
     let half = super::diagrams::half_width(diagram_width(width));
     let drawn = &arranged.options;
     let pairs = arranged.pairs && drawn.iter().all(|d| d.width <= half);

@@ -8,6 +8,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::action::Action;
+use super::keymap::{Context, key_for};
 use super::theme::Theme;
 use crate::mermaid::{self, RenderOptions, Rendered};
 use crate::quiz::MermaidOption;
@@ -20,6 +22,8 @@ pub struct View {
     pub list: bool,
     /// Mark where the options differ from each other.
     pub differences: bool,
+    /// Only what differs, compared item by item, instead of the options themselves.
+    pub compare: bool,
 }
 
 /// One option, ready for the body: its lines, and which of them hold a difference.
@@ -39,6 +43,8 @@ pub struct Arranged {
     pub pairs: bool,
     /// A dim line over the options, such as why the differences are marked in the list.
     pub note: Option<String>,
+    /// The compact comparison (see [`super::comparison`]), shown instead of the options.
+    pub comparison: Option<Vec<Line<'static>>>,
 }
 
 /// Side by side needs room for two drawings and a gap: a body this wide (a terminal of
@@ -62,6 +68,14 @@ pub fn arrange(
     theme: Theme,
     view: View,
 ) -> Arranged {
+    if view.compare {
+        return Arranged {
+            options: Vec::new(),
+            pairs: false,
+            note: None,
+            comparison: Some(super::comparison::lines(options, width, theme)),
+        };
+    }
     if wide {
         let half = half_width(width);
         let halves = rendered(options, half, view);
@@ -134,6 +148,7 @@ fn marked(
             .collect(),
         pairs,
         note,
+        comparison: None,
     };
     // Lists the taker did not ask for: the drawings do not fit this width.
     let listed = !view.list
@@ -151,28 +166,50 @@ fn marked(
     if !view.differences {
         return unmarked(fit_note);
     }
-    let differences = mermaid::compare::differences(rendered_options);
+    let mut differences = mermaid::compare::differences(rendered_options);
+    // Marks only where the options say something different, item by item.
+    let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
+    let says = mermaid::what_differs::compare(&sources);
+    let compare_key = key_for(Context::Question, &Action::ToggleComparison);
+    let list_key = key_for(Context::Question, &Action::ToggleDiagramList);
+    if says.rows.is_empty() && says.unread.is_empty() {
+        return unmarked(Some(format!(
+            "The options say the same, drawn differently: nothing to mark ({compare_key} compares them)."
+        )));
+    }
+    let structured = says.unread.len() + 1 < sources.len();
+    for (i, (r, m)) in rendered_options
+        .iter()
+        .zip(&mut differences.marks)
+        .enumerate()
+    {
+        if structured && !says.unread.contains(&i) {
+            *m = mermaid::compare::within(&r.lines, m, &says.differing(i), &says.same);
+        }
+    }
     let apart: Vec<&str> = options
         .iter()
         .zip(&differences.apart)
         .filter(|(_, apart)| **apart)
         .map(|(o, _)| o.label.as_str())
         .collect();
-    if !apart.is_empty() && apart.len() == rendered_options.len() {
-        // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
-        return unmarked(Some(
-            "Laid out differently: no cells marked. v lists them, differing rows marked."
-                .to_string(),
-        ));
-    }
     let note = match apart.as_slice() {
         [] => fit_note,
+        _ if structured => Some(format!(
+            "Laid out differently: the words that differ are marked ({compare_key} compares them)."
+        )),
+        _ if apart.len() == rendered_options.len() => {
+            // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
+            return unmarked(Some(format!(
+                "Laid out differently: no cells marked. {list_key} lists them, differing rows marked."
+            )));
+        }
         [one] => Some(format!(
-            "Option {} is laid out differently, so not marked: v lists them.",
+            "Option {} is laid out differently, so not marked: {list_key} lists them.",
             sanitize_line(one)
         )),
         many => Some(format!(
-            "Options {} are laid out differently, so not marked: v lists them.",
+            "Options {} are laid out differently, so not marked: {list_key} lists them.",
             sanitize_line(&many.join(", "))
         )),
     };
@@ -185,6 +222,7 @@ fn marked(
         options,
         pairs,
         note,
+        comparison: None,
     }
 }
 
@@ -290,6 +328,7 @@ mod tests {
         let view = View {
             list: true,
             differences: true,
+            compare: false,
         };
         let drawn = options(&[a, b], 60, theme, view);
         let marked: Vec<usize> = drawn[0]
@@ -333,6 +372,52 @@ mod tests {
                 .any(|l| l.to_string().contains("A ──▶ B"))
         );
         assert!(!too_big_to_draw("sequenceDiagram\n".to_string().as_str()));
+    }
+
+    /// One option lacks a participant, so its siblings are laid out on other columns and
+    /// differ cell by cell on every row: only the participant and its messages are marked.
+    #[test]
+    fn marks_cover_only_what_involves_a_missing_participant() {
+        let with = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    participant L as Audit log\n    C->>A: POST /orders\n    A->>L: record order\n    L-->>A: ok\n    A-->>C: 201 Created";
+        let without = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    C->>A: POST /orders\n    A-->>C: 201 Created";
+        let options = [
+            option("A", with),
+            option("B", without),
+            option("C", with),
+            option("D", with),
+        ];
+        let view = View {
+            list: false,
+            differences: true,
+            compare: false,
+        };
+        let drawn = options_at(&options, 75, view);
+        let rows = |d: &Drawn, text: &str| -> Vec<bool> {
+            d.lines
+                .iter()
+                .zip(&d.marked)
+                .filter(|(l, _)| l.to_string().contains(text))
+                .map(|(_, m)| *m)
+                .collect()
+        };
+        for text in ["POST /orders", "201 Created"] {
+            assert_eq!(rows(&drawn[0], text), vec![false], "{text}");
+        }
+        assert_eq!(rows(&drawn[0], "record order"), vec![true]);
+        assert!(
+            drawn[1].marked.iter().all(|m| !m),
+            "B has nothing the others lack"
+        );
+        let marked = drawn[0].marked.iter().filter(|m| **m).count();
+        assert!(
+            marked * 2 < drawn[0].lines.len(),
+            "{marked} of {}",
+            drawn[0].lines.len()
+        );
+    }
+
+    fn options_at(options: &[MermaidOption], width: usize, view: View) -> Vec<Drawn> {
+        super::options(options, width, Theme { no_color: true }, view)
     }
 
     fn drawn_sources() -> Vec<MermaidOption> {

@@ -183,6 +183,7 @@ static BINDINGS: &[Binding] = &[
     bind(LISTS, &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
     bind(&[C::Reading], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), Always, "back to the results"),
     bind(QUESTIONS, &[Char('d')], Action::ToggleDifferences, ("diff", MAIN), Diagrams, "mark where the diagrams differ from each other (not which is right)"),
+    bind(QUESTIONS, &[Char('C')], Action::ToggleComparison, ("compare", MAIN), Diagrams, "only what differs between the diagrams: the edges, messages or states one has and another lacks"),
     bind(QUESTIONS, &[Char('v')], Action::ToggleDiagramList, ("list/drawn", MAIN), Diagrams, "show the diagrams drawn, or as lists of edges and messages"),
     bind(QUESTIONS, &[Char('c')], Action::ToggleCode, ("code", MAIN), Anchored, "show or hide the code the question is about (stays open while you move on)"),
     bind(&[C::Editing], &[Code(KeyCode::F(2))], Action::ToggleCode, ("code", MORE), Anchored, "show or hide the code the question is about"),
@@ -311,7 +312,17 @@ pub fn key_for(context: Context, action: &Action) -> String {
 
 /// Footer hints for a context where `here` holds (the question's kind, graded or not):
 /// `(keys, label, rank)` in table order.
+#[cfg(test)]
 pub fn hints(context: Context, here: &[Only]) -> Vec<(String, &'static str, u8)> {
+    hints_naming(context, here, 2)
+}
+
+/// [`hints`] naming at most `keys` keys of each binding (a narrow footer names one).
+pub fn hints_naming(
+    context: Context,
+    here: &[Only],
+    keys: usize,
+) -> Vec<(String, &'static str, u8)> {
     let letters_type = here.contains(&Only::LettersType);
     // Where letters are text, a letter is offered only if it stays a command.
     let offered = |k: &&Key| !letters_type || !matches!(k, Char(c) if *c != '?');
@@ -324,7 +335,7 @@ pub fn hints(context: Context, here: &[Only]) -> Vec<(String, &'static str, u8)>
                 .keys
                 .iter()
                 .filter(offered)
-                .take(2)
+                .take(keys)
                 .map(|k| key_label(*k))
                 .collect::<Vec<_>>()
                 .join("/");

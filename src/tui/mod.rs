@@ -6,6 +6,7 @@
 mod action;
 pub mod app;
 mod body;
+mod comparison;
 mod diagrams;
 mod drawings;
 pub mod generating;
@@ -272,5 +273,7 @@ fn start_grading(
     })
 }
 
+#[cfg(test)]
+mod measure;
 #[cfg(test)]
 mod tests;

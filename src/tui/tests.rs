@@ -2022,3 +2022,81 @@ fn every_bad_anchor_shows_its_note_in_the_panel() {
         assert!(!shown.contains("root:"), "{shown}");
     }
 }
+
+/// `C` on the demo's diagram question at 80x24: only what differs, each difference with
+/// what every option has in its place, the options' titles under it to pick from.
+#[test]
+fn the_compact_comparison_at_80x24() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::LastQuestion]);
+    let footer = screen(app, 80, 24);
+    let footer = footer.lines().nth(23).unwrap();
+    assert!(
+        footer.contains("C compare")
+            && footer.contains("v list/drawn")
+            && footer.contains("d diff"),
+        "{footer}"
+    );
+    run(app, [Action::ToggleComparison]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Compared: only what differs between the options (C shows them again).")
+    );
+    run(app, [Action::ScrollDown]);
+    run(app, [Action::ScrollUp]);
+    let shown = screen(app, 80, 24);
+    insta::assert_snapshot!("compare_80x24", shown);
+    assert!(shown.contains("A, B, D  MCP handler"), "{shown}");
+    assert!(shown.contains("C        missing"), "{shown}");
+    // the options are still there to pick, under the comparison
+    run(app, [Action::Pick(3)]);
+    assert_eq!(app.session.answer("q6"), Some("D"));
+    run(app, [Action::ToggleComparison]);
+    assert!(!app.diagram_view.compare);
+    assert!(screen(app, 80, 24).contains("┌────────┐"));
+    // `d` from the comparison shows the options marked (it never turns marks off there).
+    run(
+        app,
+        [
+            Action::ToggleDifferences,
+            Action::ToggleComparison,
+            Action::ToggleDifferences,
+        ],
+    );
+    assert!(app.diagram_view.differences && !app.diagram_view.compare);
+}
+
+/// `v` says what it did, in words, each time.
+#[test]
+fn v_says_what_it_did() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::LastQuestion,
+            Action::ToggleDiagramList,
+        ],
+    );
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Listed: one row per edge or message (v draws them).")
+    );
+    assert!(app.diagram_view.list);
+    run(app, [Action::ToggleDiagramList]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Drawn where they fit, else listed (v lists them).")
+    );
+    // From the comparison, `v` shows the options again in the form they had.
+    run(app, [Action::ToggleComparison, Action::ToggleDiagramList]);
+    assert!(!app.diagram_view.compare && !app.diagram_view.list);
+    // Elsewhere it says what it is for.
+    run(app, [Action::FirstQuestion, Action::ToggleDiagramList]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Nothing to list here: v is for diagram options.")
+    );
+}

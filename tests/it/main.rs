@@ -70,6 +70,7 @@ mod mermaid_snapshots;
 mod plain_input;
 mod roundtrip_props;
 mod trust_results;
+mod tui_compare;
 mod tui_discover;
 mod tui_generate;
 mod tui_github;

@@ -5,6 +5,7 @@ mod compact;
 mod cross;
 mod detour;
 mod draw;
+mod items;
 mod layout;
 mod legend;
 mod model;
@@ -35,6 +36,24 @@ pub fn render_flowchart(
 pub fn render_state(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
     let g = parse_state::parse(body)?;
     Ok(render_graph(&g, opts, want))
+}
+
+/// What a flowchart says, item by item (see [`crate::mermaid::items`]).
+pub fn flowchart_items(
+    header: &str,
+    body: &str,
+) -> Result<Vec<crate::mermaid::items::Item>, String> {
+    Ok(items::items(&parse_flowchart::parse(header, body)?))
+}
+
+/// What a state diagram says, item by item.
+pub fn state_items(body: &str) -> Result<Vec<crate::mermaid::items::Item>, String> {
+    Ok(items::items(&parse_state::parse(body)?))
+}
+
+/// What a class diagram says, item by item.
+pub fn class_items(body: &str) -> Result<Vec<crate::mermaid::items::Item>, String> {
+    Ok(items::items(&parse_class::parse(body)?))
 }
 
 pub fn render_class(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {

@@ -248,12 +248,7 @@ impl Rows<'_> {
                 out.push(line);
             }
             Event::Activate(p) | Event::Deactivate(p) | Event::Create(p) | Event::Destroy(p) => {
-                let word = match e {
-                    Event::Activate(_) => "activate",
-                    Event::Deactivate(_) => "deactivate",
-                    Event::Create(_) => "create",
-                    _ => "destroy",
-                };
+                let word = e.lifeline_word();
                 let text = [format!("{word} {}", ids[*p])];
                 push_wrapped(out, indent(self.depth), &text, Style::Dim, width);
             }

@@ -2,6 +2,7 @@
 
 mod columns;
 mod compact;
+mod items;
 mod layout;
 mod model;
 mod parse;
@@ -28,6 +29,11 @@ pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, St
         turned: false,
         across: false,
     })
+}
+
+/// What a sequence diagram says, item by item (see [`crate::mermaid::items`]).
+pub fn items(body: &str) -> Result<Vec<crate::mermaid::items::Item>, String> {
+    Ok(items::items(&parse::parse(body)?))
 }
 
 /// The options of a question drawn on shared lifeline columns, when they are sequence

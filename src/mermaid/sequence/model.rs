@@ -97,6 +97,20 @@ pub enum Event {
     Destroy(usize),
 }
 
+impl Event {
+    /// The keyword of an event on a lifeline (`activate`, `deactivate`, `create`,
+    /// `destroy`); empty for other events.
+    pub fn lifeline_word(&self) -> &'static str {
+        match self {
+            Event::Activate(_) => "activate",
+            Event::Deactivate(_) => "deactivate",
+            Event::Create(_) => "create",
+            Event::Destroy(_) => "destroy",
+            _ => "",
+        }
+    }
+}
+
 /// A `box` group around consecutive participants.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {

@@ -7,7 +7,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::{display_width, sanitize_line};
 use crate::tui::app::App;
-use crate::tui::keymap::hints;
+use crate::tui::keymap::hints_naming;
 
 pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
@@ -112,19 +112,17 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new(line), area);
         return;
     }
-    let all = hints(app.context(), &app.hint_filter());
-    let width = usize::from(area.width).saturating_sub(1);
-    let cost =
-        |(keys, label, _): &(String, &str, u8)| display_width(keys) + display_width(label) + 3;
-    let mut keep = vec![false; all.len()];
-    let mut used = 0;
-    for rank in 1..=3 {
-        for (i, hint) in all.iter().enumerate().filter(|(_, h)| h.2 == rank) {
-            if used + cost(hint) <= width {
-                used += cost(hint);
-                keep[i] = true;
-            }
-        }
+    // Two keys a hint while every main hint fits so, else one: `Space choose` rather
+    // than `Space/Enter choose` and no `v`.
+    let width = usize::from(area.width);
+    let named = |keys: usize| {
+        let all = hints_naming(app.context(), &app.hint_filter(), keys);
+        let keep = fitting(&all, width);
+        (all, keep)
+    };
+    let (mut all, mut keep) = named(2);
+    if all.iter().zip(&keep).any(|(h, k)| !k && h.2 <= 2) {
+        (all, keep) = named(1);
     }
     let mut spans = vec![Span::raw(" ")];
     for ((keys, label, _), _) in all.into_iter().zip(keep).filter(|(_, k)| *k) {
@@ -132,6 +130,24 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(format!(" {label}  ")));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Which hints fit a footer `width` columns wide, the most needed first (rank 1, 2, 3):
+/// ` k label  k label  ` — the last one's two trailing spaces may fall off the edge.
+fn fitting(all: &[(String, &str, u8)], width: usize) -> Vec<bool> {
+    let cost =
+        |(keys, label, _): &(String, &str, u8)| display_width(keys) + display_width(label) + 3;
+    let mut keep = vec![false; all.len()];
+    let mut used = 0;
+    for rank in 1..=3 {
+        for (i, hint) in all.iter().enumerate().filter(|(_, h)| h.2 == rank) {
+            if used + cost(hint) <= width + 1 {
+                used += cost(hint);
+                keep[i] = true;
+            }
+        }
+    }
+    keep
 }
 
 /// A graded attempt's strip says what the results say: `✓` right, `◐` partial, `✗`

@@ -56,6 +56,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::WheelUp
             | Action::ToggleHelp
             | Action::ToggleDiagramList
+            | Action::ToggleComparison
             | Action::Resize(..)
     );
     let differences = matches!(action, Action::ToggleDifferences)
@@ -180,7 +181,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ClearAnswer => editing::clear_answer(app),
         Action::ToggleFlag => toggle_flag(app),
         Action::ToggleDifferences => toggle_differences(app),
-        Action::ToggleDiagramList => app.diagram_view.list = !app.diagram_view.list,
+        Action::ToggleDiagramList => toggle_list(app),
+        Action::ToggleComparison => toggle_comparison(app),
         // Handled by the rating it skips; without one it means nothing.
         Action::SkipRating => {}
         Action::ToggleCode => navigation::toggle_code(app),
@@ -250,11 +252,60 @@ fn toggle_differences(app: &mut App) {
         app.status = Some("Nothing to compare here: d marks where diagram options differ.".into());
         return;
     }
-    app.diagram_view.differences = !app.diagram_view.differences;
+    // From the comparison, `d` shows the options with their differences marked.
+    let was_comparing = std::mem::take(&mut app.diagram_view.compare);
+    app.diagram_view.differences = was_comparing || !app.diagram_view.differences;
     app.status = Some(if app.diagram_view.differences {
         "Marked: where the options differ from each other (not which one is right).".into()
     } else {
         "Differences no longer marked.".into()
+    });
+}
+
+/// Whether this question's options are diagrams; else the status says what `key` is for.
+fn on_diagrams(app: &mut App, action: &Action, what: &str) -> bool {
+    let diagrams = app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }));
+    if !diagrams {
+        let key = key_for(Context::Question, action);
+        app.status = Some(format!(
+            "Nothing to {what} here: {key} is for diagram options."
+        ));
+    }
+    diagrams
+}
+
+/// `v`: the options drawn, or listed one row per edge or message; the status says which.
+fn toggle_list(app: &mut App) {
+    if !on_diagrams(app, &Action::ToggleDiagramList, "list") {
+        return;
+    }
+    let key = key_for(Context::Question, &Action::ToggleDiagramList);
+    let was_comparing = std::mem::take(&mut app.diagram_view.compare);
+    // Back from the comparison, `v` shows the options in the form they had.
+    if !was_comparing {
+        app.diagram_view.list = !app.diagram_view.list;
+    }
+    app.status = Some(if app.diagram_view.list {
+        format!("Listed: one row per edge or message ({key} draws them).")
+    } else {
+        format!("Drawn where they fit, else listed ({key} lists them).")
+    });
+}
+
+/// `C`: only what differs between the options, item by item, or the options again.
+fn toggle_comparison(app: &mut App) {
+    if !on_diagrams(app, &Action::ToggleComparison, "compare") {
+        return;
+    }
+    let key = key_for(Context::Question, &Action::ToggleComparison);
+    app.diagram_view.compare = !app.diagram_view.compare;
+    app.scroll = 0;
+    app.status = Some(if app.diagram_view.compare {
+        format!("Compared: only what differs between the options ({key} shows them again).")
+    } else {
+        format!("The options again ({key} compares them).")
     });
 }
 

@@ -1,0 +1,140 @@
+//! Rows a taker scrolls to see every difference between a diagram question's options
+//! (run by hand: `cargo test --lib tui::measure -- --ignored --nocapture`).
+
+use super::app::{App, Posting, Screen, Settings};
+use super::theme::Theme;
+use super::{Action, update};
+use crate::quiz::{QuestionKind, parse_quiz};
+use crate::session::Session;
+use crate::source::{DEMO_QUIZ, LoadedQuiz};
+use crate::store::{Origin, Store};
+
+fn app_of(json: &str, dir: &std::path::Path, size: (u16, u16)) -> App {
+    let quiz = parse_quiz(json).unwrap();
+    let settings = Settings {
+        practice: false,
+        theme: Theme { no_color: false },
+        mouse: true,
+        grader: None,
+        posting: Posting::NoPullRequest,
+        grade_later: String::new(),
+        pr: None,
+        code: std::sync::Arc::new(crate::code::collect(&quiz, &crate::code::CodeContext::Demo)),
+        coverage: None,
+        hyperlinks: false,
+        ask_confidence: false,
+    };
+    let loaded = LoadedQuiz {
+        quiz,
+        origin: Origin::Demo,
+        notes: Vec::new(),
+    };
+    App::new(
+        Session::open(Store::at(dir), loaded).unwrap(),
+        settings,
+        size,
+        None,
+    )
+}
+
+/// Per diagram question: (id, body rows, rows marked, rows to scroll to the last mark,
+/// rows to scroll to the end of the comparison).
+fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usize)> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = app_of(json, dir.path(), size);
+    update(&mut app, Action::Start);
+    app.diagram_view.differences = true;
+    let mut out = Vec::new();
+    loop {
+        if let Some(q) = app.question()
+            && matches!(q.kind, QuestionKind::Mermaid { .. })
+        {
+            let id = q.id.clone();
+            let built = super::body::build(&app, super::body::width(&app));
+            let built_len = built.lines.len();
+            let marked: Vec<usize> = built
+                .lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.spans.iter().any(|s| s.content.as_ref() == " ▌ "))
+                .map(|(i, _)| i)
+                .collect();
+            drop(built);
+            let viewport = usize::from(super::body::viewport_rows(&app));
+            let last = marked.last().map_or(0, |l| l + 1);
+            app.diagram_view.compare = true;
+            super::update::refresh_diagrams(&mut app);
+            let compared = super::body::build(&app, super::body::width(&app));
+            let end = compared
+                .lines
+                .iter()
+                .position(|l| {
+                    let t = l.to_string();
+                    t.starts_with("( ) 1. Option") || t.starts_with("(•) 1. Option")
+                })
+                .unwrap_or(0)
+                .saturating_sub(1);
+            drop(compared);
+            app.diagram_view.compare = false;
+            out.push((
+                id,
+                built_len,
+                marked.len(),
+                last.saturating_sub(viewport),
+                end.saturating_sub(viewport),
+            ));
+        }
+        let at = app.current();
+        update(&mut app, Action::NextQuestion);
+        if app.screen != Screen::Question || app.current() == at {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn rows_to_scroll_to_every_difference() {
+    let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
+    for (name, json) in [("demo", DEMO_QUIZ), ("realistic", realistic)] {
+        for size in [(80, 24), (100, 30), (160, 50)] {
+            let rows = marks(json, size);
+            println!("{name} {}x{}", size.0, size.1);
+            let mut total = (0, 0, 0, 0);
+            for (id, all, marked, scroll, compared) in &rows {
+                #[allow(clippy::cast_precision_loss)]
+                let share = *marked as f64 * 100.0 / (*all).max(1) as f64;
+                println!(
+                    "  {id:4} rows {all:4}  marked {marked:4} ({share:3.0}%)  scroll {scroll:4}  compared: scroll {compared:4}"
+                );
+                total = (
+                    total.0 + all,
+                    total.1 + marked,
+                    total.2 + scroll,
+                    total.3 + compared,
+                );
+            }
+            println!(
+                "  all  rows {:4}  marked {:4}  scroll {:4}  compared: scroll {:4}",
+                total.0, total.1, total.2, total.3
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "a look, run by hand"]
+fn print_the_comparisons() {
+    let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
+    for json in [DEMO_QUIZ, realistic] {
+        for q in parse_quiz(json).unwrap().questions {
+            if let QuestionKind::Mermaid { options, .. } = &q.kind {
+                println!("== {}", q.id);
+                for l in super::comparison::lines(options, 75, Theme { no_color: true }) {
+                    println!("{l}");
+                }
+            }
+        }
+    }
+}
