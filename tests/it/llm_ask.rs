@@ -136,7 +136,7 @@ fn generation() -> HttpConfig {
         request_timeout: Duration::from_secs(10),
         backoff_base: Duration::from_millis(20),
         backoff_cap: Duration::from_millis(100),
-        ..Limits::generation(Path::new(".")).http
+        ..Limits::generation(Path::new("."), Duration::from_secs(600)).http
     }
 }
 
@@ -368,7 +368,7 @@ impl Sandbox {
         let config = ClaudeCliConfig {
             timeout,
             credentials: "ANTHROPIC_AUTH_TOKEN".into(),
-            ..Limits::generation(&self.repo).cli
+            ..Limits::generation(&self.repo, Duration::from_secs(600)).cli
         };
         Llm::Cli(ClaudeCli::new(&self.wrapper, "sonnet", config))
     }
