@@ -62,6 +62,7 @@ mod keyring;
 mod llm_ask;
 mod mermaid_corpus;
 mod mermaid_glyphs;
+mod mermaid_measure;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
