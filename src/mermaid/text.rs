@@ -153,6 +153,26 @@ pub fn collapse_spaces(s: &str) -> String {
 /// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
 /// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
 fn pieces(s: &str) -> Vec<&str> {
+    code_pieces(s, |_| true)
+}
+
+/// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
+/// than `max` on its own: `upload_file(path)` stays whole where it fits.
+fn pieces_within(s: &str, max: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    for word in code_pieces(s, |c| c == ' ') {
+        if display_width(word.trim_end()) > max {
+            out.extend(pieces(word));
+        } else {
+            out.push(word);
+        }
+    }
+    out
+}
+
+/// Break `s` after spaces and (when `inside` allows the character before the break) after
+/// `,` `(` `/` inside words.
+fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev: Option<char> = None;
@@ -160,6 +180,7 @@ fn pieces(s: &str) -> Vec<&str> {
     for (i, c) in s.char_indices() {
         let breakable = match prev {
             Some(' ') => c != ' ',
+            Some(p) if !inside(p) => false,
             Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
             Some('(') => {
                 before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
@@ -188,7 +209,15 @@ struct Measured<'a> {
 
 impl<'a> Measured<'a> {
     fn new(s: &'a str) -> Self {
-        let pieces = pieces(s);
+        Self::from_pieces(pieces(s))
+    }
+
+    /// Broken at spaces, and inside only the words wider than `max`.
+    fn within(s: &'a str, max: usize) -> Self {
+        Self::from_pieces(pieces_within(s, max))
+    }
+
+    fn from_pieces(pieces: Vec<&'a str>) -> Self {
         let full = pieces.iter().map(|p| display_width(p)).collect();
         let trimmed = pieces.iter().map(|p| display_width(p.trim_end())).collect();
         Measured {
@@ -273,7 +302,7 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    let m = Measured::new(s);
+    let m = Measured::within(s, max);
     let n = m.count(max);
     if n < 2 {
         return m.lines(max);
@@ -287,7 +316,7 @@ pub fn wrap_count(s: &str, max: usize) -> usize {
     if display_width(s) <= max {
         1
     } else {
-        Measured::new(s).count(max)
+        Measured::within(s, max).count(max)
     }
 }
 
@@ -423,6 +452,21 @@ mod tests {
             wrap_into("resolve_repository", 3),
             vec!["resolve_repository"]
         );
+    }
+
+    /// `upload_file(` / `path)` was a break inside an identifier although a space
+    /// before it gave room: spaces first, a word cut only when it is wider than the line.
+    #[test]
+    fn wraps_at_spaces_before_cutting_a_word() {
+        assert_eq!(
+            wrap("call upload_file(path)", 18),
+            vec!["call", "upload_file(path)"]
+        );
+        assert_eq!(
+            wrap("GET /repos/o/r/issues/42/comments", 20),
+            vec!["GET /repos/o/r/", "issues/42/comments"]
+        );
+        assert_eq!(wrap_count("call upload_file(path)", 18), 2);
     }
 
     #[test]

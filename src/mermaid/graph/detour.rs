@@ -523,7 +523,7 @@ fn draw_path(
     }
     let lines = lines.clone();
     if !label(p, corners, &lines, owner) {
-        footnote(p, corners, owner, lines.join(" "))?;
+        footnote(p, corners, owner, p.plan.edge_text[e].clone())?;
     }
     Ok(())
 }

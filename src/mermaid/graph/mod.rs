@@ -91,7 +91,12 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     let mut out = Vec::new();
     let mut stage = |sep: usize, wrap: usize| {
         for spread in [2, 4] {
-            out.push(layout::Params { sep, wrap, spread });
+            out.push(layout::Params {
+                sep,
+                wrap,
+                spread,
+                widen: 0,
+            });
         }
     };
     stage(4, usize::MAX);
@@ -227,36 +232,45 @@ fn first_fit(
     params: &[layout::Params],
     opts: &RenderOptions,
 ) -> Option<Vec<Line>> {
-    let mut best: Option<(usize, Vec<Line>)> = None;
+    // (footnotes, crossings): a label under the drawing is worse than a crossing
+    let mut best: Option<((usize, usize), Vec<Line>)> = None;
     for v in variants {
-        if best.as_ref().is_some_and(|b| b.0 == 0 || v.fallback) {
+        if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
             continue;
         }
-        if let Some((crossings, lines)) = variant_fit(g, v.r, dir, params, opts)
-            && best.as_ref().is_none_or(|b| crossings < b.0)
+        // once a drawing has every label beside its edge, later variants compete with
+        // their first stage that fits, as before footnotes counted
+        let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled)
+            && best.as_ref().is_none_or(|b| cost < b.0)
         {
-            best = Some((crossings, lines));
+            best = Some((cost, lines));
         }
     }
     best.map(|b| b.1)
 }
 
-/// One variant at its first stage that fits: (crossings, lines).
+/// One variant at its first stage that fits with every label beside its edge, else at
+/// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
+/// last resort, after the labels wrapped narrower and the layers spread apart.
+/// `first_only`: the first stage that fits, footnotes or not.
 fn variant_fit(
     g: &Graph,
     r: &rank::Ranked,
     dir: model::Direction,
     params: &[layout::Params],
     opts: &RenderOptions,
-) -> Option<(usize, Vec<Line>)> {
+    first_only: bool,
+) -> Option<((usize, usize), Vec<Line>)> {
     // A stage too wide with ports close together is too wide with them spread too, and
     // a back edge with no way round finds none with them spread either.
     let mut hopeless: Option<(usize, usize)> = None;
+    let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
     for &p in params {
         if hopeless == Some((p.sep, p.wrap)) {
             continue;
         }
-        let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide | Stage::NoWayRound) => {
                 hopeless = Some((p.sep, p.wrap));
@@ -264,13 +278,32 @@ fn variant_fit(
             }
             Err(Stage::Overlap) => continue,
         };
-        let crossings = drawing.crossings;
+        let mut plan = plan;
+        // Footnotes: the same stage with the layers spread apart may give them room.
+        for widen in [8, 16] {
+            if drawing.footnotes() == 0 || first_only {
+                break;
+            }
+            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
+                Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
+                    (plan, drawing) = (wider, d);
+                }
+                Ok(_) | Err(Stage::Overlap) => {}
+                Err(Stage::TooWide | Stage::NoWayRound) => break,
+            }
+        }
+        let cost = (drawing.footnotes(), drawing.crossings);
         let lines = drawing.into_lines(&plan, opts.ascii);
         if lines.iter().all(|l| l.width() <= opts.width) {
-            return Some((crossings, lines));
+            if cost.0 == 0 || first_only {
+                return Some((cost, lines));
+            }
+            if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
+                footnoted = Some((cost, lines));
+            }
         }
     }
-    None
+    footnoted
 }
 
 /// Why a stage drew nothing.
