@@ -37,6 +37,20 @@ pub fn display_width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
+    // One pass for the common case (printable ASCII and box drawing, as drawn lines are);
+    // anything else is measured as before.
+    let mut fast = 0;
+    for c in s.chars() {
+        if (' '..='~').contains(&c) || ('\u{2500}'..='\u{25f7}').contains(&c) {
+            fast += 1;
+        } else {
+            return slow_width(s);
+        }
+    }
+    fast
+}
+
+fn slow_width(s: &str) -> usize {
     if needs_graphemes(s) {
         s.graphemes(true).map(grapheme_width).sum()
     } else {
@@ -473,6 +487,15 @@ mod tests {
     fn br_splits_lines() {
         assert_eq!(label_lines("a<br/>b<BR>c<br />d"), vec!["a", "b", "c", "d"]);
         assert_eq!(label_lines("#quot;x#quot; #9829;"), vec!["\"x\" ♥"]);
+    }
+
+    /// The one-pass width of drawn lines agrees with the per-character measure.
+    #[test]
+    fn drawn_glyphs_measure_alike_both_ways() {
+        for c in '\u{2500}'..='\u{25f7}' {
+            let s = format!("a{c}b");
+            assert_eq!(display_width(&s), slow_width(&s), "{c:?}");
+        }
     }
 
     #[test]

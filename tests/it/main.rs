@@ -66,7 +66,7 @@ mod mermaid_measure;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
-mod mermaid_wrap;
+mod mermaid_unseen;
 mod plain_input;
 mod roundtrip_props;
 mod trust_results;

@@ -113,9 +113,6 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     out
 }
 
-/// A drawing taller than this is compared with the graph turned a quarter.
-const TALL: usize = 30;
-
 /// The graph ready to lay out: subgraph references resolved, layers ranked.
 fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
     if g.nodes.len() > 600 || has_empty_cluster(g) {
@@ -148,8 +145,7 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
 }
 
 /// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
-/// top-down, TD left to right); a tall TD drawing gives way to a turned one a third
-/// shorter. Returns the lines and whether they are turned.
+/// top-down, TD left to right). Returns the lines and whether they are turned.
 fn draw_fitted(
     g: &Graph,
     opts: &RenderOptions,
@@ -192,13 +188,9 @@ fn draw_fitted(
     } else if want == Want::Own {
         (fit(own)?, own)
     } else {
+        // Turned only when the source's direction does not fit: a tall TB drawing that
+        // fits stays top-down (it was turned at 160 columns, its siblings not).
         match fit(own) {
-            Some(lines) if !big && !own.horizontal() && lines.len() > TALL => {
-                match fit(own.turned()) {
-                    Some(t) if t.len() * 3 < lines.len() * 2 => (t, own.turned()),
-                    _ => (lines, own),
-                }
-            }
             Some(lines) => (lines, own),
             None if big => return None,
             None => (fit(own.turned())?, own.turned()),
@@ -234,6 +226,7 @@ fn first_fit(
 ) -> Option<Vec<Line>> {
     // (footnotes, crossings): a label under the drawing is worse than a crossing
     let mut best: Option<((usize, usize), Vec<Line>)> = None;
+    let mut spare = SPARE_DRAWS;
     for v in variants {
         if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
             continue;
@@ -241,7 +234,7 @@ fn first_fit(
         // once a drawing has every label beside its edge, later variants compete with
         // their first stage that fits, as before footnotes counted
         let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
-        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled)
+        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled, &mut spare)
             && best.as_ref().is_none_or(|b| cost < b.0)
         {
             best = Some((cost, lines));
@@ -249,6 +242,10 @@ fn first_fit(
     }
     best.map(|b| b.1)
 }
+
+/// Layouts tried, per direction, past a drawing that fits with footnotes to find one
+/// without (each can route back edges for milliseconds).
+const SPARE_DRAWS: usize = 4;
 
 /// One variant at its first stage that fits with every label beside its edge, else at
 /// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
@@ -261,6 +258,7 @@ fn variant_fit(
     params: &[layout::Params],
     opts: &RenderOptions,
     first_only: bool,
+    spare: &mut usize,
 ) -> Option<((usize, usize), Vec<Line>)> {
     // A stage too wide with ports close together is too wide with them spread too, and
     // a back edge with no way round finds none with them spread either.
@@ -269,6 +267,13 @@ fn variant_fit(
     for &p in params {
         if hopeless == Some((p.sep, p.wrap)) {
             continue;
+        }
+        // looking past a drawing with footnotes costs from the graph's spare attempts
+        if footnoted.is_some() {
+            if *spare == 0 {
+                break;
+            }
+            *spare -= 1;
         }
         let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
             Ok(drawn) => drawn,
@@ -281,9 +286,10 @@ fn variant_fit(
         let mut plan = plan;
         // Footnotes: the same stage with the layers spread apart may give them room.
         for widen in [8, 16] {
-            if drawing.footnotes() == 0 || first_only {
+            if drawing.footnotes() == 0 || first_only || *spare == 0 {
                 break;
             }
+            *spare -= 1;
             match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
                 Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
                     (plan, drawing) = (wider, d);

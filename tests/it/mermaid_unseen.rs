@@ -1,8 +1,10 @@
-//! Long labels wrapped to the room they have: sequence messages over several rows between
-//! the lifelines, notes over several lifelines as wide as they span, frame headers along
-//! their rule, and graph labels beside their edges rather than as footnotes.
+//! The defects the second realistic set (`realistic-mermaid/unseen.json`) showed, each on
+//! an input of its own: sequence messages over several rows between the lifelines, notes
+//! over several lifelines as wide as they span, frame headers along their rule, graph
+//! labels beside their edges rather than as footnotes, graphs kept in their own direction.
 
-use quizz::mermaid::{Form, Line, RenderOptions, Rendered, render};
+use crate::mermaid_measure::questions;
+use quizz::mermaid::{Form, Line, RenderOptions, Rendered, render, render_options};
 
 fn at(src: &str, width: usize) -> Rendered {
     render(
@@ -99,5 +101,44 @@ fn composite_state_labels_sit_beside_their_edges() {
             all.lines().any(|l| l.contains("score received") && !l.starts_with('2')),
             "{all}"
         );
+    }
+}
+
+/// A tall `flowchart TB` that fits top-down was turned left to right once it was over 30
+/// rows and a turned drawing was a third shorter (so at 160 columns, not at 95, and one
+/// option of a question but not its siblings). It is turned only when it does not fit.
+#[test]
+fn a_tall_top_down_flowchart_stays_top_down_when_it_fits() {
+    let mut src = String::from("flowchart TB\n");
+    for i in 0..11 {
+        src.push_str(&format!("    s{i} --> s{}\n", i + 1));
+    }
+    src.push_str("    s11 -->|retry| s3\n");
+    for width in [95, 160, 200] {
+        let r = at(&src, width);
+        let all = text(&r);
+        assert_eq!(r.form, Form::Drawing, "{all}");
+        assert!(!r.across(), "turned at {width}:\n{all}");
+    }
+}
+
+/// The four options of every question of both sets read in one direction at 160 columns.
+#[test]
+fn options_read_in_one_direction_at_160() {
+    for file in crate::mermaid_measure::SETS {
+        for (id, options) in questions(file) {
+            let sources: Vec<&str> = options.iter().map(|(_, s)| s.as_str()).collect();
+            let rendered = render_options(
+                &sources,
+                &RenderOptions {
+                    width: 160,
+                    ascii: false,
+                },
+            );
+            let across: Vec<bool> = rendered.iter().map(Rendered::across).collect();
+            assert!(across.iter().all(|a| *a == across[0]), "{id}: {across:?}");
+            let forms: Vec<Form> = rendered.iter().map(|r| r.form).collect();
+            assert!(forms.iter().all(|f| *f == forms[0]), "{id}: {forms:?}");
+        }
     }
 }
