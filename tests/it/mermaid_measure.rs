@@ -12,7 +12,10 @@ use crate::mermaid_common as common;
 use common::labels::{labels, pieces};
 use quizz::mermaid::{Form, Line, RenderOptions, Rendered, Style, render, render_options};
 
-pub const SETS: [&str; 2] = ["realistic-mermaid/quiz.json", "realistic-mermaid/unseen.json"];
+pub const SETS: [&str; 2] = [
+    "realistic-mermaid/quiz.json",
+    "realistic-mermaid/unseen.json",
+];
 const WIDTHS: [usize; 3] = [60, 75, 95];
 
 /// The questions of a quiz-state fixture: id and options in file order.
@@ -101,7 +104,7 @@ fn tally(file: &str, width: usize) -> (usize, Tally) {
             let name = format!("{id}{key}");
             let all_labels = labels(src);
             for f in footnotes(&r.lines) {
-                if !all_labels.iter().any(|l| *l == f) {
+                if !all_labels.contains(&f) {
                     t.changed.push(format!("{name}: {f:?}"));
                 }
                 t.footnoted.push(format!("{name}: {f:?}"));

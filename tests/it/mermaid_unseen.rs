@@ -17,7 +17,11 @@ fn at(src: &str, width: usize) -> Rendered {
 }
 
 fn text(r: &Rendered) -> String {
-    r.lines.iter().map(Line::text).collect::<Vec<_>>().join("\n")
+    r.lines
+        .iter()
+        .map(Line::text)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 const FIVE: &str = "sequenceDiagram
@@ -98,7 +102,8 @@ fn composite_state_labels_sit_beside_their_edges() {
             .collect();
         assert!(footnotes.len() <= 1, "at {width}: {footnotes:?}\n{all}");
         assert!(
-            all.lines().any(|l| l.contains("score received") && !l.starts_with('2')),
+            all.lines()
+                .any(|l| l.contains("score received") && !l.starts_with('2')),
             "{all}"
         );
     }

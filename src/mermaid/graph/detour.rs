@@ -341,7 +341,13 @@ fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     // Room on either side for every lane and the widest label: a way round further out
     // than that is never the cheapest, and searching the terminal's whole width cost
     // milliseconds at 160 columns.
-    let room = p.plan.edge_labels.iter().map(|l| max_width(l)).max().unwrap_or(0)
+    let room = p
+        .plan
+        .edge_labels
+        .iter()
+        .map(|l| max_width(l))
+        .max()
+        .unwrap_or(0)
         + 3 * lanes
         + 6;
     let slack = p.width.saturating_sub(last + 1 - first).min(room);

@@ -566,7 +566,13 @@ impl Drawer<'_> {
         }
     }
 
-    fn note(&mut self, pos: NotePos, (first, last): (usize, usize), lines: &[String], text: &[String]) {
+    fn note(
+        &mut self,
+        pos: NotePos,
+        (first, last): (usize, usize),
+        lines: &[String],
+        text: &[String],
+    ) {
         let (x0, x1) = (self.c.x[first], self.c.x[last]);
         // A note over several lifelines is as wide as they are: its text wrapped to that.
         let rewrapped = if pos == NotePos::Over {
