@@ -167,18 +167,27 @@ pub fn collapse_spaces(s: &str) -> String {
 /// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
 /// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
 fn pieces(s: &str) -> Vec<&str> {
-    code_pieces(s, |_| true)
+    code_pieces(s, |c| c != '.')
 }
 
 /// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
 /// than `max` on its own: `upload_file(path)` stays whole where it fits.
 fn pieces_within(s: &str, max: usize) -> Vec<&str> {
     let mut out = Vec::new();
+    let wider = |p: &str| display_width(p.trim_end()) > max;
     for word in code_pieces(s, |c| c == ' ') {
-        if display_width(word.trim_end()) > max {
-            out.extend(pieces(word));
-        } else {
+        if !wider(word) {
             out.push(word);
+            continue;
+        }
+        for piece in pieces(word) {
+            // still wider than the line: after a `.` between names too
+            // (`pull_request.` `synchronize`)
+            if wider(piece) {
+                out.extend(code_pieces(piece, |c| c == '.'));
+            } else {
+                out.push(piece);
+            }
         }
     }
     out
@@ -195,6 +204,10 @@ fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
         let breakable = match prev {
             Some(' ') => c != ' ',
             Some(p) if !inside(p) => false,
+            Some('.') => {
+                before_prev.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                    && (c.is_alphabetic() || c == '_')
+            }
             Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
             Some('(') => {
                 before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
@@ -481,6 +494,15 @@ mod tests {
             vec!["GET /repos/o/r/", "issues/42/comments"]
         );
         assert_eq!(wrap_count("call upload_file(path)", 18), 2);
+        // a dotted name only when it is wider than the line on its own
+        assert_eq!(
+            wrap("enqueue(pull_request.synchronize, pr=42)", 16),
+            vec!["enqueue(", "pull_request.", "synchronize,", "pr=42)"]
+        );
+        assert_eq!(
+            wrap("read app.toml now", 9),
+            vec!["read", "app.toml", "now"]
+        );
     }
 
     #[test]
