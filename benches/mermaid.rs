@@ -1,7 +1,8 @@
 //! Rendering speed: the seed quiz's 5-participant sequence diagram, the whole corpus
-//! (every sequence and flowchart input) at width 80, and the realistic set (96 diagrams a
-//! quiz bot writes, `tests/fixtures/realistic-mermaid`) at width 75: its median and its
-//! slowest diagram (targets: 100 µs and 500 µs).
+//! (every sequence and flowchart input) at width 80, and both realistic sets (`quiz.json`,
+//! 96 diagrams a quiz bot writes, and `unseen.json`, 64 written without the renderer, in
+//! `tests/fixtures/realistic-mermaid`) at 60, 75, 95 and 160 columns: each set's median
+//! and slowest diagram (targets: median ≤ 150 µs, every diagram ≤ 2 ms).
 #![allow(
     clippy::expect_used,
     clippy::unwrap_used,
@@ -16,9 +17,8 @@ use quizz::mermaid::{RenderOptions, render};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// Every option of every question of the realistic set, named `q1:A`.
-fn realistic_set() -> Vec<(String, String)> {
-    let file = "realistic-mermaid/quiz.json";
+/// Every option of every question of a realistic set, named `q1:A`.
+fn realistic_set(file: &'static str) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(common::fixtures_dir().join(file)).expect("realistic set");
     let quiz: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     quiz["questions"]
@@ -48,41 +48,41 @@ fn quick_median(source: &str, opts: &RenderOptions) -> Duration {
 }
 
 fn realistic(c: &mut Criterion) {
-    let opts = RenderOptions {
-        width: 75,
-        ascii: false,
-    };
-    let set = realistic_set();
-    let mut per: Vec<(Duration, usize)> = set
-        .iter()
-        .enumerate()
-        .map(|(i, (_, s))| (quick_median(s, &opts), i))
-        .collect();
-    per.sort();
-    let (median, slowest) = (per[per.len() / 2], per[per.len() - 1]);
-    println!(
-        "realistic set at 75 columns: {} diagrams, median {:?} ({}), slowest {:?} ({})",
-        set.len(),
-        median.0,
-        set[median.1].0,
-        slowest.0,
-        set[slowest.1].0
-    );
-    let median_src = set[median.1].1.clone();
-    c.bench_function("realistic_median_diagram_w75", |b| {
-        b.iter(|| render(black_box(&median_src), black_box(&opts)));
-    });
-    let slowest_src = set[slowest.1].1.clone();
-    c.bench_function("realistic_slowest_diagram_w75", |b| {
-        b.iter(|| render(black_box(&slowest_src), black_box(&opts)));
-    });
-    c.bench_function("realistic_set_96_w75", |b| {
-        b.iter(|| {
-            for (_, s) in &set {
-                black_box(render(black_box(s), &opts));
-            }
-        });
-    });
+    for (name, file) in [
+        ("realistic", "realistic-mermaid/quiz.json"),
+        ("unseen", "realistic-mermaid/unseen.json"),
+    ] {
+        let set = realistic_set(file);
+        for width in [60, 75, 95, 160] {
+            let opts = RenderOptions {
+                width,
+                ascii: false,
+            };
+            let mut per: Vec<(Duration, usize)> = set
+                .iter()
+                .enumerate()
+                .map(|(i, (_, s))| (quick_median(s, &opts), i))
+                .collect();
+            per.sort();
+            let (median, slowest) = (per[per.len() / 2], per[per.len() - 1]);
+            println!(
+                "{name} set at {width} columns: {} diagrams, median {:?} ({}), slowest {:?} ({})",
+                set.len(),
+                median.0,
+                set[median.1].0,
+                slowest.0,
+                set[slowest.1].0
+            );
+            let median_src = set[median.1].1.clone();
+            c.bench_function(&format!("{name}_median_diagram_w{width}"), |b| {
+                b.iter(|| render(black_box(&median_src), black_box(&opts)));
+            });
+            let slowest_src = set[slowest.1].1.clone();
+            c.bench_function(&format!("{name}_slowest_diagram_w{width}"), |b| {
+                b.iter(|| render(black_box(&slowest_src), black_box(&opts)));
+            });
+        }
+    }
 }
 
 fn benches(c: &mut Criterion) {

@@ -37,6 +37,20 @@ pub fn display_width(s: &str) -> usize {
     if s.is_ascii() {
         return s.len();
     }
+    // One pass for the common case (printable ASCII and box drawing, as drawn lines are);
+    // anything else is measured as before.
+    let mut fast = 0;
+    for c in s.chars() {
+        if (' '..='~').contains(&c) || ('\u{2500}'..='\u{25f7}').contains(&c) {
+            fast += 1;
+        } else {
+            return slow_width(s);
+        }
+    }
+    fast
+}
+
+fn slow_width(s: &str) -> usize {
     if needs_graphemes(s) {
         s.graphemes(true).map(grapheme_width).sum()
     } else {
@@ -153,6 +167,35 @@ pub fn collapse_spaces(s: &str) -> String {
 /// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
 /// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
 fn pieces(s: &str) -> Vec<&str> {
+    code_pieces(s, |c| c != '.')
+}
+
+/// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
+/// than `max` on its own: `upload_file(path)` stays whole where it fits.
+fn pieces_within(s: &str, max: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let wider = |p: &str| display_width(p.trim_end()) > max;
+    for word in code_pieces(s, |c| c == ' ') {
+        if !wider(word) {
+            out.push(word);
+            continue;
+        }
+        for piece in pieces(word) {
+            // still wider than the line: after a `.` between names too
+            // (`pull_request.` `synchronize`)
+            if wider(piece) {
+                out.extend(code_pieces(piece, |c| c == '.'));
+            } else {
+                out.push(piece);
+            }
+        }
+    }
+    out
+}
+
+/// Break `s` after spaces and (when `inside` allows the character before the break) after
+/// `,` `(` `/` inside words.
+fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut prev: Option<char> = None;
@@ -160,6 +203,11 @@ fn pieces(s: &str) -> Vec<&str> {
     for (i, c) in s.char_indices() {
         let breakable = match prev {
             Some(' ') => c != ' ',
+            Some(p) if !inside(p) => false,
+            Some('.') => {
+                before_prev.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                    && (c.is_alphabetic() || c == '_')
+            }
             Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
             Some('(') => {
                 before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
@@ -188,7 +236,15 @@ struct Measured<'a> {
 
 impl<'a> Measured<'a> {
     fn new(s: &'a str) -> Self {
-        let pieces = pieces(s);
+        Self::from_pieces(pieces(s))
+    }
+
+    /// Broken at spaces, and inside only the words wider than `max`.
+    fn within(s: &'a str, max: usize) -> Self {
+        Self::from_pieces(pieces_within(s, max))
+    }
+
+    fn from_pieces(pieces: Vec<&'a str>) -> Self {
         let full = pieces.iter().map(|p| display_width(p)).collect();
         let trimmed = pieces.iter().map(|p| display_width(p.trim_end())).collect();
         Measured {
@@ -273,7 +329,7 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    let m = Measured::new(s);
+    let m = Measured::within(s, max);
     let n = m.count(max);
     if n < 2 {
         return m.lines(max);
@@ -287,7 +343,7 @@ pub fn wrap_count(s: &str, max: usize) -> usize {
     if display_width(s) <= max {
         1
     } else {
-        Measured::new(s).count(max)
+        Measured::within(s, max).count(max)
     }
 }
 
@@ -425,10 +481,43 @@ mod tests {
         );
     }
 
+    /// `upload_file(` / `path)` was a break inside an identifier although a space
+    /// before it gave room: spaces first, a word cut only when it is wider than the line.
+    #[test]
+    fn wraps_at_spaces_before_cutting_a_word() {
+        assert_eq!(
+            wrap("call upload_file(path)", 18),
+            vec!["call", "upload_file(path)"]
+        );
+        assert_eq!(
+            wrap("GET /repos/o/r/issues/42/comments", 20),
+            vec!["GET /repos/o/r/", "issues/42/comments"]
+        );
+        assert_eq!(wrap_count("call upload_file(path)", 18), 2);
+        // a dotted name only when it is wider than the line on its own
+        assert_eq!(
+            wrap("enqueue(pull_request.synchronize, pr=42)", 16),
+            vec!["enqueue(", "pull_request.", "synchronize,", "pr=42)"]
+        );
+        assert_eq!(
+            wrap("read app.toml now", 9),
+            vec!["read", "app.toml", "now"]
+        );
+    }
+
     #[test]
     fn br_splits_lines() {
         assert_eq!(label_lines("a<br/>b<BR>c<br />d"), vec!["a", "b", "c", "d"]);
         assert_eq!(label_lines("#quot;x#quot; #9829;"), vec!["\"x\" ♥"]);
+    }
+
+    /// The one-pass width of drawn lines agrees with the per-character measure.
+    #[test]
+    fn drawn_glyphs_measure_alike_both_ways() {
+        for c in '\u{2500}'..='\u{25f7}' {
+            let s = format!("a{c}b");
+            assert_eq!(display_width(&s), slow_width(&s), "{c:?}");
+        }
     }
 
     #[test]

@@ -320,14 +320,14 @@ pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), String> {
         if g.edges[e].invisible {
             continue;
         }
-        route(p, g, e)?;
+        route(p, g, e, r.lanes.len())?;
     }
     Ok(())
 }
 
 /// The grid searched: what is drawn plus room round it (above and left were kept by
 /// [`margin`]), no wider than the drawing may be.
-fn grid(p: &Plane, extra: usize) -> Grid {
+fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     let (first, last) = p.canvas.col_range().unwrap_or((0, 0));
     let rows = p.canvas.height() + extra;
     if p.plan.horizontal {
@@ -338,7 +338,19 @@ fn grid(p: &Plane, extra: usize) -> Grid {
             cols: (last + 1 + extra).min(p.width),
         };
     }
-    let slack = p.width.saturating_sub(last + 1 - first);
+    // Room on either side for every lane and the widest label: a way round further out
+    // than that is never the cheapest, and searching the terminal's whole width cost
+    // milliseconds at 160 columns.
+    let room = p
+        .plan
+        .edge_labels
+        .iter()
+        .map(|l| max_width(l))
+        .max()
+        .unwrap_or(0)
+        + 3 * lanes
+        + 6;
+    let slack = p.width.saturating_sub(last + 1 - first).min(room);
     Grid {
         rows,
         left: first.saturating_sub(slack),
@@ -346,9 +358,9 @@ fn grid(p: &Plane, extra: usize) -> Grid {
     }
 }
 
-fn route(p: &mut Plane, g: &Graph, e: usize) -> Result<(), String> {
+fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), String> {
     let edge = &g.edges[e];
-    let grid = grid(p, 6);
+    let grid = grid(p, 6, lanes);
     let cols = grid.cols;
     let starts = ports(p, edge.from, grid);
     let goals = ports(p, edge.to, grid);
@@ -379,6 +391,36 @@ fn route(p: &mut Plane, g: &Graph, e: usize) -> Result<(), String> {
     corners.push(last);
     corners.dedup();
     draw_path(p, g, e, &corners, (start, target))
+}
+
+/// The search's queue: one stack of states per cost bound, all in one arena (a `Vec` per
+/// bound was most of the search's time in allocations).
+#[derive(Default)]
+struct Buckets {
+    /// per bound: the arena index of its top entry, or `NONE`
+    head: Vec<u32>,
+    /// (state, arena index of the entry under it)
+    arena: Vec<(u32, u32)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Buckets {
+    fn push(&mut self, f: u32, s: usize) {
+        let f = f as usize;
+        if self.head.len() <= f {
+            self.head.resize(f + 1, NONE);
+        }
+        self.arena.push((s as u32, self.head[f]));
+        self.head[f] = (self.arena.len() - 1) as u32;
+    }
+
+    fn pop(&mut self, f: usize) -> Option<usize> {
+        let top = *self.head.get(f)?;
+        let &(s, under) = self.arena.get(top as usize)?;
+        self.head[f] = under;
+        Some(s as usize)
+    }
 }
 
 /// The cheapest way (as states: cell × direction of travel) from one of `starts` to one of
@@ -413,24 +455,16 @@ fn search(
     };
     let mut dist = vec![u32::MAX; cells * 4];
     let mut prev = vec![u32::MAX; cells * 4];
-    let mut buckets: Vec<Vec<u32>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<u32>>, f: u32, s: usize| {
-        let f = f as usize;
-        if buckets.len() <= f {
-            buckets.resize_with(f + 1, Vec::new);
-        }
-        buckets[f].push(s as u32);
-    };
+    let mut buckets = Buckets::default();
     for port in starts {
         let s = state(port.cell, port.out);
         dist[s] = 0;
-        push(&mut buckets, bound(s / 4), s);
+        buckets.push(bound(s / 4), s);
     }
     let mut found = None;
     let mut f = 0;
-    'search: while f < buckets.len() {
-        while let Some(s) = buckets[f].pop() {
-            let s = s as usize;
+    'search: while f < buckets.head.len() {
+        while let Some(s) = buckets.pop(f) {
             let at = s / 4;
             let cost = dist[s];
             if cost + bound(at) != f as u32 {
@@ -465,7 +499,7 @@ fn search(
                 if c < dist[ns] {
                     dist[ns] = c;
                     prev[ns] = s as u32;
-                    push(&mut buckets, c + bound(to), ns);
+                    buckets.push(c + bound(to), ns);
                 }
             }
         }
@@ -523,7 +557,7 @@ fn draw_path(
     }
     let lines = lines.clone();
     if !label(p, corners, &lines, owner) {
-        footnote(p, corners, owner, lines.join(" "))?;
+        footnote(p, corners, owner, p.plan.edge_text[e].clone())?;
     }
     Ok(())
 }
@@ -532,9 +566,10 @@ fn draw_path(
 /// a horizontal run long enough (over the line), beside a vertical one (wrapped narrower
 /// when it does not fit) with a clear cell between; `false` when none has room.
 fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
-    let one = lines.join(" ");
+    // on one line as written (wrapped lines joined would read `a/ b` for `a/b`)
+    let one = p.plan.edge_text[owner as usize - 1].clone();
     let w1 = display_width(&one);
-    let grid = grid(p, 0);
+    let grid = grid(p, 0, p.width);
     let mut forms = vec![lines.to_vec()];
     for wrap in [20, 14, 10] {
         let narrower = wrap_all(lines, wrap);

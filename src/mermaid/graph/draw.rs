@@ -290,6 +290,11 @@ pub struct Drawing {
 }
 
 impl Drawing {
+    /// Labels shown under the drawing instead of beside their edges.
+    pub fn footnotes(&self) -> usize {
+        self.footnotes.len()
+    }
+
     pub fn into_lines(self, plan: &Plan, ascii: bool) -> Vec<Line> {
         let mut lines = self.canvas.into_lines();
         for (k, text) in self.footnotes.iter().enumerate() {
@@ -721,9 +726,74 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
     };
     if placed.is_err() {
         let path = p.paths[si].clone();
-        footnote(p, &path, owner, lines.join(" "))?;
+        if !along_edge(p, &path, lines, owner) {
+            let text = p.plan.edge_text[r.segs[si].edge].clone();
+            footnote(p, &path, owner, text)?;
+        }
     }
     Ok(())
+}
+
+/// The label moved along its edge before it becomes a footnote: beside a vertical run (a
+/// space from it) or over or under a horizontal one, a cell clear of any other line on
+/// each side so it reads as this edge's. `path`: the edge's corners.
+fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
+    let w = max_width(lines);
+    let n = lines.len();
+    let mut spots: Vec<(usize, usize)> = Vec::new();
+    for pair in path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.1 == b.1 {
+            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
+            for row in r0 + 1..r1 {
+                // the label's rows centred on `row`, kept inside the run
+                let top = row.saturating_sub(n / 2).max(r0 + 1);
+                if top + n > r1 {
+                    continue;
+                }
+                spots.push((top, a.1 + 2));
+                if let Some(c) = a.1.checked_sub(w + 1) {
+                    spots.push((top, c));
+                }
+            }
+        } else {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            // a cell off the corners' verticals
+            for c in c0 + 2..c1 {
+                if c + w < c1 {
+                    if let Some(top) = a.0.checked_sub(n) {
+                        spots.push((top, c));
+                    }
+                    spots.push((a.0 + 1, c));
+                }
+            }
+        }
+    }
+    let clear = |p: &Plane, row: usize, col: usize| {
+        p.occ.get(&(row, col)).is_none_or(|o| {
+            let foreign = |x: u32| x != 0 && x != owner;
+            !foreign(o.h) && !foreign(o.v)
+        })
+    };
+    let spot = spots.into_iter().find(|&(row, col)| {
+        col + w < p.width
+            && col > 0
+            && lines.iter().enumerate().all(|(k, line)| {
+                let lw = display_width(line);
+                let c = col + (w - lw) / 2;
+                p.label_fits(row + k, c, lw, owner)
+                    && clear(p, row + k, c - 1)
+                    && clear(p, row + k, c + lw)
+            })
+    });
+    let Some((row, col)) = spot else {
+        return false;
+    };
+    for (k, line) in lines.iter().enumerate() {
+        let lw = display_width(line);
+        p.put_label(row + k, col + (w - lw) / 2, line);
+    }
+    true
 }
 
 /// Phase 5: frame titles on the top border, on a stretch no edge crosses.

@@ -25,6 +25,9 @@ pub struct Params {
     pub wrap: usize,
     /// distance between ports on a TD box side (wider leaves room for labels)
     pub spread: usize,
+    /// columns the layers are spread apart from the start (a label that would be a
+    /// footnote gets room beside its edge)
+    pub widen: usize,
 }
 
 /// Slots of one gap between layer k and k+1, as absolute main coordinates.
@@ -75,6 +78,8 @@ pub struct Plan {
     /// per segment: where its edge label goes (only on one segment of each edge)
     pub label_at: Vec<Option<LabelAt>>,
     pub edge_labels: Vec<Vec<String>>,
+    /// per edge: its label as written (lines joined by spaces), for a footnote
+    pub edge_text: Vec<String>,
     pub frames: Vec<Frame>,
     /// index into `frames` of each cluster's frame
     pub frame_of: Vec<Option<usize>>,
@@ -134,7 +139,7 @@ pub fn plan(g: &Graph, r: &Ranked, dir: Direction, p: Params) -> Result<Plan, St
     // A label with no room beside its edge: spread the layers wider and route again, at
     // last make it a footnote. A frame title with no room between the edges that cross its
     // border: widen the frame.
-    let mut spread = 0;
+    let mut spread = p.widen;
     for _ in 0..6 {
         b.place_cross(spread)?;
         b.assign_ports();
@@ -990,6 +995,7 @@ impl<'a> Builder<'a> {
             tracks: self.tracks,
             label_at: self.label_at,
             edge_labels: self.edge_labels,
+            edge_text: self.g.edges.iter().map(|e| e.label.join(" ")).collect(),
             frames: self.frames,
             frame_of: self.frame_of,
             notes: self.notes,

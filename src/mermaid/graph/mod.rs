@@ -110,7 +110,12 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     let mut out = Vec::new();
     let mut stage = |sep: usize, wrap: usize| {
         for spread in [2, 4] {
-            out.push(layout::Params { sep, wrap, spread });
+            out.push(layout::Params {
+                sep,
+                wrap,
+                spread,
+                widen: 0,
+            });
         }
     };
     stage(4, usize::MAX);
@@ -126,9 +131,6 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     }
     out
 }
-
-/// A drawing taller than this is compared with the graph turned a quarter.
-const TALL: usize = 30;
 
 /// The graph ready to lay out: subgraph references resolved, layers ranked.
 fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
@@ -162,8 +164,7 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
 }
 
 /// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
-/// top-down, TD left to right); a tall TD drawing gives way to a turned one a third
-/// shorter. Returns the lines and whether they are turned.
+/// top-down, TD left to right). Returns the lines and whether they are turned.
 fn draw_fitted(
     g: &Graph,
     opts: &RenderOptions,
@@ -206,13 +207,9 @@ fn draw_fitted(
     } else if want == Want::Own {
         (fit(own)?, own)
     } else {
+        // Turned only when the source's direction does not fit: a tall TB drawing that
+        // fits stays top-down (it was turned at 160 columns, its siblings not).
         match fit(own) {
-            Some(lines) if !big && !own.horizontal() && lines.len() > TALL => {
-                match fit(own.turned()) {
-                    Some(t) if t.len() * 3 < lines.len() * 2 => (t, own.turned()),
-                    _ => (lines, own),
-                }
-            }
             Some(lines) => (lines, own),
             None if big => return None,
             None => (fit(own.turned())?, own.turned()),
@@ -246,36 +243,58 @@ fn first_fit(
     params: &[layout::Params],
     opts: &RenderOptions,
 ) -> Option<Vec<Line>> {
-    let mut best: Option<(usize, Vec<Line>)> = None;
+    // (footnotes, crossings): a label under the drawing is worse than a crossing
+    let mut best: Option<((usize, usize), Vec<Line>)> = None;
+    let mut spare = SPARE_DRAWS;
     for v in variants {
-        if best.as_ref().is_some_and(|b| b.0 == 0 || v.fallback) {
+        if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
             continue;
         }
-        if let Some((crossings, lines)) = variant_fit(g, v.r, dir, params, opts)
-            && best.as_ref().is_none_or(|b| crossings < b.0)
+        // once a drawing has every label beside its edge, later variants compete with
+        // their first stage that fits, as before footnotes counted
+        let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled, &mut spare)
+            && best.as_ref().is_none_or(|b| cost < b.0)
         {
-            best = Some((crossings, lines));
+            best = Some((cost, lines));
         }
     }
     best.map(|b| b.1)
 }
 
-/// One variant at its first stage that fits: (crossings, lines).
+/// Layouts tried, per direction, past a drawing that fits with footnotes to find one
+/// without (each can route back edges for milliseconds).
+const SPARE_DRAWS: usize = 4;
+
+/// One variant at its first stage that fits with every label beside its edge, else at
+/// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
+/// last resort, after the labels wrapped narrower and the layers spread apart.
+/// `first_only`: the first stage that fits, footnotes or not.
 fn variant_fit(
     g: &Graph,
     r: &rank::Ranked,
     dir: model::Direction,
     params: &[layout::Params],
     opts: &RenderOptions,
-) -> Option<(usize, Vec<Line>)> {
+    first_only: bool,
+    spare: &mut usize,
+) -> Option<((usize, usize), Vec<Line>)> {
     // A stage too wide with ports close together is too wide with them spread too, and
     // a back edge with no way round finds none with them spread either.
     let mut hopeless: Option<(usize, usize)> = None;
+    let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
     for &p in params {
         if hopeless == Some((p.sep, p.wrap)) {
             continue;
         }
-        let (plan, drawing) = match draw_stage(g, r, dir, p, opts) {
+        // looking past a drawing with footnotes costs from the graph's spare attempts
+        if footnoted.is_some() {
+            if *spare == 0 {
+                break;
+            }
+            *spare -= 1;
+        }
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide | Stage::NoWayRound) => {
                 hopeless = Some((p.sep, p.wrap));
@@ -283,13 +302,33 @@ fn variant_fit(
             }
             Err(Stage::Overlap) => continue,
         };
-        let crossings = drawing.crossings;
+        let mut plan = plan;
+        // Footnotes: the same stage with the layers spread apart may give them room.
+        for widen in [8, 16] {
+            if drawing.footnotes() == 0 || first_only || *spare == 0 {
+                break;
+            }
+            *spare -= 1;
+            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
+                Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
+                    (plan, drawing) = (wider, d);
+                }
+                Ok(_) | Err(Stage::Overlap) => {}
+                Err(Stage::TooWide | Stage::NoWayRound) => break,
+            }
+        }
+        let cost = (drawing.footnotes(), drawing.crossings);
         let lines = drawing.into_lines(&plan, opts.ascii);
         if lines.iter().all(|l| l.width() <= opts.width) {
-            return Some((crossings, lines));
+            if cost.0 == 0 || first_only {
+                return Some((cost, lines));
+            }
+            if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
+                footnoted = Some((cost, lines));
+            }
         }
     }
-    None
+    footnoted
 }
 
 /// Why a stage drew nothing.

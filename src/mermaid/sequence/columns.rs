@@ -132,6 +132,7 @@ fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
                 first,
                 last,
                 lines,
+                ..
             } => {
                 let nw = max_width(lines);
                 match pos {
@@ -150,7 +151,7 @@ fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
                     }
                 }
             }
-            Item::Open { lines } | Item::Divider { lines } => {
+            Item::Open { lines, .. } | Item::Divider { lines, .. } => {
                 // the frame's text starts after the first lifeline, over as many gaps as needed
                 let lw = max_width(lines) + 2;
                 if n > 1 {
@@ -259,6 +260,7 @@ fn item_right(item: &Item, x: &[usize]) -> usize {
             first,
             last,
             lines,
+            ..
         } => {
             let nw = max_width(lines);
             match pos {
@@ -267,7 +269,7 @@ fn item_right(item: &Item, x: &[usize]) -> usize {
                 NotePos::Over => (x[*first] + nw + 1).max(x[*last] + 2),
             }
         }
-        Item::Open { lines } | Item::Divider { lines } => {
+        Item::Open { lines, .. } | Item::Divider { lines, .. } => {
             x.first().map_or(0, |x0| x0 + 2 + max_width(lines) + 1)
         }
         _ => 0,

@@ -7,10 +7,10 @@ use crate::mermaid::sequence::columns::{Columns, shared_columns};
 use crate::mermaid::sequence::compact;
 use crate::mermaid::sequence::model::{Arrow, Diagram, Event, NotePos};
 use crate::mermaid::sequence::prepare::{
-    Item, Names, Prepared, block_text, message_text, prepare, widest_label,
+    Item, Names, Prepared, message_text, prepare, widest_label,
 };
 use crate::mermaid::style::{Line, Style};
-use crate::mermaid::text::{display_width, max_width, wrap_count};
+use crate::mermaid::text::{display_width, max_width, wrap_all, wrap_count};
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
 const MIN_WRAP: usize = 12;
@@ -134,7 +134,7 @@ fn height(p: &Prepared) -> usize {
             .map(|i| match i {
                 Item::Message { lines, .. } => lines.len() + 1,
                 Item::Note { lines, .. } => lines.len() + 2,
-                Item::Open { lines } | Item::Divider { lines } => lines.len().max(1),
+                Item::Open { lines, .. } | Item::Divider { lines, .. } => lines.len().max(1),
                 Item::Close => 1,
                 _ => 0,
             })
@@ -148,10 +148,9 @@ fn growth_ok(d: &Diagram, max: usize) -> bool {
         lines.iter().map(|l| wrap_count(l, max)).sum::<usize>() <= lines.len() + extra
     };
     d.events.iter().all(|e| match e {
-        Event::Message { label, number, .. } => grows(&message_text(label, *number), 3),
-        Event::Note { text, .. } => grows(text, 3),
-        Event::BlockStart { kind, label } => grows(&[block_text(kind.keyword(), label)], 2),
-        Event::BlockDivider { keyword, label } => grows(&[block_text(keyword, label)], 2),
+        Event::Message { label, number, .. } => grows(&message_text(label, *number), 5),
+        Event::Note { text, .. } => grows(text, 5),
+        // frame headers are wrapped again to the frame's width when drawn
         _ => true,
     })
 }
@@ -162,6 +161,7 @@ struct Msg<'a> {
     to: usize,
     arrow: Arrow,
     lines: &'a [String],
+    text: &'a [String],
     activate: bool,
     deactivate: bool,
 }
@@ -331,6 +331,7 @@ impl Drawer<'_> {
                 to,
                 arrow,
                 lines,
+                text,
                 activate,
                 deactivate,
             } => {
@@ -339,6 +340,7 @@ impl Drawer<'_> {
                     to: *to,
                     arrow: *arrow,
                     lines,
+                    text,
                     activate: *activate,
                     deactivate: *deactivate,
                 };
@@ -358,16 +360,17 @@ impl Drawer<'_> {
                 first,
                 last,
                 lines,
-            } => self.note(*pos, *first, *last, lines),
-            Item::Open { lines } => {
+                text,
+            } => self.note(*pos, (*first, *last), lines, text),
+            Item::Open { lines, text } => {
                 let k = self.opened;
                 self.opened += 1;
-                let r = self.frame_rule(k, lines, LineKind::Solid);
+                let r = self.frame_rule(k, lines, text, LineKind::Solid);
                 self.frames.push((r, k));
             }
-            Item::Divider { lines } => {
+            Item::Divider { lines, text } => {
                 if let Some(&(_, k)) = self.frames.last() {
-                    self.frame_rule(k, lines, LineKind::Dotted);
+                    self.frame_rule(k, lines, text, LineKind::Dotted);
                 }
             }
             Item::Close => {
@@ -395,12 +398,16 @@ impl Drawer<'_> {
     }
 
     /// Frame `k`'s top rule or a divider, with its text starting in the first gap.
-    fn frame_rule(&mut self, k: usize, lines: &[String], kind: LineKind) -> usize {
-        let r = self.rows(lines.len().max(1));
+    fn frame_rule(&mut self, k: usize, lines: &[String], text: &str, kind: LineKind) -> usize {
         let (depth, rr) = self.c.frames[k];
         let l = Columns::frame_left(depth);
-        self.canvas.hline(r, l, rr, kind, Style::Block);
         let col = self.c.x.first().map_or(l + 2, |x| x + 1);
+        // The header runs along the rule, over the lifelines: as wide as the frame allows
+        // (its rows below would cover them).
+        let rewrapped = rewrap(lines, &[text.to_string()], rr.saturating_sub(col + 4));
+        let lines = rewrapped.as_deref().unwrap_or(lines);
+        let r = self.rows(lines.len().max(1));
+        self.canvas.hline(r, l, rr, kind, Style::Block);
         for (k, line) in lines.iter().enumerate() {
             if k == 0 {
                 // Overwrites the rule itself: check only against other text.
@@ -435,11 +442,16 @@ impl Drawer<'_> {
                     both,
                 },
             lines,
+            text,
             activate,
             deactivate,
         } = *m;
         let (xs, xt) = (self.c.x[from], self.c.x[to]);
         let (lo, hi) = (xs.min(xt), xs.max(xt));
+        // The gaps were sized to the widest wrapped label; an arrow spanning more room
+        // than its label was wrapped to takes fewer rows.
+        let rewrapped = rewrap(lines, text, (hi - lo).saturating_sub(3));
+        let lines = rewrapped.as_deref().unwrap_or(lines);
         let top = self.rows(lines.len());
         let w = max_width(lines);
         // Centred over its own arrow, covering the lifelines a long message passes (a label
@@ -451,21 +463,27 @@ impl Drawer<'_> {
             .div_ceil(2)
             .saturating_sub(w / 2)
             .clamp(first, last);
-        let touches = |c: usize| {
+        let touches = |c: usize, w: usize| {
             self.c
                 .x
                 .iter()
                 .filter(|&&x| x != lo && x != hi)
                 .any(|&x| x + 1 == c || x == c + w)
         };
-        let col = [centre, centre + 1, centre.saturating_sub(1)]
-            .into_iter()
-            .filter(|&c| (first..=last).contains(&c))
-            .find(|&c| !touches(c))
-            .unwrap_or(centre);
+        let off_lines = |c: usize, w: usize| {
+            let last = hi.saturating_sub(w + 1).max(first);
+            [c, c + 1, c.saturating_sub(1)]
+                .into_iter()
+                .filter(|&c| (first..=last).contains(&c))
+                .find(|&c| !touches(c, w))
+                .unwrap_or(c)
+        };
+        let col = off_lines(centre, w);
         for (k, line) in lines.iter().enumerate() {
             let lw = display_width(line);
-            self.label_over(top + k, col + (w - lw) / 2, line);
+            // each line centred under the first, and a cell off any lifeline it would touch
+            let c = off_lines(col + (w - lw) / 2, lw);
+            self.label_over(top + k, c, line);
         }
         if activate {
             self.active[to] += 1;
@@ -548,9 +566,22 @@ impl Drawer<'_> {
         }
     }
 
-    fn note(&mut self, pos: NotePos, first: usize, last: usize, lines: &[String]) {
-        let nw = max_width(lines);
+    fn note(
+        &mut self,
+        pos: NotePos,
+        (first, last): (usize, usize),
+        lines: &[String],
+        text: &[String],
+    ) {
         let (x0, x1) = (self.c.x[first], self.c.x[last]);
+        // A note over several lifelines is as wide as they are: its text wrapped to that.
+        let rewrapped = if pos == NotePos::Over {
+            rewrap(lines, text, (x1 + 1).saturating_sub(x0))
+        } else {
+            None
+        };
+        let lines = rewrapped.as_deref().unwrap_or(lines);
+        let nw = max_width(lines);
         let (c0, c1) = match pos {
             NotePos::Right => (x0 + 2, x0 + nw + 5),
             NotePos::Left => (x0 - nw - 5, x0 - 2),
@@ -585,4 +616,14 @@ impl Drawer<'_> {
             self.canvas.text(top + 1 + k, c0 + 2, line, Style::Note);
         }
     }
+}
+
+/// `text` wrapped again to `room` columns when that takes fewer rows than `lines` and
+/// every line fits.
+fn rewrap(lines: &[String], text: &[String], room: usize) -> Option<Vec<String>> {
+    if room <= max_width(lines) || lines.len() <= text.len() {
+        return None;
+    }
+    let wider = wrap_all(text, room);
+    (wider.len() < lines.len() && max_width(&wider) <= room).then_some(wider)
 }

@@ -10,6 +10,8 @@ pub enum Item {
         to: usize,
         arrow: Arrow,
         lines: Vec<String>,
+        /// the label unwrapped, to wrap again to the room its arrow leaves
+        text: Vec<String>,
         activate: bool,
         deactivate: bool,
     },
@@ -18,13 +20,18 @@ pub enum Item {
         first: usize,
         last: usize,
         lines: Vec<String>,
+        /// the text unwrapped, to wrap again to the width of what a note over spans
+        text: Vec<String>,
     },
     /// a frame opens (`depth` counts from 1 = outermost)
     Open {
         lines: Vec<String>,
+        /// the header unwrapped, to wrap again to the frame's width
+        text: String,
     },
     Divider {
         lines: Vec<String>,
+        text: String,
     },
     Close,
     Activate(usize),
@@ -104,14 +111,18 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
                 activate,
                 deactivate,
                 number,
-            } => Item::Message {
-                from: *from,
-                to: *to,
-                arrow: *arrow,
-                lines: wrap_all(&message_text(label, *number), max),
-                activate: *activate,
-                deactivate: *deactivate,
-            },
+            } => {
+                let text = message_text(label, *number);
+                Item::Message {
+                    from: *from,
+                    to: *to,
+                    arrow: *arrow,
+                    lines: wrap_all(&text, max),
+                    text,
+                    activate: *activate,
+                    deactivate: *deactivate,
+                }
+            }
             Event::Note {
                 pos,
                 first,
@@ -122,17 +133,24 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
                 first: *first,
                 last: *last,
                 lines: wrap_all(text, max),
+                text: text.clone(),
             },
             Event::BlockStart { kind, label } => {
                 cur += 1;
                 depth = depth.max(cur);
+                let text = block_text(kind.keyword(), label);
                 Item::Open {
-                    lines: wrap(&block_text(kind.keyword(), label), max),
+                    lines: wrap(&text, max),
+                    text,
                 }
             }
-            Event::BlockDivider { keyword, label } => Item::Divider {
-                lines: wrap(&block_text(keyword, label), max),
-            },
+            Event::BlockDivider { keyword, label } => {
+                let text = block_text(keyword, label);
+                Item::Divider {
+                    lines: wrap(&text, max),
+                    text,
+                }
+            }
             Event::BlockEnd => {
                 cur = cur.saturating_sub(1);
                 Item::Close
@@ -165,8 +183,8 @@ pub fn widest_label(p: &Prepared) -> usize {
         .map(|i| match i {
             Item::Message { lines, .. }
             | Item::Note { lines, .. }
-            | Item::Open { lines }
-            | Item::Divider { lines } => max_width(lines),
+            | Item::Open { lines, .. }
+            | Item::Divider { lines, .. } => max_width(lines),
             _ => 0,
         })
         .chain(p.names.iter().map(|n| max_width(n)))

@@ -153,3 +153,98 @@ pub fn flowchart_labels(src: &str) -> Vec<String> {
     }
     out
 }
+
+/// Labels of a state diagram: state names, transition labels, descriptions, notes. A
+/// `<<choice>>` pseudo-state has no label (Mermaid draws a diamond).
+pub fn state_labels(src: &str) -> Vec<String> {
+    let pseudo: Vec<&str> = src
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("state "))
+        .filter(|l| l.contains("<<"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut out = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("direction") || t == "}" {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("note ") {
+            if let Some((_, text)) = rest.split_once(':') {
+                out.push(text.trim().to_string());
+            }
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("state ") {
+            if !rest.contains("<<") {
+                out.push(rest.trim_end_matches('{').trim().to_string());
+            }
+            continue;
+        }
+        let (head, label) = t.split_once(':').map_or((t, ""), |(a, b)| (a, b));
+        for part in head.split("-->") {
+            let p = part.trim();
+            if p != "[*]" && !pseudo.contains(&p) {
+                out.push(p.to_string());
+            }
+        }
+        if !label.trim().is_empty() {
+            out.push(label.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Labels of a class diagram: class names, members, relation labels, notes.
+pub fn class_labels(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in src.lines().skip(1) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("direction") || t == "}" || t.starts_with("<<") {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("note") {
+            let text = rest.rsplit_once('"').map_or("", |(a, _)| a);
+            out.push(text.split_once('"').map_or(text, |(_, b)| b).to_string());
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("class ") {
+            out.push(rest.trim_end_matches('{').trim().to_string());
+            continue;
+        }
+        if let Some((head, label)) = t.split_once(" : ") {
+            out.push(label.trim().to_string());
+            out.extend(relation_ends(head));
+            continue;
+        }
+        if t.contains("--") || t.contains("..") {
+            out.extend(relation_ends(t));
+            continue;
+        }
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// The class names and cardinalities of a relation (`A "1" *-- "*" B`), not its token.
+fn relation_ends(head: &str) -> Vec<String> {
+    head.split_whitespace()
+        .filter(|w| !w.contains("--") && !w.contains(".."))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every label of a diagram, whatever its kind.
+pub fn labels(src: &str) -> Vec<String> {
+    let header = src.lines().next().unwrap_or("");
+    if header.starts_with("sequenceDiagram") {
+        let (a, b) = sequence_labels(src);
+        a.into_iter().chain(b).collect()
+    } else if header.starts_with("stateDiagram") {
+        state_labels(src)
+    } else if header.starts_with("classDiagram") {
+        class_labels(src)
+    } else {
+        flowchart_labels(src)
+    }
+}
