@@ -17,9 +17,13 @@ use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
 use crate::tui::generating::{GenerationOutcome, GenerationScreen, WriteJob, run_generation};
 
-/// Write a quiz for your branch's change with an LLM, before any bot does.
+/// Write a quiz with an LLM: for a pull request (and post it, as a quiz bot), or for your
+/// branch before you push.
 ///
-/// Reads the change since the branch left BASE (what a pull request would show), leaves
+/// For a PR (`quizz generate 7`), reads its diff from your clone when it has the PR's
+/// commits, else from GitHub; with --post, posts the quiz as the bot's comment, once per
+/// head commit. With --local, reads the change since the branch left BASE (what a pull
+/// request would show). Either way it leaves
 /// out lockfiles, generated, vendored and binary files (and says so), asks the model for a
 /// quiz in quizz's schema, checks it as quizz checks every quiz (every diagram drawn at 75
 /// columns), and has the model repair what fails. The quiz is kept: the same change, model
@@ -107,6 +111,12 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
         )
         .into());
     }
+    if (args.post || args.yes) && args.pr.is_none() {
+        return Err(super::UsageError(
+            "--post posts a pull request's quiz (quizz generate 7 --post); a local change has no pull request: drop --post".into(),
+        )
+        .into());
+    }
     if args.local.include_uncommitted && args.local.local.is_none() {
         return Err(super::UsageError(
             "--include-uncommitted is about this branch: add --local".into(),
@@ -116,7 +126,7 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
     let store = Store::open_default()?;
     let cwd = std::env::current_dir()?;
     let questions = args.questions.map(usize::from);
-    let quiz = match &args.pr {
+    let (quiz, head) = match &args.pr {
         Some(pr) => {
             let request = super::generate_pr::PrRequest {
                 pr: pr.clone(),
@@ -131,14 +141,18 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
                 Some(_) if args.post && !(args.json || args.markdown || args.out.is_some()) => {
                     return Ok(());
                 }
-                Some(quiz) => quiz,
+                Some((quiz, head)) => (quiz, Some(head)),
                 None => return Ok(()),
             }
         }
-        None => local_quiz(&args.local, questions, &store, &cwd)?.quiz,
+        None => (local_quiz(&args.local, questions, &store, &cwd)?.quiz, None),
     };
     let text = if args.markdown {
-        crate::comment::render_quiz_comment(&quiz)
+        // A PR's quiz names its head, as the bot's comment does (one quiz per push).
+        match &head {
+            Some(head) => crate::comment::render_written_quiz_comment(&quiz, head),
+            None => crate::comment::render_quiz_comment(&quiz),
+        }
     } else {
         quiz.to_pretty_json()
     };
@@ -298,7 +312,7 @@ impl Job {
     /// one up.
     pub fn screen(&self, title: String, offer: Option<String>) -> Result<GenerationScreen> {
         let Some(llm) = &self.selection.llm else {
-            return Err(GenerateError::NoBackend.into());
+            return Err(GenerateError::no_backend(&self.selection).into());
         };
         Ok(GenerationScreen {
             title,

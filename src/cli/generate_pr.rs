@@ -230,7 +230,7 @@ pub fn agree(
             return Err(anyhow::anyhow!(
                 "{}; and quizz cannot write one: {}",
                 missing.why,
-                crate::generate::GenerateError::NoBackend
+                crate::generate::GenerateError::no_backend(selection)
             ));
         }
         return Ok(false);
@@ -292,12 +292,14 @@ const READABLE: &str = "The quiz comment shows every question, and its state blo
 
 /// `quizz generate 7`: the quiz kept for the PR's head commit, or one written now; with
 /// `--post`, posted on the PR as a quiz bot does, once per head commit. `None`: nothing to
-/// print (the head's quiz is posted already, or posting was declined).
-pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option<Quiz>> {
+/// print (the head's quiz is posted already, or posting was declined). With the quiz, the
+/// head commit it was written for.
+pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option<(Quiz, String)>> {
     let stdin = std::io::stdin();
     if request.post && !request.yes && !stdin.is_terminal() {
         return Err(super::UsageError(format!(
-            "--post: {READABLE} quizz asks before posting, and cannot ask here (stdin is not a terminal): add --yes"
+            "--post: {}; quizz asks before posting, and cannot ask here (stdin is not a terminal): add --yes",
+            READABLE.replacen("The quiz", "the quiz", 1).trim_end_matches('.')
         ))
         .into());
     }
@@ -334,7 +336,7 @@ pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option
     }
     let mut agreed = |_: &OpenPr, s: &Selection| {
         if s.llm.is_none() {
-            return Err(crate::generate::GenerateError::NoBackend.into());
+            return Err(crate::generate::GenerateError::no_backend(s).into());
         }
         Ok(true)
     };
@@ -360,7 +362,7 @@ pub fn generate(request: &PrRequest, store: &Store, cwd: &Path) -> Result<Option
             crate::text::sanitize_line(&posted.html_url)
         );
     }
-    Ok(Some(quiz))
+    Ok(Some((quiz, head)))
 }
 
 /// Asks at the terminal whether to post the quiz comment, saying what it gives away.

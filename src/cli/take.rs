@@ -365,8 +365,9 @@ fn code_of(
         Some(take) => {
             if std::io::stderr().is_terminal() {
                 errln!(
-                    "quizz: reading the code {} point at…",
-                    crate::text::plural(anchored, "question", "questions")
+                    "quizz: reading the code {} {} at…",
+                    crate::text::plural(anchored, "question", "questions"),
+                    if anchored == 1 { "points" } else { "point" }
                 );
             }
             collect(
@@ -397,6 +398,30 @@ fn grade_later(args: &TakeArgs, pr_take: Option<&PrTake>) -> String {
         None if args.local.local.is_some() => "quizz take --local --plain".into(),
         None => format!("quizz grade {}", args.source.command_args()),
     }
+}
+
+/// The command that carries on with this attempt: the same quiz, without the flags that
+/// start over (`--new-attempt`, `--regenerate`, `--generate`).
+fn carry_on(args: &TakeArgs, pr_take: Option<&PrTake>) -> String {
+    let mut command = match pr_take {
+        Some(take) => format!("quizz take {}", take.pr),
+        None if args.local.local.is_some() => {
+            let mut c = "quizz take --local".to_string();
+            if let Some(base) = args.local.local.as_deref().filter(|b| !b.trim().is_empty()) {
+                c.push(' ');
+                c.push_str(&super::grade::shell_word(std::path::Path::new(base)));
+            }
+            if args.local.include_uncommitted {
+                c.push_str(" --include-uncommitted");
+            }
+            c
+        }
+        None => format!("quizz take {}", args.source.command_args()),
+    };
+    if args.plain {
+        command.push_str(" --plain");
+    }
+    command
 }
 
 /// A post the taker asked for failed: the take exits with status 1 (scripts rely on it).
@@ -473,9 +498,10 @@ fn run_tui(
         } else {
             writeln!(
                 out,
-                "Answers saved ({} of {}). Run the same command to carry on.",
+                "Answers saved ({} of {}). To carry on: `{}`.",
                 finished.session.answered_count(),
-                finished.session.quiz.questions.len()
+                finished.session.quiz.questions.len(),
+                carry_on(args, pr_take)
             )?;
         }
         return Ok(());
@@ -583,8 +609,14 @@ fn run_plain(
     crate::plain::say_saved_on_interrupt();
     super::status::mention_outbox(store, &mut prompts)?;
     let retry = grade_later(args, pr_take);
-    let Some((mut results, graded_now)) =
-        plain_results(&mut session, &mut input, &mut prompts, &opts, &retry)?
+    let Some((mut results, graded_now)) = plain_results(
+        &mut session,
+        &mut input,
+        &mut prompts,
+        &opts,
+        &retry,
+        &carry_on(args, pr_take),
+    )?
     else {
         return Ok(());
     };
@@ -640,6 +672,7 @@ fn plain_results(
     prompts: &mut dyn Write,
     opts: &PlainOptions,
     retry: &str,
+    carry_on: &str,
 ) -> Result<Option<(crate::quiz::Results, bool)>> {
     if let Some(saved) = session.attempt().graded() {
         // Graded already: final, as in the terminal UI.
@@ -659,7 +692,7 @@ fn plain_results(
     if crate::plain::ask_all(session, input, prompts, opts)? == Finish::Stop {
         writeln!(
             prompts,
-            "Answers saved ({} of {}), not graded. Run the same command to carry on.",
+            "Answers saved ({} of {}), not graded. To carry on: `{carry_on}`.",
             session.answered_count(),
             session.quiz.questions.len()
         )?;

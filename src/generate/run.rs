@@ -98,6 +98,20 @@ impl Generator {
 }
 
 impl Stage {
+    /// A stage that is over as soon as it is told (a file the model read, a question
+    /// written): an event under the stage that runs.
+    pub fn is_event(&self) -> bool {
+        matches!(
+            self,
+            Self::QuestionDrafted { .. }
+                | Self::QuestionReady { .. }
+                | Self::Writing {
+                    activity: Some(_),
+                    ..
+                }
+        )
+    }
+
     /// The stage in a few words, for a stage line or the generation screen (the model's
     /// name is untrusted text: sanitize before drawing). Repairing's checks are not in it.
     pub fn summary(&self) -> String {
@@ -168,6 +182,10 @@ pub fn doing(used: &crate::llm::ToolUse) -> String {
 pub enum GenerateError {
     #[error("no model to write the quiz: {GRADER_SETUP}. `quizz doctor` shows what quizz sees")]
     NoBackend,
+    #[error(
+        "no model to write the quiz: QUIZZ_GRADER=none turns the model off, for writing quizzes as for grading; unset it (or set it to anthropic or claude)"
+    )]
+    TurnedOff,
     #[error("{}; try again {}", .0.to_line(), retry_when(.0))]
     RateLimited(LlmError),
     #[error(
@@ -214,6 +232,21 @@ impl Cancel {
     pub async fn cancelled(&self) {
         while !self.is_cancelled() {
             self.notify.notified().await;
+        }
+    }
+}
+
+impl GenerateError {
+    /// Why `selection` has no model, as the error that says what to do.
+    pub fn no_backend(selection: &Selection) -> Self {
+        if selection
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("QUIZZ_GRADER=none "))
+        {
+            Self::TurnedOff
+        } else {
+            Self::NoBackend
         }
     }
 }
@@ -332,7 +365,10 @@ pub(super) fn backend_to_ask(selection: &Selection, cancel: &Cancel) -> Result<L
     if cancel.is_cancelled() {
         return Err(GenerateError::Cancelled);
     }
-    selection.llm.clone().ok_or(GenerateError::NoBackend)
+    selection
+        .llm
+        .clone()
+        .ok_or_else(|| GenerateError::no_backend(selection))
 }
 
 /// Why a call wrote nothing, as a generation's error (an answer that stayed invalid is

@@ -313,7 +313,7 @@ fn without_a_model_generate_says_how_to_set_one_up() {
     let server = FakeMessages::quiz_writer(vec![Reply::tool_input(retry_quiz())], grade());
     let out = repo
         .quizz(&server, &["generate", "--local"])
-        .env("QUIZZ_GRADER", "none")
+        .env_remove("ANTHROPIC_API_KEY")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -323,6 +323,18 @@ fn without_a_model_generate_says_how_to_set_one_up() {
         "{stderr}"
     );
     assert!(stderr.contains("`quizz doctor`"), "{stderr}");
+    // A key is set, but QUIZZ_GRADER=none turns the model off: that is what is said.
+    let off = repo
+        .quizz(&server, &["generate", "--local"])
+        .env("QUIZZ_GRADER", "none")
+        .output()
+        .unwrap();
+    assert_eq!(off.status.code(), Some(1));
+    assert!(
+        text(&off.stderr).contains("QUIZZ_GRADER=none turns the model off"),
+        "{}",
+        text(&off.stderr)
+    );
     assert!(server.posts().is_empty());
 }
 

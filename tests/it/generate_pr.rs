@@ -253,6 +253,15 @@ fn generate_writes_the_quiz_of_a_pr_even_with_one_posted(api: &Api) {
     assert!(
         markdown
             .stdout
+            .starts_with(&format!("<!-- quizz:quiz v1 head={HEAD_1} -->")),
+        "the marker names the head, as the bot's comment does: {}",
+        markdown.stdout
+    );
+    let local = sb.run(&["generate", "--local", "--post", "--yes"], "");
+    failed_with(&local, 2, "a local change has no pull request: drop --post");
+    assert!(
+        markdown
+            .stdout
             .contains("<details><summary>Quiz state (used by the CLI)</summary>"),
         "{}",
         markdown.stdout
@@ -539,6 +548,13 @@ fn without_a_model_the_take_ends_as_before_and_generate_says_why(api: &Api) {
         &asked,
         1,
         "and quizz cannot write one: no model to write the quiz",
+    );
+    assert!(
+        asked
+            .stderr
+            .contains("QUIZZ_GRADER=none turns the model off"),
+        "names what turned it off: {}",
+        asked.all()
     );
 }
 both!(without_a_model_the_take_ends_as_before_and_generate_says_why);

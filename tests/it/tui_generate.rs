@@ -135,7 +135,7 @@ fn a_pr_without_a_quiz_offers_one_on_the_screen() {
     let screen = t.wait_for("y write the quiz");
     for shown in [
         "no quiz on",
-        "y writes a quiz with Anthropic Messages API",
+        "writes a quiz with Anthropic Messages API",
         "q/Esc leave",
     ] {
         assert!(screen.contains(shown), "{shown:?} in:\n{screen}");

@@ -63,9 +63,19 @@ fn quit_then_resume_on_the_same_question() {
     t.wait_for("Answers saved (2 of 6)");
     t.start(100, 30, "take --demo", "");
     t.wait_for("Resuming   2 of 6 answered, at question 3");
+    // Started over with --new-attempt, the way to carry on is the command without it.
+    t.keys(&["q"]);
+    t.start(100, 30, "take --demo --new-attempt", "");
+    t.wait_for("Press Enter to start");
+    t.keys(&["Enter", "2", "q"]);
+    t.wait_for("Quit now? Your answers are saved");
+    t.keys(&["y"]);
+    t.wait_for("Answers saved (1 of 6). To carry on: `quizz take --demo`.");
+    t.start(100, 30, "take --demo", "");
+    t.wait_for("Resuming   1 of 6 answered, at question 1");
     t.keys(&["Enter"]);
-    let screen = t.wait_for("Question 3/6");
-    assert!(screen.contains(" 1✓  2✓ ▸3·"), "{screen}");
+    let screen = t.wait_for("Question 1/6");
+    assert!(screen.contains("▸1✓"), "{screen}");
 }
 
 #[test]

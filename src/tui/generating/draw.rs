@@ -143,7 +143,7 @@ fn body_lines(state: &State, width: usize, rows: usize) -> Vec<Line<'static>> {
 
 fn offer_lines(state: &State, width: usize) -> Vec<Line<'static>> {
     let text = format!(
-        "y writes a quiz with {} ({}); it takes a minute or two. q or Esc leaves: nothing is asked of the model.",
+        "y (or Enter) writes a quiz with {} ({}); it takes a minute or two, and the quiz stays on this machine: nothing is posted. q or Esc leaves: nothing is asked of the model.",
         state.screen.backend, state.screen.model
     );
     hanging(
@@ -175,9 +175,11 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
             usize::MAX,
         ));
     }
-    let last = state.stages.len().saturating_sub(1);
+    // What runs is the last stage that takes time; a file read or a question written is
+    // an event under it, done as soon as it is told.
+    let last = state.stages.iter().rposition(|(_, s)| !s.is_event());
     for (i, (at, stage)) in state.stages.iter().enumerate() {
-        let current = i == last && running;
+        let current = Some(i) == last && running;
         let mut text = sanitize_line(&stage.summary());
         if current {
             if matches!(stage, Stage::Asking { round: 0, .. }) {
@@ -187,7 +189,11 @@ fn stage_lines(state: &State, width: usize) -> Vec<Vec<Line<'static>>> {
             if let Some(n) = state.tokens.filter(|n| *n > 0) {
                 text.push_str(&format!(" · {} tokens so far", crate::text::thousands(n)));
             }
-        } else if let Some((next, _)) = state.stages.get(i + 1) {
+        } else if let Some((next, _)) = state.stages[i + 1..]
+            .iter()
+            .find(|(_, s)| !s.is_event())
+            .filter(|_| !stage.is_event())
+        {
             // What took time (the model's answer) says how long; a check is instant.
             let took = next.saturating_sub(*at).as_secs();
             if took > 0 {

@@ -177,7 +177,9 @@ fn to_action(state: &State, event: &Event) -> Option<Action> {
                 _ if ctrl_c => Some(Action::Leave),
                 KeyCode::Esc | KeyCode::Char('q') => Some(Action::Leave),
                 KeyCode::Char('n') if state.phase == Phase::Offered => Some(Action::Leave),
-                KeyCode::Char('y') if state.phase == Phase::Offered && state.fits() => {
+                KeyCode::Char('y') | KeyCode::Enter
+                    if state.phase == Phase::Offered && state.fits() =>
+                {
                     Some(Action::Start)
                 }
                 _ => None,

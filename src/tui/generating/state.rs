@@ -84,8 +84,14 @@ impl State {
     }
 
     /// How long the current stage has run.
+    /// How long the running stage has run (events told under it do not restart it).
     pub fn stage_elapsed(&self) -> Duration {
-        let since = self.stages.last().map_or(Duration::ZERO, |(at, _)| *at);
+        let since = self
+            .stages
+            .iter()
+            .rev()
+            .find(|(_, s)| !s.is_event())
+            .map_or(Duration::ZERO, |(at, _)| *at);
         self.elapsed().saturating_sub(since)
     }
 

@@ -206,9 +206,10 @@ fn an_offer_asks_first_y_starts_and_esc_leaves() {
     let shown = text(&state);
     assert!(shown.contains(why), "{shown}");
     assert!(
-        shown.contains("y writes a quiz with Anthropic Messages API (claude-test)"),
+        shown.contains("y (or Enter) writes a quiz with Anthropic Messages API (claude-test)"),
         "{shown}"
     );
+    assert!(shown.contains("nothing is posted"), "{shown}");
     assert!(shown.contains(" y write the quiz   q/Esc leave"), "{shown}");
     assert!(!shown.contains("0:00"), "no time before it starts: {shown}");
     assert_eq!(update(&mut state, Action::Start), Effect::StartJob);

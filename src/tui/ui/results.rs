@@ -131,7 +131,7 @@ pub fn posting(app: &App) -> String {
     match &app.settings.posting {
         Posting::NoPullRequest => "not posted: this quiz has no pull request.".into(),
         Posting::WrittenHere { pr } => format!(
-            "not posted: quizz wrote this quiz here, and it is in no comment of {}: these results stay on this machine.",
+            "not posted: quizz wrote this quiz (it is in no comment of {}), so these results stay on this machine.",
             sanitize_line(pr)
         ),
         Posting::OnKey { pr } => format!(
