@@ -80,7 +80,13 @@ pub fn run(_args: &StatusArgs) -> Result<()> {
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
-            let quiz = match pick_quiz(&cache.comments, &Trust::default()) {
+            // You trust yourself, as `take` does: your own posted quiz counts.
+            let trust = Trust {
+                logins: crate::github::sync::cached_user(&store, &parts[0])
+                    .into_iter()
+                    .collect(),
+            };
+            let quiz = match pick_quiz(&cache.comments, &trust) {
                 crate::github::QuizPick::Found { comment, .. } => {
                     format!("quiz by {}", comment.describe())
                 }

@@ -451,6 +451,12 @@ struct UserReply {
 }
 
 /// The login the token belongs to (`GET /user`, conditional on the cached `ETag`).
+/// The signed-in user as last read on `host` (no request), when quizz has asked before.
+pub fn cached_user(store: &Store, host: &str) -> Option<String> {
+    let key = std::path::PathBuf::from(host).join("user");
+    store.load_cached::<UserCache>(&key).map(|c| c.login)
+}
+
 pub async fn current_user(
     client: &Client,
     store: &Store,

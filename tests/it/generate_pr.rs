@@ -402,6 +402,12 @@ fn generate_post_posts_one_quiz_per_head(api: &Api) {
         "{}",
         take.all()
     );
+    let status = sb.run(&["status"], "");
+    assert!(
+        status.stdout.contains("quiz by @alice"),
+        "your own quiz is no untrusted one in status either: {}",
+        status.all()
+    );
 
     // A push: a second quiz comment; the first results are now for an older quiz.
     set_head(api, &repo, HEAD_2);
