@@ -166,10 +166,13 @@ fn measure(case: &Case, speedup: f64, answer: &Value) -> (f64, f64) {
 }
 
 fn main() {
+    // `cargo test --all-targets` runs this too, without `--bench`: a quick smoke run then,
+    // not the minutes of a measurement.
+    let measuring = std::env::args().any(|a| a == "--bench");
     let speedup: f64 = std::env::var("QUIZZ_BENCH_SPEEDUP")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1.0);
+        .unwrap_or(if measuring { 1.0 } else { 1000.0 });
     let answer = quiz();
     let text = answer.to_string();
     let q1 = answer["questions"][0].to_string();
