@@ -10,7 +10,8 @@ use crate::grade::{
 use crate::quiz::{Answers, Outcome, Quiz, parse_quiz};
 use crate::text::sanitize_line;
 
-/// Show which grader quizz would use for open answers, and why.
+/// Show which grader quizz would use for open answers (the same backend writes quizzes),
+/// and why.
 ///
 /// Names the environment variables it saw, never the value of a key or token.
 #[derive(Args)]
@@ -69,6 +70,31 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
     }
 }
 
+/// Who writes quizzes (`quizz take 7` on a PR without one, `--local`, `generate`): the
+/// grader's backend, in one call or as a plan and a call per question.
+fn print_writer(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<()> {
+    if selection.backend == BackendKind::None {
+        outln!("writer:   none: quizz writes no quiz either (the grader's backend writes them)");
+        return Ok(());
+    }
+    let (how, read) = crate::generate::Generator::from_env(env);
+    let how = match how {
+        crate::generate::Generator::Single => "one call for the whole quiz",
+        crate::generate::Generator::Pipeline => "a plan, then one call per question in parallel",
+    };
+    outln!("writer:   the same backend writes quizzes: {how}");
+    let writer = crate::generate::select_generator(env, std::path::Path::new("."));
+    for note in read.iter().chain(
+        writer
+            .reasons
+            .iter()
+            .filter(|r| r.starts_with("QUIZZ_GENERATE_TIMEOUT")),
+    ) {
+        outln!("          ({})", sanitize_line(note));
+    }
+    Ok(())
+}
+
 fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<()> {
     outln!("grader:   {}", selection.backend.describe());
     if selection.backend != BackendKind::None {
@@ -92,6 +118,7 @@ fn print_selection(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<
         format!("{DEFAULT_BASE_URL} (default)")
     };
     outln!("base URL: {base}");
+    print_writer(env, selection)?;
     // The test call's `claude` ends with quizz on Ctrl-C or a signal.
     crate::signals::exit_on_signals(None);
     if let Some(bin) = &selection.claude_bin {

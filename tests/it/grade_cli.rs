@@ -272,9 +272,22 @@ fn doctor_names_variables_never_values_and_checks_with_one_call() {
         )),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("writer:   the same backend writes quizzes: one call for the whole quiz"),
+        "who writes quizzes: {stdout}"
+    );
     assert!(!stdout.contains("tok-doctor-secret"));
     assert_no_secret(&out);
     assert_eq!(server.posts().len(), 0, "no call without --check");
+
+    let mut cmd = quizz(dir.path());
+    cmd.args(["doctor"]).env("QUIZZ_GENERATE", "pipeline");
+    with_api(&mut cmd, &server);
+    let piped = text(&cmd.output().unwrap().stdout);
+    assert!(
+        piped.contains("writes quizzes: a plan, then one call per question in parallel"),
+        "{piped}"
+    );
 
     let mut cmd = quizz(dir.path());
     cmd.args(["doctor", "--check"]);
@@ -307,6 +320,7 @@ fn doctor_names_variables_never_values_and_checks_with_one_call() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("grader:   none"));
+    assert!(text(&out.stdout).contains("writer:   none"));
 }
 
 /// The closing-note figure through the binary: 6 open answers, 500 ms per reply.
