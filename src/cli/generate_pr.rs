@@ -240,6 +240,14 @@ pub fn agree(
         llm.name(),
         crate::text::sanitize_line(&selection.model)
     );
+    if !std::io::stdin().is_terminal() && choice != GenerateChoice::Yes {
+        // The take ends with the reason as its error: said once, after this hint.
+        writeln!(
+            out,
+            "quizz: this take cannot ask (stdin is not a terminal): add --generate to have {backend} write a quiz from its diff"
+        )?;
+        return Ok(false);
+    }
     writeln!(out, "quizz: {}.", missing.why)?;
     if choice == GenerateChoice::Yes {
         writeln!(
@@ -247,13 +255,6 @@ pub fn agree(
             "quizz: writing one from its diff with {backend} (--generate)."
         )?;
         return Ok(true);
-    }
-    if !std::io::stdin().is_terminal() {
-        writeln!(
-            out,
-            "quizz: this take cannot ask (stdin is not a terminal): add --generate to have {backend} write a quiz from its diff"
-        )?;
-        return Ok(false);
     }
     let question =
         format!("Write a quiz from its diff with {backend}? It stays on this machine. [y/N] ");

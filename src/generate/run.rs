@@ -189,7 +189,7 @@ pub enum GenerateError {
     #[error("{}; try again {}", .0.to_line(), retry_when(.0))]
     RateLimited(LlmError),
     #[error(
-        "the model's quiz failed quizz's checks {attempts} times in a row:\n{}\n{}. Run the same command again for a new try",
+        "the model's quiz failed quizz's checks {attempts} times in a row:\n{}\n{}. Run the same command again for a new try.",
         checks.iter().map(|c| format!("  - {c}")).collect::<Vec<_>>().join("\n"),
         saved_note(.raw_saved.as_deref())
     )]

@@ -185,7 +185,12 @@ fn a_take_that_cannot_ask_writes_no_quiz(api: &Api) {
     let sb = sandbox(api, &model);
     let run = sb.run(&["take", "7", "--repo", &repo, "--plain"], ANSWERS);
     failed_with(&run, 1, "add --generate to have Anthropic Messages API");
-    assert!(run.stderr.contains("no quiz on"), "{}", run.all());
+    assert_eq!(
+        run.stderr.matches("no quiz on").count(),
+        1,
+        "the reason is said once: {}",
+        run.all()
+    );
     let refused = sb.run(
         &["take", "7", "--repo", &repo, "--plain", "--no-generate"],
         ANSWERS,
