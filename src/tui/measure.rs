@@ -1,5 +1,6 @@
-//! Rows a taker scrolls to see every difference between a diagram question's options
-//! (run by hand: `cargo test --lib tui::measure -- --ignored --nocapture`).
+//! Rows a taker scrolls to see every difference between a diagram question's options.
+//! The tests hold the comparison to what it promises (every difference within a few rows
+//! at 80x24); `cargo test --lib tui::measure -- --nocapture` prints the figures.
 
 use super::app::{App, Posting, Screen, Settings};
 use super::theme::Theme;
@@ -65,6 +66,13 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
             app.diagram_view.compare = true;
             super::update::refresh_diagrams(&mut app);
             let compared = super::body::build(&app, super::body::width(&app));
+            assert!(
+                compared.lines.iter().any(|l| {
+                    let t = l.to_string();
+                    t.contains("Only what differs:") || t.contains("The options say the same")
+                }),
+                "{id}: the comparison is on screen"
+            );
             let end = compared
                 .lines
                 .iter()
@@ -93,9 +101,10 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
     out
 }
 
+/// With the comparison (`C`) every difference of a question is within 8 rows of scrolling
+/// at 80x24, and never further than with the marks (`d`) on the drawings.
 #[test]
-#[ignore = "a measurement, run by hand"]
-fn rows_to_scroll_to_every_difference() {
+fn the_comparison_shows_every_difference_within_a_few_rows() {
     let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
     for (name, json) in [("demo", DEMO_QUIZ), ("realistic", realistic)] {
         for size in [(80, 24), (100, 30), (160, 50)] {
@@ -103,6 +112,16 @@ fn rows_to_scroll_to_every_difference() {
             println!("{name} {}x{}", size.0, size.1);
             let mut total = (0, 0, 0, 0);
             for (id, all, marked, scroll, compared) in &rows {
+                assert!(
+                    compared <= scroll || *scroll == 0,
+                    "{name} {id} at {size:?}: the comparison scrolls {compared} rows, the marks {scroll}"
+                );
+                if size == (80, 24) {
+                    assert!(
+                        *compared <= 8,
+                        "{name} {id} at 80x24: {compared} rows to scroll"
+                    );
+                }
                 #[allow(clippy::cast_precision_loss)]
                 let share = *marked as f64 * 100.0 / (*all).max(1) as f64;
                 println!(
@@ -123,16 +142,25 @@ fn rows_to_scroll_to_every_difference() {
     }
 }
 
+/// Every diagram question's comparison has something to say, and fits the 75 columns it
+/// was drawn for (printed with `--nocapture`, for a look).
 #[test]
-#[ignore = "a look, run by hand"]
-fn print_the_comparisons() {
+fn every_comparison_says_something_and_fits_its_width() {
     let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
     for json in [DEMO_QUIZ, realistic] {
         for q in parse_quiz(json).unwrap().questions {
             if let QuestionKind::Mermaid { options, .. } = &q.kind {
                 println!("== {}", q.id);
-                for l in super::comparison::lines(options, 75, Theme { no_color: true }) {
-                    println!("{l}");
+                let lines = super::comparison::lines(options, 75, Theme { no_color: true });
+                assert!(!lines.is_empty(), "{}: an empty comparison", q.id);
+                for l in lines {
+                    let text = l.to_string();
+                    assert!(
+                        crate::text::display_width(&text) <= 75,
+                        "{}: {text:?} is wider than 75 columns",
+                        q.id
+                    );
+                    println!("{text}");
                 }
             }
         }

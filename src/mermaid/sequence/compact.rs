@@ -22,6 +22,20 @@ pub fn arrow_token(g: Glyphs, a: Arrow) -> String {
     }
 }
 
+/// A message's two ends as the listing names them: `-X` when the message deactivates its
+/// sender, `+Y` when it activates its target.
+pub(super) fn end_names(
+    from: &str,
+    to: &str,
+    deactivate: bool,
+    activate: bool,
+) -> (String, String) {
+    (
+        format!("{}{from}", if deactivate { "-" } else { "" }),
+        format!("{}{to}", if activate { "+" } else { "" }),
+    )
+}
+
 fn describe(a: Arrow) -> &'static str {
     match (a.line, a.head, a.both) {
         (LineKind::Dotted, _, true) => "dotted, both ways",
@@ -198,9 +212,7 @@ impl Rows<'_> {
                 deactivate,
                 number,
             } => {
-                // `+X` / `-X`: the message activates its target / deactivates its sender
-                let to_name = format!("{}{}", if *activate { "+" } else { "" }, ids[*to]);
-                let from_name = format!("{}{}", if *deactivate { "-" } else { "" }, ids[*from]);
+                let (from_name, to_name) = end_names(ids[*from], ids[*to], *deactivate, *activate);
                 let mut line = indent(self.depth);
                 line.push(pad_right(&from_name, self.col), Style::Participant);
                 line.push(arrow_token(self.glyphs, *arrow), Style::Arrow);

@@ -3,7 +3,7 @@
 
 use crate::mermaid::glyphs::Glyphs;
 use crate::mermaid::items::{Item, ItemKind};
-use crate::mermaid::sequence::compact::arrow_token;
+use crate::mermaid::sequence::compact::{arrow_token, end_names};
 use crate::mermaid::sequence::model::{Diagram, Event, NotePos};
 use crate::mermaid::sequence::prepare::{block_text, message_text};
 
@@ -43,8 +43,8 @@ pub fn items(d: &Diagram) -> Vec<Item> {
                 number,
             } => {
                 let label = message_text(label, *number).join(" ");
-                let from_name = format!("{}{}", if *deactivate { "-" } else { "" }, name(*from));
-                let to_name = format!("{}{}", if *activate { "+" } else { "" }, name(*to));
+                let (from_name, to_name) =
+                    end_names(&name(*from), &name(*to), *deactivate, *activate);
                 let mut text = format!("{from_name} {} {to_name}", arrow_token(glyphs, *arrow));
                 if !label.is_empty() {
                     text.push_str(": ");
