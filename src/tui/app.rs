@@ -421,13 +421,9 @@ fn saved_cursors(session: &Session) -> Vec<usize> {
         .questions
         .iter()
         .map(|q| {
-            let saved = session.answer(&q.id);
-            q.choices()
-                .iter()
-                .position(|(key, text)| match &q.kind {
-                    QuestionKind::Mcq { .. } => Some(*text) == saved,
-                    _ => Some(key.as_str()) == saved,
-                })
+            session
+                .answer(&q.id)
+                .and_then(|saved| q.choice_of(saved))
                 .unwrap_or(0)
         })
         .collect()

@@ -2100,3 +2100,39 @@ fn v_says_what_it_did() {
         Some("Nothing to list here: v is for diagram options.")
     );
 }
+
+/// Issue 22, item 4: a mermaid answer stored in another case (`d` for option `D`) was
+/// graded right and practice said "✓ Right.", while the body marked no option. One rule
+/// now says what it is: not option `D`, so not picked and not right, on screen and graded.
+#[test]
+fn a_mermaid_answer_in_another_case_is_neither_picked_nor_right() {
+    let mut s = settings(false);
+    s.practice = true;
+    let mut f = fixture_with(s, (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    while app.question().unwrap().id != "q6" {
+        run(app, [Action::NextQuestion]);
+    }
+    let body_text = |app: &App| {
+        super::body::build(app, 97)
+            .lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    app.session.set_answer("q6", Some("d".into())).unwrap();
+    let shown = body_text(app);
+    assert!(!shown.contains("(•)"), "{shown}");
+    assert!(shown.contains("✗ Not quite"), "{shown}");
+    assert!(!shown.contains("✓ Right."), "{shown}");
+    let outcomes =
+        crate::quiz::grade_closed(&app.session.quiz, &app.session.answers());
+    assert!(matches!(outcomes[5], crate::quiz::Outcome::Scored { score: 0, .. }));
+    // The label as the quiz spells it is option 4, picked and right.
+    app.session.set_answer("q6", Some("D".into())).unwrap();
+    let shown = body_text(app);
+    assert!(shown.contains("(•) 4. Option D"), "{shown}");
+    assert!(shown.contains("✓ Right."), "{shown}");
+}
