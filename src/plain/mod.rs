@@ -637,7 +637,11 @@ pub fn parse_choice(q: &Question, typed: &str) -> Result<String, String> {
             by_number
                 .filter(|&i| i < options.len())
                 .or_else(|| q.choice_of(typed))
-                .or_else(|| options.iter().position(|o| o.label.eq_ignore_ascii_case(typed)))
+                .or_else(|| {
+                    options
+                        .iter()
+                        .position(|o| o.label.eq_ignore_ascii_case(typed))
+                })
                 .and_then(|i| q.value_of(i))
                 .ok_or_else(|| {
                     let labels: Vec<String> =

@@ -43,7 +43,10 @@ impl Question {
         if !self.kind.is_closed() {
             return None;
         }
-        Some(self.choice_of(value).is_some_and(|c| Some(c) == self.right_choice()))
+        Some(
+            self.choice_of(value)
+                .is_some_and(|c| Some(c) == self.right_choice()),
+        )
     }
 }
 
@@ -79,7 +82,10 @@ mod tests {
     }
 
     fn graded_right(q: &Question, value: &str) -> bool {
-        matches!(grade_question(q, Some(value)), Outcome::Scored { score: 100, .. })
+        matches!(
+            grade_question(q, Some(value)),
+            Outcome::Scored { score: 100, .. }
+        )
     }
 
     /// A mermaid answer is its label as the quiz spells it: `d` is not option `D` (the
@@ -112,17 +118,27 @@ mod tests {
     #[test]
     fn open_and_unsupported_questions_have_no_choices() {
         let open = question(QuestionKind::Open { rubric: "r".into() });
-        assert_eq!((open.value_of(0), open.choice_of("x"), open.is_right("x")), (None, None, None));
-        let other = question(QuestionKind::Unsupported { type_name: "x".into() });
+        assert_eq!(
+            (open.value_of(0), open.choice_of("x"), open.is_right("x")),
+            (None, None, None)
+        );
+        let other = question(QuestionKind::Unsupported {
+            type_name: "x".into(),
+        });
         assert_eq!(other.is_right("x"), None);
     }
 
     fn options() -> impl Strategy<Value = Vec<String>> {
         prop::collection::btree_set("[a-zA-Z0-9 ]{1,6}", 1..6)
-            .prop_map(|set| set.into_iter().filter(|o| !o.trim().is_empty()).collect::<Vec<_>>())
+            .prop_map(|set| {
+                set.into_iter()
+                    .filter(|o| !o.trim().is_empty())
+                    .collect::<Vec<_>>()
+            })
             .prop_filter("an option", |o| !o.is_empty())
             .prop_filter("options apart once trimmed", |o| {
-                let trimmed: std::collections::BTreeSet<&str> = o.iter().map(|s| s.trim()).collect();
+                let trimmed: std::collections::BTreeSet<&str> =
+                    o.iter().map(|s| s.trim()).collect();
                 trimmed.len() == o.len()
             })
     }

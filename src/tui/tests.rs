@@ -2127,9 +2127,11 @@ fn a_mermaid_answer_in_another_case_is_neither_picked_nor_right() {
     assert!(!shown.contains("(•)"), "{shown}");
     assert!(shown.contains("✗ Not quite"), "{shown}");
     assert!(!shown.contains("✓ Right."), "{shown}");
-    let outcomes =
-        crate::quiz::grade_closed(&app.session.quiz, &app.session.answers());
-    assert!(matches!(outcomes[5], crate::quiz::Outcome::Scored { score: 0, .. }));
+    let outcomes = crate::quiz::grade_closed(&app.session.quiz, &app.session.answers());
+    assert!(matches!(
+        outcomes[5],
+        crate::quiz::Outcome::Scored { score: 0, .. }
+    ));
     // The label as the quiz spells it is option 4, picked and right.
     app.session.set_answer("q6", Some("D".into())).unwrap();
     let shown = body_text(app);
