@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::EditedFile;
 use super::app::Confirm;
-use super::app::{App, GraderInfo, Posting, Screen, Settings};
+use super::app::{App, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
@@ -61,19 +61,10 @@ fn app_in(dir: &std::path::Path, size: (u16, u16)) -> App {
         Session::open(Store::at(dir), loaded).unwrap(),
         settings(false),
         size,
-        None,
     )
 }
 
 fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
-    fixture_graded_by(settings, size, None)
-}
-
-fn fixture_graded_by(
-    settings: Settings,
-    size: (u16, u16),
-    grader: Option<std::sync::Arc<dyn crate::grade::Grader>>,
-) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::at(dir.path());
     let loaded = LoadedQuiz {
@@ -83,7 +74,7 @@ fn fixture_graded_by(
     };
     let session = Session::open(store, loaded).unwrap();
     Fixture {
-        app: App::new(session, settings, size, grader),
+        app: App::new(session, settings, size),
         _dir: dir,
     }
 }
@@ -91,11 +82,12 @@ fn fixture_graded_by(
 /// A grader is there: submitting goes through the grading screen.
 fn grading_fixture() -> Fixture {
     let mut s = settings(false);
-    s.grader = Some(GraderInfo {
+    s.grader = Some(crate::grade::ChosenGrader {
+        grader: std::sync::Arc::new(HandGrader),
         backend: "by hand",
         model: "none".into(),
     });
-    fixture_graded_by(s, (80, 24), Some(std::sync::Arc::new(HandGrader)))
+    fixture_with(s, (80, 24))
 }
 
 fn fixture() -> Fixture {
