@@ -839,6 +839,22 @@ mod tests {
         assert_eq!(out.matches("Pull request:").count(), 1, "{out}");
     }
 
+    /// A typed label is the quiz's own label: `d` saves `D`, and of two labels that differ
+    /// only by case the one typed exactly is taken (the first in another case once was).
+    #[test]
+    fn a_typed_label_saves_the_quiz_spelling() {
+        let quiz = crate::quiz::parse_quiz(
+            r#"{"version":"1","pr_number":1,"questions":[
+            {"type":"mermaid","id":"m","prompt":"Pick","options":{"A":"graph TD","a":"graph LR","D":"graph BT"},"answer":"a"}]}"#,
+        )
+        .unwrap();
+        let q = &quiz.questions[0];
+        assert_eq!(parse_choice(q, "d").as_deref(), Ok("D"));
+        assert_eq!(parse_choice(q, "a").as_deref(), Ok("a"));
+        assert_eq!(parse_choice(q, "A").as_deref(), Ok("A"));
+        assert_eq!(parse_choice(q, "2").as_deref(), Ok("a"));
+    }
+
     #[test]
     fn practice_says_right_or_wrong_and_why() {
         let dir = tempfile::tempdir().unwrap();
