@@ -37,7 +37,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
         hyperlinks: false,
         ask_confidence: true,
     };
-    let mut app = App::new(session, settings, size, None);
+    let mut app = App::new(session, settings, size);
     update(&mut app, Action::Start);
     update(&mut app, Action::LastQuestion);
     app

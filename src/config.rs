@@ -12,6 +12,8 @@
 //! confidence = false   # do not ask how sure you are before the reveal
 //! ```
 
+use std::path::PathBuf;
+
 use serde::Deserialize;
 
 #[derive(Debug, Default, Deserialize)]
@@ -79,10 +81,16 @@ impl From<File> for TakeConfig {
     }
 }
 
+/// The config file: `$XDG_CONFIG_HOME/quizz/config.toml` (each section's reader opens it
+/// here, so settings depend on nothing above them).
+pub fn path() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|b| b.config_dir().join("quizz").join("config.toml"))
+}
+
 /// The config file's settings. An unreadable file changes nothing here: `take` already
 /// reports it for the `[github]` section.
 pub fn take() -> TakeConfig {
-    crate::github::config::config_path()
+    path()
         .and_then(|p| std::fs::read_to_string(p).ok())
         .and_then(|text| toml::from_str::<File>(&text).ok())
         .unwrap_or_default()

@@ -39,7 +39,7 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let Some(grader) = selection.grader.clone() else {
+    let Some(grader) = selection.grader.as_ref().map(|g| g.grader.clone()) else {
         bail!("no grader to check: set one up as described above");
     };
     let quiz: Quiz = parse_quiz(CHECK_QUIZ)?;

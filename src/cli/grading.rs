@@ -81,7 +81,12 @@ pub fn grade_with_progress(
                 && answers.get(&q.id).is_some()
         })
         .count();
-    let Some(grader) = selection.grader.clone().filter(|_| to_grade > 0) else {
+    let Some(grader) = selection
+        .grader
+        .as_ref()
+        .map(|g| g.grader.clone())
+        .filter(|_| to_grade > 0)
+    else {
         return Ok(Graded {
             outcomes: keep_previous(quiz, answers, previous),
             failed: Vec::new(),

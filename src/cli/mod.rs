@@ -177,29 +177,14 @@ pub fn main() -> ExitCode {
         // The reader went away (`| head`): nothing to say, as git and gh do.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            errln!("quizz: error: {}", crate::text::sanitize(&error_text(&err)));
+            // Each cause once: errors here say their cause or chain it, never both.
+            errln!(
+                "quizz: error: {}",
+                crate::text::sanitize(&format!("{err:#}"))
+            );
             ExitCode::from(exit_code(&err))
         }
     }
-}
-
-/// The error and its causes, `: `-separated, each said once: a cause whose text the
-/// message before it already holds (an error that shows its cause and also returns it from
-/// `source()`) is not repeated.
-fn error_text(err: &anyhow::Error) -> String {
-    let mut text = String::new();
-    let mut previous = String::new();
-    for cause in err.chain() {
-        let line = cause.to_string();
-        if text.is_empty() {
-            text.clone_from(&line);
-        } else if !previous.contains(&line) {
-            text.push_str(": ");
-            text.push_str(&line);
-        }
-        previous = line;
-    }
-    text
 }
 
 /// Arguments that cannot be used together, or input that cannot be used (exit status 2).
@@ -238,23 +223,24 @@ fn wants_plain(asked: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::path::PathBuf;
 
-    #[derive(Debug, thiserror::Error)]
-    #[error("cannot write x: {source}")]
-    struct Repeats {
-        source: std::io::Error,
-    }
+    use crate::store::StoreError;
 
+    /// A store error says its cause, and the whole chain printed as the edge prints it says
+    /// it once (a cause both shown and chained was once stripped by matching texts).
     #[test]
     fn each_cause_is_said_once() {
         let io = std::io::Error::other("disk full");
-        let err = anyhow::Error::new(Repeats { source: io }).context("cannot save the answers");
+        let store = StoreError::Write {
+            path: PathBuf::from("x"),
+            cause: io,
+        };
+        assert!(std::error::Error::source(&store).is_none());
+        let err = anyhow::Error::new(store).context("cannot save the answers");
         assert_eq!(
-            error_text(&err),
+            format!("{err:#}"),
             "cannot save the answers: cannot write x: disk full"
         );
-        let plain = anyhow::anyhow!("inner").context("outer");
-        assert_eq!(error_text(&plain), "outer: inner");
     }
 }

@@ -14,7 +14,7 @@ use crate::plain::{Finish, PlainOptions};
 use crate::session::Session;
 use crate::store::Store;
 use crate::tui::theme::Theme;
-use crate::tui::{GraderInfo, Posting, PullRequestInfo, Settings};
+use crate::tui::{Posting, PullRequestInfo, Settings};
 
 /// Take a quiz: answer every question, then grade and see the results.
 ///
@@ -469,10 +469,7 @@ fn run_tui(
         practice: mode.practice,
         theme: Theme::from_env(),
         mouse: mode.mouse,
-        grader: selection.grader.as_ref().map(|_| GraderInfo {
-            backend: selection.backend.describe(),
-            model: selection.model.clone(),
-        }),
+        grader: selection.grader,
         posting,
         grade_later: grade_later(args, pr_take),
         pr: pr_take.map(pull_request_info),
@@ -481,7 +478,7 @@ fn run_tui(
         hyperlinks: crate::text::hyperlinks_supported(),
         ask_confidence: mode.confidence,
     };
-    let finished = crate::tui::run(session, settings, selection.grader)?;
+    let finished = crate::tui::run(session, settings)?;
     // The UI caught the ending signals; posting after it must still stop on one.
     crate::signals::exit_on_signals(None);
     // Printed after the UI: posting and outbox lines wrap between words, not inside one.

@@ -15,7 +15,7 @@ use octocrab::service::middleware::extra_headers::ExtraHeadersLayer;
 use octocrab::{AuthState, Octocrab, OctocrabBuilder};
 use serde::de::DeserializeOwned;
 
-use super::auth::Token;
+use super::auth::{Token, TokenSource};
 use super::error::GithubError;
 
 /// `quizz/VERSION`, sent with every request.
@@ -49,8 +49,8 @@ pub struct Redirect {
 pub struct Client {
     crab: Octocrab,
     base: String,
-    token_source: String,
-    authenticated: bool,
+    /// Where the token came from; `None`: requests go without one.
+    token_source: Option<TokenSource>,
     timeout: Duration,
     /// Requests sent, for reports and tests.
     sent: std::sync::atomic::AtomicUsize,
@@ -164,8 +164,7 @@ impl Client {
         Ok(Self {
             crab,
             base: base.to_string(),
-            token_source: token.map_or_else(|| "no token".to_string(), |t| t.source.to_string()),
-            authenticated: token.is_some(),
+            token_source: token.map(|t| t.source.clone()),
             timeout,
             sent: std::sync::atomic::AtomicUsize::new(0),
             redirects: std::sync::Mutex::new(Vec::new()),
@@ -177,11 +176,7 @@ impl Client {
     }
 
     pub fn is_authenticated(&self) -> bool {
-        self.authenticated
-    }
-
-    pub fn token_source(&self) -> &str {
-        &self.token_source
+        self.token_source.is_some()
     }
 
     pub fn requests_sent(&self) -> usize {
@@ -396,7 +391,7 @@ impl Client {
             }),
             Ok(Err(e)) => Err(GithubError::Network {
                 base: crate::redact::redact(&self.base).into_owned(),
-                detail: crate::redact::redact(&error_chain(&e)).into_owned(),
+                detail: crate::redact::redact(&network_detail(&e)).into_owned(),
             }),
             Ok(Ok(reply)) => Ok(reply),
         }
@@ -546,17 +541,12 @@ impl Client {
         if reply.status.is_success() {
             return Ok(reply);
         }
-        Err(classify(
-            &reply,
-            what,
-            &self.token_source,
-            self.authenticated,
-        ))
+        Err(classify(&reply, what, self.token_source.as_ref()))
     }
 }
 
 /// The error for a non-2xx reply.
-pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bool) -> GithubError {
+pub fn classify(reply: &Reply, what: &str, token_source: Option<&TokenSource>) -> GithubError {
     let message = github_message(&reply.body).unwrap_or_else(|| {
         reply
             .status
@@ -586,11 +576,13 @@ pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bo
         .or(reset);
     let what = what.to_string();
     match reply.status.as_u16() {
-        401 if authenticated => GithubError::Unauthorized {
-            token_source: token_source.to_string(),
-            message,
+        401 => match token_source {
+            Some(source) => GithubError::Unauthorized {
+                token_source: source.clone(),
+                message,
+            },
+            None => GithubError::NeedsToken { message },
         },
-        401 => GithubError::NeedsToken { message },
         403 | 429
             if remaining.as_deref() == Some("0")
                 || reply.headers.contains_key("retry-after")
@@ -599,14 +591,14 @@ pub fn classify(reply: &Reply, what: &str, token_source: &str, authenticated: bo
         {
             GithubError::RateLimited {
                 reset,
-                authenticated,
+                authenticated: token_source.is_some(),
             }
         }
         403 => GithubError::Forbidden { what, message },
         407 => GithubError::ProxyAuth { what },
         404 | 410 => GithubError::NotFound {
             what,
-            token_source: token_source.to_string(),
+            token_source: token_source.cloned(),
         },
         422 => GithubError::Unprocessable { message },
         s if s >= 500 => GithubError::Server { status: s, what },
@@ -687,17 +679,31 @@ fn header(headers: &HeaderMap, name: &HeaderName) -> Option<String> {
     headers.get(name)?.to_str().ok().map(str::to_string)
 }
 
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut cur = e.source();
-    while let Some(s) = cur {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        cur = s.source();
+/// Why a request got no answer. octocrab's transport errors print their source and return
+/// it from `source()` too, so for those the chain starts at the source (its wrapper's
+/// words, "Service Error", say nothing a user can act on).
+fn network_detail(e: &octocrab::Error) -> String {
+    let shown_in_own_text = matches!(
+        e,
+        octocrab::Error::Service { .. }
+            | octocrab::Error::Hyper { .. }
+            | octocrab::Error::Http { .. }
+    );
+    match std::error::Error::source(e) {
+        Some(cause) if shown_in_own_text => causes(cause),
+        _ => causes(e),
     }
-    parts.join(": ")
+}
+
+/// An error and each error under it, `: `-separated.
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut under = e.source();
+    while let Some(cause) = under {
+        text = format!("{text}: {cause}");
+        under = cause.source();
+    }
+    text
 }
 
 /// The `rel="next"` URL of a Link header.
@@ -803,6 +809,8 @@ mod tests {
         }
     }
 
+    const GH_TOKEN: TokenSource = TokenSource::Env("GH_TOKEN");
+
     #[test]
     fn errors_are_classified() {
         let limited = reply(
@@ -814,7 +822,7 @@ mod tests {
             r#"{"message":"API rate limit exceeded"}"#,
         );
         assert!(matches!(
-            classify(&limited, "x", "GH_TOKEN", true),
+            classify(&limited, "x", Some(&GH_TOKEN)),
             GithubError::RateLimited {
                 reset: Some(1_700_000_000),
                 ..
@@ -826,7 +834,7 @@ mod tests {
             r#"{"message":"Resource not accessible by integration"}"#,
         );
         assert!(matches!(
-            classify(&denied, "x", "GH_TOKEN", true),
+            classify(&denied, "x", Some(&GH_TOKEN)),
             GithubError::Forbidden { .. }
         ));
         let invalid = reply(
@@ -834,15 +842,15 @@ mod tests {
             &[],
             r#"{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}"#,
         );
-        let msg = classify(&invalid, "x", "GH_TOKEN", true).to_string();
+        let msg = classify(&invalid, "x", Some(&GH_TOKEN)).to_string();
         assert!(msg.contains("Validation Failed: body is too long"), "{msg}");
         assert!(matches!(
-            classify(&reply(401, &[], "{}"), "x", "GH_TOKEN", true),
+            classify(&reply(401, &[], "{}"), "x", Some(&GH_TOKEN)),
             GithubError::Unauthorized { .. }
         ));
-        assert!(classify(&reply(502, &[], ""), "x", "t", true).is_offline());
+        assert!(classify(&reply(502, &[], ""), "x", Some(&GH_TOKEN)).is_offline());
         // A proxy's 407 is not the token's fault; the cache may stand in for it.
-        let proxy = classify(&reply(407, &[], "<html></html>"), "x", "GH_TOKEN", true);
+        let proxy = classify(&reply(407, &[], "<html></html>"), "x", Some(&GH_TOKEN));
         assert!(matches!(proxy, GithubError::ProxyAuth { .. }) && proxy.cache_may_stand_in());
         // Retry-After (a 429, a secondary limit) says when the limit resets.
         let now = std::time::SystemTime::now()
@@ -851,7 +859,11 @@ mod tests {
             .as_secs();
         let GithubError::RateLimited {
             reset: Some(reset), ..
-        } = classify(&reply(429, &[("retry-after", "90")], "{}"), "x", "t", true)
+        } = classify(
+            &reply(429, &[("retry-after", "90")], "{}"),
+            "x",
+            Some(&GH_TOKEN),
+        )
         else {
             panic!("a 429 is a rate limit");
         };

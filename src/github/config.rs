@@ -5,8 +5,6 @@
 //! trust = ["my-quiz-runner", "octocat"]   # logins whose quiz comments are taken
 //! ```
 
-use std::path::PathBuf;
-
 use serde::Deserialize;
 
 #[derive(Debug, Default, Deserialize)]
@@ -21,13 +19,9 @@ struct Section {
     trust: Vec<String>,
 }
 
-pub fn config_path() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|b| b.config_dir().join("quizz").join("config.toml"))
-}
-
 /// Trusted logins from the config file, and a note when the file cannot be used.
 pub fn trusted_logins() -> (Vec<String>, Option<String>) {
-    let Some(path) = config_path() else {
+    let Some(path) = crate::config::path() else {
         return (Vec::new(), None);
     };
     let text = match std::fs::read_to_string(&path) {

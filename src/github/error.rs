@@ -2,7 +2,8 @@
 
 use thiserror::Error;
 
-use super::comments::COMMENT_LIMIT;
+use super::auth::TokenSource;
+use crate::comment::GITHUB_COMMENT_LIMIT;
 
 #[derive(Debug, Error)]
 pub enum GithubError {
@@ -11,7 +12,7 @@ pub enum GithubError {
         fix_token_hint(token_source)
     )]
     Unauthorized {
-        token_source: String,
+        token_source: TokenSource,
         message: String,
     },
     #[error("GitHub wants a token for this ({message}): {}", get_a_token())]
@@ -38,9 +39,14 @@ pub enum GithubError {
     #[error("GitHub refused access to {what} (403: {message})")]
     Forbidden { what: String, message: String },
     #[error(
-        "GitHub found nothing (404) for {what}: check the owner, the repository and the number, or whether the token from {token_source} can see it"
+        "GitHub found nothing (404) for {what}: check the owner, the repository and the number, or {}",
+        who_can_see(token_source.as_ref())
     )]
-    NotFound { what: String, token_source: String },
+    NotFound {
+        what: String,
+        /// `None`: the request went without a token.
+        token_source: Option<TokenSource>,
+    },
     #[error("GitHub refused the request (422): {message}")]
     Unprocessable { message: String },
     #[error("cannot reach GitHub at {base}: {detail}")]
@@ -58,7 +64,7 @@ pub enum GithubError {
     #[error("unexpected answer from GitHub for {what}: {detail}")]
     Protocol { what: String, detail: String },
     #[error(
-        "the results comment would be {chars} characters; GitHub takes at most {COMMENT_LIMIT} in a comment"
+        "the results comment would be {chars} characters; GitHub takes at most {GITHUB_COMMENT_LIMIT} in a comment"
     )]
     TooBig { chars: usize },
     #[error("GitHub redirected {what} ({status}) {detail}")]
@@ -121,22 +127,29 @@ fn get_a_token() -> &'static str {
     }
 }
 
-fn fix_token_hint(source: &str) -> String {
+fn fix_token_hint(source: &TokenSource) -> String {
     let no_keyring = super::auth::keyring_unavailable();
-    if source.starts_with("the keyring") {
-        "run `quizz auth login` again with a valid token, or `quizz auth logout`".into()
-    } else if source.starts_with("`gh") {
-        if no_keyring {
-            "run `gh auth login`, or set GH_TOKEN".into()
-        } else {
-            "run `gh auth login` (or `quizz auth login`)".into()
+    match source {
+        TokenSource::Keyring => {
+            "run `quizz auth login` again with a valid token, or `quizz auth logout`".into()
         }
-    } else if source == "no token" {
-        get_a_token().into()
-    } else if no_keyring {
-        format!("set {source} to a valid token")
-    } else {
-        format!("set {source} to a valid token, or unset it to use `quizz auth login`")
+        TokenSource::GhCli if no_keyring => "run `gh auth login`, or set GH_TOKEN".into(),
+        TokenSource::GhCli => "run `gh auth login` (or `quizz auth login`)".into(),
+        TokenSource::Env(name) if no_keyring => format!("set {name} to a valid token"),
+        TokenSource::Env(name) => {
+            format!("set {name} to a valid token, or unset it to use `quizz auth login`")
+        }
+    }
+}
+
+/// Whose sight a 404 may be about: the token's, or, without one, a private repository's.
+fn who_can_see(source: Option<&TokenSource>) -> String {
+    match source {
+        Some(source) => format!("whether the token from {source} can see it"),
+        None => format!(
+            "whether it is private: quizz sent no token ({})",
+            get_a_token()
+        ),
     }
 }
 
@@ -182,10 +195,50 @@ mod tests {
     #[test]
     fn unauthorized_names_the_source_and_the_fix() {
         let msg = GithubError::Unauthorized {
-            token_source: "GH_TOKEN".into(),
+            token_source: TokenSource::Env("GH_TOKEN"),
             message: "Bad credentials".into(),
         }
         .to_string();
         assert!(msg.contains("from GH_TOKEN") && msg.contains("set GH_TOKEN to a valid token"));
+    }
+
+    /// The hint follows the token's source (an enum, not its wording).
+    #[test]
+    fn each_token_source_gets_its_own_fix() {
+        let fix = |source| {
+            GithubError::Unauthorized {
+                token_source: source,
+                message: "Bad credentials".into(),
+            }
+            .to_string()
+        };
+        let keyring = fix(TokenSource::Keyring);
+        assert!(
+            keyring.contains("from the keyring (quizz auth login)"),
+            "{keyring}"
+        );
+        assert!(
+            keyring.contains("run `quizz auth login` again with a valid token"),
+            "{keyring}"
+        );
+        assert!(fix(TokenSource::GhCli).contains("run `gh auth login`"));
+        assert!(
+            fix(TokenSource::Env("GITHUB_TOKEN")).contains("set GITHUB_TOKEN to a valid token")
+        );
+    }
+
+    /// A 404 without a token once said "the token from no token".
+    #[test]
+    fn not_found_without_a_token_says_none_was_sent() {
+        let msg = GithubError::NotFound {
+            what: "octo/x#7".into(),
+            token_source: None,
+        }
+        .to_string();
+        assert!(
+            msg.contains("or whether it is private: quizz sent no token ("),
+            "{msg}"
+        );
+        assert!(!msg.contains("from no token"), "{msg}");
     }
 }

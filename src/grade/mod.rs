@@ -26,7 +26,7 @@ pub use grader::{HttpGrader, LlmGrader};
 pub use prompt::{GradePrompt, MAX_ANSWER_CHARS, build_prompt, neutralise_tags};
 pub use run::{DEFAULT_CONCURRENCY, GradeEvent, grade_open, keep_previous, regrade_pending};
 pub use schema::{SHAPE, TOOL_DESCRIPTION, TOOL_NAME, grade_schema};
-pub use select::{Selection, select_grader};
+pub use select::{ChosenGrader, Selection, select_grader};
 // The backend's parts, where grading's callers have always found them.
 pub use crate::llm::LlmError as GradeError;
 pub use crate::llm::{

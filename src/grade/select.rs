@@ -13,8 +13,27 @@ use crate::llm::{ClaudeCliConfig, EnvSnapshot, HttpConfig, Limits, select_backen
 /// [`crate::llm::Selection`] read through it).
 #[derive(Clone)]
 pub struct Selection {
-    pub grader: Option<Arc<dyn Grader>>,
+    pub grader: Option<ChosenGrader>,
     chosen: crate::llm::Selection,
+}
+
+/// A grader and the names a user is told for it: one value from the choice to the
+/// screen that says who grades.
+#[derive(Clone)]
+pub struct ChosenGrader {
+    pub grader: Arc<dyn Grader>,
+    /// As `doctor` names it (`Anthropic Messages API`, `claude CLI`).
+    pub backend: &'static str,
+    pub model: String,
+}
+
+impl fmt::Debug for ChosenGrader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChosenGrader")
+            .field("backend", &self.backend)
+            .field("model", &self.model)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Deref for Selection {
@@ -47,10 +66,11 @@ pub fn select_grader(env: &EnvSnapshot) -> Selection {
     };
     let mut chosen = select_backend(env, &limits);
     chosen.reasons.splice(0..0, reasons);
-    let grader = chosen
-        .llm
-        .clone()
-        .map(|llm| Arc::new(LlmGrader::new(llm)) as Arc<dyn Grader>);
+    let grader = chosen.llm.clone().map(|llm| ChosenGrader {
+        grader: Arc::new(LlmGrader::new(llm)),
+        backend: chosen.backend.describe(),
+        model: chosen.model.clone(),
+    });
     Selection { grader, chosen }
 }
 
@@ -64,4 +84,27 @@ fn grade_timeout(env: &EnvSnapshot, reasons: &mut Vec<String>) -> Duration {
         "per answer",
         reasons,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grader and the names the take's screens show for it come as one value, from the
+    /// same choice.
+    #[test]
+    fn the_chosen_grader_carries_the_names_it_is_shown_by() {
+        let env = EnvSnapshot::from_pairs([
+            ("ANTHROPIC_API_KEY", "sk-test"),
+            ("QUIZZ_MODEL", "claude-test"),
+            ("PATH", ""),
+        ]);
+        let selection = select_grader(&env);
+        let chosen = selection.grader.as_ref().expect("an API key grades");
+        assert_eq!(chosen.backend, selection.backend.describe());
+        assert_eq!(chosen.model, "claude-test");
+        assert_eq!(chosen.grader.name(), "Anthropic Messages API");
+        let none = select_grader(&EnvSnapshot::from_pairs([("PATH", "")]));
+        assert!(none.grader.is_none());
+    }
 }

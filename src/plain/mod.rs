@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 
-use crate::quiz::{Outcome, Question, QuestionKind, grade_question, parse_bool};
+use crate::quiz::{Question, QuestionKind};
 use crate::session::Session;
 use crate::text::{plural, sanitize, sanitize_line, wrap, wrap_with};
 
@@ -307,20 +307,12 @@ fn practice_feedback(out: &mut dyn Write, q: &Question, given: &str, width: usiz
     let Some(expected) = q.kind.expected_value() else {
         return Ok(());
     };
-    let right = matches!(
-        grade_question(q, Some(given)),
-        Outcome::Scored { score: 100, .. }
-    );
-    if right {
+    if q.is_right(given) == Some(true) {
         writeln!(out, "✓ Right.")?;
     } else {
         let shown = match &q.kind {
-            QuestionKind::Mcq { options, .. } => options
-                .iter()
-                .position(|o| *o == expected)
-                .map_or_else(|| expected.clone(), |i| format!("{}) {expected}", i + 1)),
             QuestionKind::Mermaid { .. } => format!("Option {expected}"),
-            _ => expected.clone(),
+            _ => numbered(q, &expected),
         };
         print_wrapped(
             out,
@@ -473,22 +465,23 @@ fn print_question(
         }
     }
     if let Some(saved) = saved.filter(|s| !s.trim().is_empty()) {
-        let shown = match &q.kind {
-            QuestionKind::Mcq { options, .. } => options
-                .iter()
-                .position(|o| o == saved)
-                .map_or_else(|| saved.to_string(), |i| format!("{}) {saved}", i + 1)),
-            _ => saved.to_string(),
-        };
         print_wrapped(
             out,
-            &sanitize(&shown),
+            &sanitize(&numbered(q, saved)),
             width,
             "Saved answer: ",
             "              ",
         )?;
     }
     Ok(())
+}
+
+/// An mcq answer with the number it is typed as (`2) text`); any other answer as it is.
+fn numbered(q: &Question, value: &str) -> String {
+    match (&q.kind, q.choice_of(value)) {
+        (QuestionKind::Mcq { .. }, Some(i)) => format!("{}) {value}", i + 1),
+        _ => value.to_string(),
+    }
 }
 
 /// A line of input that is not UTF-8 text (the taker is asked again; the take goes on).
@@ -626,26 +619,30 @@ pub fn parse_choice(q: &Question, typed: &str) -> Result<String, String> {
             .parse::<usize>()
             .ok()
             .and_then(|n| n.checked_sub(1))
-            .and_then(|i| options.get(i))
-            .cloned()
+            .and_then(|i| q.value_of(i))
             .ok_or_else(|| {
                 format!(
                     "Not an option: type a number from 1 to {}, or an empty line to skip.",
                     options.len()
                 )
             }),
-        QuestionKind::TrueFalse { .. } => parse_bool(typed)
-            .map(|b| b.to_string())
+        QuestionKind::TrueFalse { .. } => q
+            .choice_of(typed)
+            .and_then(|i| q.value_of(i))
             .ok_or_else(|| "Type t, f, true or false, or an empty line to skip.".to_string()),
         QuestionKind::Mermaid { options, .. } => {
-            let by_number = typed
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| n.checked_sub(1))
-                .and_then(|i| options.get(i));
+            // A number, the label as written, or the label in another case (typed `d`
+            // stores `D`: the stored answer is always the quiz's own label).
+            let by_number = typed.parse::<usize>().ok().and_then(|n| n.checked_sub(1));
             by_number
-                .or_else(|| options.iter().find(|o| o.label.eq_ignore_ascii_case(typed)))
-                .map(|o| o.label.clone())
+                .filter(|&i| i < options.len())
+                .or_else(|| q.choice_of(typed))
+                .or_else(|| {
+                    options
+                        .iter()
+                        .position(|o| o.label.eq_ignore_ascii_case(typed))
+                })
+                .and_then(|i| q.value_of(i))
                 .ok_or_else(|| {
                     let labels: Vec<String> =
                         options.iter().map(|o| sanitize_line(&o.label)).collect();
@@ -840,6 +837,22 @@ mod tests {
             "{out}"
         );
         assert_eq!(out.matches("Pull request:").count(), 1, "{out}");
+    }
+
+    /// A typed label is the quiz's own label: `d` saves `D`, and of two labels that differ
+    /// only by case the one typed exactly is taken (the first in another case once was).
+    #[test]
+    fn a_typed_label_saves_the_quiz_spelling() {
+        let quiz = crate::quiz::parse_quiz(
+            r#"{"version":"1","pr_number":1,"questions":[
+            {"type":"mermaid","id":"m","prompt":"Pick","options":{"A":"graph TD","a":"graph LR","D":"graph BT"},"answer":"a"}]}"#,
+        )
+        .unwrap();
+        let q = &quiz.questions[0];
+        assert_eq!(parse_choice(q, "d").as_deref(), Ok("D"));
+        assert_eq!(parse_choice(q, "a").as_deref(), Ok("a"));
+        assert_eq!(parse_choice(q, "A").as_deref(), Ok("A"));
+        assert_eq!(parse_choice(q, "2").as_deref(), Ok("a"));
     }
 
     #[test]

@@ -36,16 +36,11 @@ pub fn grade_question(question: &Question, answer: Option<&str>) -> Outcome {
             },
         };
     };
-    let right = match &question.kind {
-        QuestionKind::Mcq {
-            answer: expected, ..
-        } => answer == expected.trim(),
-        QuestionKind::TrueFalse { answer: expected } => parse_bool(answer) == Some(*expected),
-        QuestionKind::Mermaid {
-            answer: expected, ..
-        } => answer.eq_ignore_ascii_case(expected.trim()),
-        QuestionKind::Open { .. } => return Outcome::Pending,
-        QuestionKind::Unsupported { type_name } => return not_counted(type_name),
+    let Some(right) = question.is_right(answer) else {
+        return match &question.kind {
+            QuestionKind::Unsupported { type_name } => not_counted(type_name),
+            _ => Outcome::Pending,
+        };
     };
     Outcome::Scored {
         score: if right { 100 } else { 0 },

@@ -1,6 +1,7 @@
 //! The quiz wire model, its validation, answers, results and local scoring.
 
 mod answers;
+mod choice;
 mod error;
 mod grading;
 mod model;

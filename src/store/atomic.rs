@@ -6,9 +6,9 @@ use super::StoreError;
 
 /// Writes `bytes` to `path` so that a crash leaves either the old file or the new one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let err = |source| StoreError::Write {
+    let err = |cause| StoreError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let dir = parent(path);
     super::create_private_dir(dir).map_err(err)?;
@@ -29,9 +29,9 @@ fn parent(path: &Path) -> &Path {
 
 /// Writes a temp file in `dir`, syncs it and renames it over `path`.
 fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let err = |source| StoreError::Write {
+    let err = |cause| StoreError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     // tempfile makes the file 0600, and the rename keeps that.
     let mut tmp = tempfile::Builder::new()
@@ -54,9 +54,9 @@ pub fn write_json_atomic<T: serde::Serialize + ?Sized>(
     path: &Path,
     value: &T,
 ) -> Result<(), StoreError> {
-    let json = serde_json::to_vec_pretty(value).map_err(|source| StoreError::Serialize {
+    let json = serde_json::to_vec_pretty(value).map_err(|cause| StoreError::Serialize {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     write_atomic(path, &json)
 }

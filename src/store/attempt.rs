@@ -187,7 +187,7 @@ impl Store {
                     warning: None,
                 });
             }
-            Err(source) => return Err(StoreError::Read { path, source }),
+            Err(cause) => return Err(StoreError::Read { path, cause }),
         };
         match serde_json::from_slice::<Attempt>(&bytes) {
             Ok(mut attempt) if attempt.quiz_digest == quiz.digest() => {
@@ -200,9 +200,9 @@ impl Store {
             }
             Ok(_) | Err(_) => {
                 let aside = path.with_extension(format!("json.corrupt-{}", now()));
-                std::fs::rename(&path, &aside).map_err(|source| StoreError::Write {
+                std::fs::rename(&path, &aside).map_err(|cause| StoreError::Write {
                     path: path.clone(),
-                    source,
+                    cause,
                 })?;
                 let warning = format!(
                     "saved answers at {} were unreadable; moved them to {} and started fresh",

@@ -76,9 +76,9 @@ impl AttemptLock {
     /// Opens the lock next to `attempt` (`<attempt>.lock`).
     pub fn open(attempt: &Path) -> Result<Locked, StoreError> {
         let path = attempt.with_extension("lock");
-        let err = |source| StoreError::Write {
+        let err = |cause| StoreError::Write {
             path: path.clone(),
-            source,
+            cause,
         };
         let file = super::open_lock_file(&path).map_err(err)?;
         let mut lock = Self {
@@ -150,9 +150,9 @@ impl AttemptLock {
     /// Makes this process the owner, even while another one runs. The file is opened
     /// afresh: the window it was taken from may have removed it when it closed.
     pub fn take_over(&mut self) -> Result<(), StoreError> {
-        let file = super::open_lock_file(&self.path).map_err(|source| StoreError::Write {
+        let file = super::open_lock_file(&self.path).map_err(|cause| StoreError::Write {
             path: self.path.clone(),
-            source,
+            cause,
         })?;
         self.file = Some(file);
         self.holds_os_lock = false;
@@ -195,9 +195,9 @@ impl AttemptLock {
 
     fn write_owner(&mut self) -> Result<(), StoreError> {
         let line = self.me.line();
-        let err = |source| StoreError::Write {
+        let err = |cause| StoreError::Write {
             path: self.path.clone(),
-            source,
+            cause,
         };
         let file = self
             .file

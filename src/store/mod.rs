@@ -25,26 +25,28 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+/// Each error says its cause in its own message and does not chain it (`source()` is
+/// `None`), so an error printed with `{:#}` says the cause once.
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("no home folder to keep answers in; set XDG_DATA_HOME")]
     NoDataDir,
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {cause}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
-    #[error("cannot save {path}: the data could not be turned into JSON ({source})")]
+    #[error("cannot save {path}: the data could not be turned into JSON ({cause})")]
     Serialize {
         path: PathBuf,
-        source: serde_json::Error,
+        cause: serde_json::Error,
     },
     #[error("this quiz is open in another quizz ({owner}): answers here are not saved")]
     Busy { owner: Owner },
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}: {cause}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("not kept: {what}")]
     Refused { what: String },
@@ -75,9 +77,9 @@ impl Store {
     /// answer an external editor works on.
     pub fn scratch_dir(&self) -> Result<PathBuf, StoreError> {
         let dir = self.root.join("editing");
-        let err = |source| StoreError::Write {
+        let err = |cause| StoreError::Write {
             path: dir.clone(),
-            source,
+            cause,
         };
         create_private_dir(&dir).map_err(err)?;
         Ok(dir)

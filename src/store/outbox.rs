@@ -136,9 +136,9 @@ impl Store {
     /// it with a process that dies). A file system without locks works as before.
     pub fn lock_outbox(&self) -> Result<OutboxLock, StoreError> {
         let path = self.root().join("outbox.lock");
-        let err = |source| StoreError::Write {
+        let err = |cause| StoreError::Write {
             path: path.clone(),
-            source,
+            cause,
         };
         let file = super::open_lock_file(&path).map_err(err)?;
         if let Err(e) = file.lock() {
@@ -171,9 +171,9 @@ impl Store {
         match std::fs::remove_file(path) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(source) => Err(StoreError::Write {
+            Err(cause) => Err(StoreError::Write {
                 path: path.to_path_buf(),
-                source,
+                cause,
             }),
         }
     }

@@ -7,7 +7,7 @@ use ratatui_textarea::TextArea;
 
 use super::keymap::{Context, Only};
 use super::theme::Theme;
-use crate::grade::Grader;
+use crate::grade::ChosenGrader;
 use crate::quiz::{Outcome, Question, QuestionKind, Results};
 use crate::session::Session;
 
@@ -48,13 +48,6 @@ pub enum Posting {
     /// quizz wrote this PR's quiz here (`o/r#7`): it is in no comment, so its results
     /// stay on this machine.
     WrittenHere { pr: String },
-}
-
-/// The grader open answers go to, as `doctor` names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GraderInfo {
-    pub backend: &'static str,
-    pub model: String,
 }
 
 /// What practice asks after an answer, before the reveal.
@@ -137,7 +130,7 @@ pub struct Settings {
     /// The mouse wheel scrolls (off: the terminal's own text selection works).
     pub mouse: bool,
     /// Which grader grades open answers; `None`: they stay pending.
-    pub grader: Option<GraderInfo>,
+    pub grader: Option<ChosenGrader>,
     pub posting: Posting,
     /// The command that grades pending open answers later, such as `quizz grade --demo`.
     pub grade_later: String,
@@ -219,8 +212,6 @@ pub struct App {
     pub exit: bool,
     /// `P` was pressed on the results.
     pub post: bool,
-    /// Grades open answers; `None`: they stay pending.
-    pub grader: Option<Arc<dyn Grader>>,
     /// How diagram options are shown (drawn or listed, differences marked).
     pub diagram_view: super::diagrams::View,
     /// The results' diagrams, drawn for the results' width (see [`DiagramCache`]).
@@ -228,12 +219,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(
-        session: Session,
-        settings: Settings,
-        size: (u16, u16),
-        grader: Option<Arc<dyn Grader>>,
-    ) -> Self {
+    pub fn new(session: Session, settings: Settings, size: (u16, u16)) -> Self {
         let cursors = saved_cursors(&session);
         // A graded attempt comes back graded: its answers are not changed unseen.
         let results = session
@@ -271,7 +257,6 @@ impl App {
             spinner: 0,
             exit: false,
             post: false,
-            grader,
             result_diagrams: None,
             diagram_view: super::diagrams::View::default(),
             diagrams: None,
@@ -421,13 +406,9 @@ fn saved_cursors(session: &Session) -> Vec<usize> {
         .questions
         .iter()
         .map(|q| {
-            let saved = session.answer(&q.id);
-            q.choices()
-                .iter()
-                .position(|(key, text)| match &q.kind {
-                    QuestionKind::Mcq { .. } => Some(*text) == saved,
-                    _ => Some(key.as_str()) == saved,
-                })
+            session
+                .answer(&q.id)
+                .and_then(|saved| q.choice_of(saved))
                 .unwrap_or(0)
         })
         .collect()

@@ -85,18 +85,19 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
     }
     body.lines.push(Line::default());
     let saved = app.session.answer(&q.id);
+    let picked = saved.and_then(|s| q.choice_of(s));
     let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
     match &q.kind {
         QuestionKind::Mcq { options, .. } => {
             for (i, option) in options.iter().enumerate() {
-                let chosen = saved == Some(option.as_str());
+                let chosen = picked == Some(i);
                 let marker = format!("{} {}. ", if chosen { "(•)" } else { "( )" }, i + 1);
                 push_option(&mut body, &marker, option, width, row_style(theme, chosen, i == cursor), theme);
             }
         }
         QuestionKind::TrueFalse { .. } => {
             for (i, (key, label)) in [("t", "true"), ("f", "false")].iter().enumerate() {
-                let chosen = saved == Some(*label);
+                let chosen = picked == Some(i);
                 let marker = format!("{} {key}  ", if chosen { "(•)" } else { "( )" });
                 push_option(&mut body, &marker, label, width, row_style(theme, chosen, i == cursor), theme);
             }
@@ -124,7 +125,7 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                 .iter()
                 .enumerate()
                 .map(|(i, option)| {
-                    let chosen = saved == Some(option.label.as_str());
+                    let chosen = picked == Some(i);
                     let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
                     Line::styled(title, row_style(theme, chosen, i == cursor))
                 })
@@ -347,12 +348,7 @@ fn practice_feedback(
         return;
     };
     body.lines.push(Line::default());
-    let right = crate::quiz::grade_question(q, Some(answer))
-        == crate::quiz::Outcome::Scored {
-            score: 100,
-            feedback: String::new(),
-        };
-    if right {
+    if q.is_right(answer) == Some(true) {
         body.lines.push(Line::styled("✓ Right.", theme.right()));
     } else {
         let shown = match &q.kind {

@@ -34,7 +34,6 @@ fn app_of(json: &str, dir: &std::path::Path, size: (u16, u16)) -> App {
         Session::open(Store::at(dir), loaded).unwrap(),
         settings,
         size,
-        None,
     )
 }
 

@@ -20,7 +20,7 @@ mod update;
 mod wrap;
 
 pub use action::Action;
-pub use app::{App, Finished, GraderInfo, Posting, PullRequestInfo, Screen, Settings};
+pub use app::{App, Finished, Posting, PullRequestInfo, Screen, Settings};
 pub use keymap::{Context, dispatch};
 pub use ui::draw;
 pub use update::{Effect, save_batch, update};
@@ -41,18 +41,14 @@ use crate::quiz::Outcome;
 use crate::session::Session;
 
 /// Runs the UI until the taker quits; hands back the session, the results (if graded)
-/// and whether to post them. `grader` grades open answers in the background (none: they
-/// stay pending).
-pub fn run(
-    session: Session,
-    settings: Settings,
-    grader: Option<Arc<dyn Grader>>,
-) -> Result<Finished> {
+/// and whether to post them. The settings' grader grades open answers in the background
+/// (none: they stay pending).
+pub fn run(session: Session, settings: Settings) -> Result<Finished> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(event_loop(session, settings, grader))
+    runtime.block_on(event_loop(session, settings))
 }
 
 /// How often the window looks at who saves the attempt.
@@ -111,14 +107,10 @@ fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Opt
     }
 }
 
-async fn event_loop(
-    session: Session,
-    settings: Settings,
-    grader: Option<Arc<dyn Grader>>,
-) -> Result<Finished> {
+async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
     let mut guard = terminal::enter(settings.mouse).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
-    let mut app = App::new(session, settings, (size.width, size.height), grader);
+    let mut app = App::new(session, settings, (size.width, size.height));
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     app.drawings.drawer = drawings::on_threads(tx.clone());
     let mut events = EventStream::new();
@@ -166,10 +158,10 @@ async fn event_loop(
                         break;
                     }
                     Effect::StartGrading { previous } => {
-                        grading_task = app
-                            .grader
-                            .clone()
-                            .map(|g| start_grading(&app, previous, g, tx.clone()));
+                        grading_task =
+                            app.settings.grader.as_ref().map(|g| {
+                                start_grading(&app, previous, g.grader.clone(), tx.clone())
+                            });
                     }
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {

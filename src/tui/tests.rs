@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::EditedFile;
 use super::app::Confirm;
-use super::app::{App, GraderInfo, Posting, Screen, Settings};
+use super::app::{App, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
@@ -61,19 +61,10 @@ fn app_in(dir: &std::path::Path, size: (u16, u16)) -> App {
         Session::open(Store::at(dir), loaded).unwrap(),
         settings(false),
         size,
-        None,
     )
 }
 
 fn fixture_with(settings: Settings, size: (u16, u16)) -> Fixture {
-    fixture_graded_by(settings, size, None)
-}
-
-fn fixture_graded_by(
-    settings: Settings,
-    size: (u16, u16),
-    grader: Option<std::sync::Arc<dyn crate::grade::Grader>>,
-) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::at(dir.path());
     let loaded = LoadedQuiz {
@@ -83,7 +74,7 @@ fn fixture_graded_by(
     };
     let session = Session::open(store, loaded).unwrap();
     Fixture {
-        app: App::new(session, settings, size, grader),
+        app: App::new(session, settings, size),
         _dir: dir,
     }
 }
@@ -91,11 +82,12 @@ fn fixture_graded_by(
 /// A grader is there: submitting goes through the grading screen.
 fn grading_fixture() -> Fixture {
     let mut s = settings(false);
-    s.grader = Some(GraderInfo {
+    s.grader = Some(crate::grade::ChosenGrader {
+        grader: std::sync::Arc::new(HandGrader),
         backend: "by hand",
         model: "none".into(),
     });
-    fixture_graded_by(s, (80, 24), Some(std::sync::Arc::new(HandGrader)))
+    fixture_with(s, (80, 24))
 }
 
 fn fixture() -> Fixture {
@@ -2099,4 +2091,42 @@ fn v_says_what_it_did() {
         app.status.as_deref(),
         Some("Nothing to list here: v is for diagram options.")
     );
+}
+
+/// Issue 22, item 4: a mermaid answer stored in another case (`d` for option `D`) was
+/// graded right and practice said "✓ Right.", while the body marked no option. One rule
+/// now says what it is: not option `D`, so not picked and not right, on screen and graded.
+#[test]
+fn a_mermaid_answer_in_another_case_is_neither_picked_nor_right() {
+    let mut s = settings(false);
+    s.practice = true;
+    let mut f = fixture_with(s, (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    while app.question().unwrap().id != "q6" {
+        run(app, [Action::NextQuestion]);
+    }
+    let body_text = |app: &App| {
+        super::body::build(app, 97)
+            .lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    app.session.set_answer("q6", Some("d".into())).unwrap();
+    let shown = body_text(app);
+    assert!(!shown.contains("(•)"), "{shown}");
+    assert!(shown.contains("✗ Not quite"), "{shown}");
+    assert!(!shown.contains("✓ Right."), "{shown}");
+    let outcomes = crate::quiz::grade_closed(&app.session.quiz, &app.session.answers());
+    assert!(matches!(
+        outcomes[5],
+        crate::quiz::Outcome::Scored { score: 0, .. }
+    ));
+    // The label as the quiz spells it is option 4, picked and right.
+    app.session.set_answer("q6", Some("D".into())).unwrap();
+    let shown = body_text(app);
+    assert!(shown.contains("(•) 4. Option D"), "{shown}");
+    assert!(shown.contains("✓ Right."), "{shown}");
 }

@@ -334,6 +334,9 @@ fn github_unreachable_says_why_once() {
     assert!(err.contains("no cached copy of octo/app#7"), "{err}");
     assert_eq!(err.matches("cannot reach GitHub").count(), 1, "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Each cause once, and not octocrab's wrapper words.
+    assert_eq!(err.matches("tcp connect error").count(), 1, "{err}");
+    assert!(!err.contains("Service Error"), "{err}");
 }
 
 #[test]

@@ -224,5 +224,5 @@ pub enum InputError {
     #[error("git {args} failed: {message}")]
     Git { args: String, message: String },
     #[error("git could not be run: {0}")]
-    Spawn(#[source] std::io::Error),
+    Spawn(std::io::Error),
 }

@@ -167,9 +167,10 @@ fn practice_glyph(app: &App, q: &crate::quiz::Question) -> char {
     if !q.kind.is_closed() || app.rating.as_deref() == Some(q.id.as_str()) {
         return '•';
     }
-    let right = matches!(
-        crate::quiz::grade_question(q, app.session.answer(&q.id)),
-        crate::quiz::Outcome::Scored { score: 100, .. }
-    );
+    let right = app
+        .session
+        .answer(&q.id)
+        .and_then(|given| q.is_right(given))
+        .unwrap_or(false);
     if right { '✓' } else { '✗' }
 }

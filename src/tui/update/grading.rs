@@ -70,7 +70,7 @@ fn start(app: &mut App, previous: Vec<Outcome>) -> Effect {
         .filter(|(q, o)| matches!(o, Outcome::Pending) && answers.get(&q.id).is_some())
         .map(|(q, _)| q.id.clone())
         .collect();
-    if pending.is_empty() || app.grader.is_none() {
+    if pending.is_empty() || app.settings.grader.is_none() {
         finish(app, previous);
         return Effect::None;
     }
@@ -100,7 +100,7 @@ pub fn grade_pending(app: &mut App) -> Effect {
         app.status = Some("Nothing is pending: every answer is graded.".into());
         return Effect::None;
     }
-    if app.grader.is_none() {
+    if app.settings.grader.is_none() {
         app.status =
             Some("No grader is set up, so pending answers stay pending (see quizz doctor).".into());
         return Effect::None;

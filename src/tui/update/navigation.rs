@@ -371,16 +371,11 @@ pub fn pick(app: &mut App, n: usize) {
     }
     let i = app.current();
     let Some(q) = app.question() else { return };
-    let choices = q.choices();
-    let Some((key, text)) = choices.get(n) else {
-        if !choices.is_empty() {
+    let Some(value) = q.value_of(n) else {
+        if !q.choices().is_empty() {
             app.status = Some(format!("There is no option {}.", n + 1));
         }
         return;
-    };
-    let value = match &q.kind {
-        QuestionKind::Mcq { .. } => (*text).to_string(),
-        _ => key.clone(),
     };
     let id = q.id.clone();
     if let Some(c) = app.cursors.get_mut(i) {
@@ -431,11 +426,11 @@ fn verdict(app: &App, id: &str) -> String {
     let Some(q) = app.session.quiz.questions.iter().find(|q| q.id == id) else {
         return String::new();
     };
-    let given = app.session.answer(id);
-    let right = matches!(
-        crate::quiz::grade_question(q, given),
-        crate::quiz::Outcome::Scored { score: 100, .. }
-    );
+    let right = app
+        .session
+        .answer(id)
+        .and_then(|given| q.is_right(given))
+        .unwrap_or(false);
     if right {
         "✓ right".into()
     } else {
