@@ -4,7 +4,7 @@
 use crate::mermaid_common as common;
 
 use common::quiz_options;
-use quizz::mermaid::{RenderOptions, render, render_plain};
+use mermaid_terminal::{RenderOptions, render, render_plain};
 
 const WIDTHS: [usize; 3] = [100, 80, 60];
 
@@ -115,12 +115,12 @@ fn compact_form_of_all_options() {
             let texts: Vec<String> = options
                 .iter()
                 .map(|(_, s)| {
-                    let r = quizz::mermaid::render_compact(s, &opts);
+                    let r = mermaid_terminal::render_compact(s, &opts);
                     assert!(r.fallback.is_none());
                     assert!(r.lines.iter().all(|l| l.width() <= width));
                     r.lines
                         .iter()
-                        .map(quizz::mermaid::Line::text)
+                        .map(mermaid_terminal::Line::text)
                         .collect::<Vec<_>>()
                         .join("\n")
                 })
@@ -133,11 +133,11 @@ fn compact_form_of_all_options() {
         }
     }
     let cognit_a = &cognit()[0].1;
-    let compact = quizz::mermaid::render_compact(cognit_a, &RenderOptions::default());
+    let compact = mermaid_terminal::render_compact(cognit_a, &RenderOptions::default());
     let text: Vec<String> = compact
         .lines
         .iter()
-        .map(quizz::mermaid::Line::text)
+        .map(mermaid_terminal::Line::text)
         .collect();
     insta::assert_snapshot!("cognit_A_compact_w80", text.join("\n"));
 }

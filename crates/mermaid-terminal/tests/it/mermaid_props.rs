@@ -1,7 +1,7 @@
 //! Random token soup never panics and never overflows the width.
 
 use proptest::prelude::*;
-use quizz::mermaid::{RenderOptions, render};
+use mermaid_terminal::{RenderOptions, render};
 
 const TOKENS: &[&str] = &[
     "sequenceDiagram\n",
@@ -212,8 +212,8 @@ proptest! {
         for line in &r.lines {
             prop_assert!(line.width() <= width, "line wider than {}: {:?}\n{}", width, line.text(), src);
         }
-        if r.form == quizz::mermaid::Form::Drawing {
-            let all: String = r.lines.iter().map(quizz::mermaid::Line::text).collect::<Vec<_>>().join("\n");
+        if r.form == mermaid_terminal::Form::Drawing {
+            let all: String = r.lines.iter().map(mermaid_terminal::Line::text).collect::<Vec<_>>().join("\n");
             // (a label may wrap: each word is drawn)
             for word in labels.iter().flat_map(|l| l.split_whitespace()) {
                 prop_assert!(all.contains(word), "label word {:?} missing:\n{}\n{}", word, all, src);

@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quizz::mermaid::{RenderOptions, render};
+use mermaid_terminal::{RenderOptions, render};
 
 fuzz_target!(|data: &[u8]| {
     let [w, h, rest @ ..] = data else { return };

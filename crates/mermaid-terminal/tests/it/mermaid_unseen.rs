@@ -4,7 +4,7 @@
 //! labels beside their edges rather than as footnotes, graphs kept in their own direction.
 
 use crate::mermaid_measure::questions;
-use quizz::mermaid::{Form, Line, RenderOptions, Rendered, render, render_options};
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render, render_options};
 
 fn at(src: &str, width: usize) -> Rendered {
     render(

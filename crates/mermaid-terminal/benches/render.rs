@@ -13,7 +13,7 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use quizz::mermaid::{RenderOptions, render};
+use mermaid_terminal::{RenderOptions, render};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

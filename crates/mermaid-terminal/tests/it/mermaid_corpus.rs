@@ -6,7 +6,7 @@ use crate::mermaid_common as common;
 
 use common::labels::{flowchart_labels, pieces, sequence_labels};
 use common::{Case, corpus};
-use quizz::mermaid::{RenderOptions, render, render_plain};
+use mermaid_terminal::{RenderOptions, render, render_plain};
 use std::collections::BTreeMap;
 
 fn squash(s: &str) -> String {

@@ -1,6 +1,6 @@
 //! Every arrow kind, edge kind and node shape keeps a distinct look, in Unicode and ASCII.
 
-use quizz::mermaid::{RenderOptions, render, render_plain};
+use mermaid_terminal::{RenderOptions, render, render_plain};
 use std::collections::BTreeSet;
 
 const SEQ_ARROWS: &[&str] = &[

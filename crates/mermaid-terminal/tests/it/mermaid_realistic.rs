@@ -8,7 +8,7 @@
 use crate::mermaid_common as common;
 
 use common::labels::{labels, pieces};
-use quizz::mermaid::{Form, Line, RenderOptions, Rendered, render_options};
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render_options};
 
 const WIDTHS: [usize; 3] = [95, 75, 60];
 const FILE: &str = "realistic-mermaid/quiz.json";
@@ -302,7 +302,7 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
         (fetch, "conflict, refetch", "Fetching"),
     ] {
         for width in [75, 60] {
-            let r = quizz::mermaid::render(
+            let r = mermaid_terminal::render(
                 src,
                 &RenderOptions {
                     width,
@@ -333,7 +333,7 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
     }
     // a guard reads as its source's: "conflict, refetch" sits by Posting, not Fetching
     let drawn = text(
-        &quizz::mermaid::render(
+        &mermaid_terminal::render(
             fetch,
             &RenderOptions {
                 width: 75,
@@ -347,7 +347,7 @@ fn labelled_back_edges_keep_their_labels_beside_them() {
     insta::assert_snapshot!(
         "back_edges_labelled_w75",
         text(
-            &quizz::mermaid::render(
+            &mermaid_terminal::render(
                 fetch,
                 &RenderOptions {
                     width: 75,
@@ -382,7 +382,7 @@ fn frames_widened_for_long_titles_still_draw() {
   Q --> Y
   R --> b";
     for src in [beside, nested] {
-        let r = quizz::mermaid::render(
+        let r = mermaid_terminal::render(
             src,
             &RenderOptions {
                 width: 60,
@@ -441,7 +441,7 @@ fn difference_marks_stay_narrow() {
         if rendered.iter().any(|r| r.form != Form::Drawing) {
             continue;
         }
-        let diff = quizz::mermaid::compare::differences(&rendered);
+        let diff = mermaid_terminal::compare::differences(&rendered);
         let apart: Vec<&str> = q
             .options
             .iter()

@@ -10,7 +10,7 @@
 use crate::mermaid_common as common;
 
 use common::labels::{labels, pieces};
-use quizz::mermaid::{Form, Line, RenderOptions, Rendered, Style, render, render_options};
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, Style, render, render_options};
 
 pub const SETS: [&str; 2] = [
     "realistic-mermaid/quiz.json",

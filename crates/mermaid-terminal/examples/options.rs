@@ -1,12 +1,12 @@
-//! Draw a quiz's Mermaid options as the TUI would: `cargo run --example mermaid --
+//! Draw a quiz's Mermaid options as the TUI would: `cargo run -p mermaid-terminal --example options --
 //! QUIZ.json QUESTION_ID [WIDTH]` (width of one option, 75 for an 80-column terminal).
 
-use quizz::mermaid::{Line, RenderOptions, render_options};
+use mermaid_terminal::{Line, RenderOptions, render_options};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let (Some(file), Some(id)) = (args.next(), args.next()) else {
-        return Err("usage: mermaid QUIZ.json QUESTION_ID [WIDTH]".into());
+        return Err("usage: options QUIZ.json QUESTION_ID [WIDTH]".into());
     };
     let width = args.next().map_or(Ok(75), |w| w.parse())?;
     let quiz: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file)?)?;
