@@ -38,7 +38,7 @@ pub struct Differences {
 
 /// Two drawings whose marks against each other cover more than this share of either's
 /// drawn cells are laid out too differently to compare cell by cell.
-pub const APART: f64 = 0.3;
+pub(crate) const APART: f64 = 0.3;
 
 /// For each option, where it differs from the others (see the module documentation).
 /// Options are compared in the form they were rendered in; `marks[i][row]` lines up with
@@ -212,7 +212,7 @@ fn align(a: &[Vec<String>], b: &[Vec<String>]) -> Vec<Option<usize>> {
 
 /// Cell marks for drawings: each option against every other laid out like it (see
 /// [`APART`]); an option laid out like none of the others is `apart`, unmarked.
-pub fn cell_marks(options: &[&[Line]]) -> Differences {
+pub(crate) fn cell_marks(options: &[&[Line]]) -> Differences {
     let grids: Vec<Vec<Vec<String>>> = options
         .iter()
         .map(|ls| ls.iter().map(grid_row).collect())

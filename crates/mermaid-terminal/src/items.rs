@@ -7,16 +7,25 @@ use crate::{DiagramKind, kind_of, split_header, strip_front_matter};
 /// What an item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ItemKind {
+    /// a sequence diagram's participant or actor
     Participant,
+    /// a sequence diagram's message
     Message,
+    /// a note
     Note,
+    /// a `loop`/`alt`/`opt`/`par`/... frame or one of its sections
     Block,
     /// activate, deactivate, create, destroy
     Lifeline,
+    /// a graph's direction
     Direction,
+    /// a subgraph or composite state
     Subgraph,
+    /// a node, state or class
     Node,
+    /// an edge, transition or relation
     Edge,
+    /// a class's attribute or method
     Member,
 }
 
@@ -41,6 +50,7 @@ impl ItemKind {
 /// One thing a diagram says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
+    /// What it is.
     pub kind: ItemKind,
     /// As the listing shows it (`Client ──▶ API: retry`); two items are the same when
     /// their kind and text are.
@@ -58,7 +68,9 @@ pub struct Item {
 /// messages of a sequence diagram happen in order; a graph's edges do not).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Items {
+    /// In source order.
     pub items: Vec<Item>,
+    /// Their order is part of what the diagram says (a sequence diagram's messages).
     pub ordered: bool,
 }
 

@@ -1,13 +1,35 @@
-//! Mermaid diagrams as styled text lines, with no terminal dependency.
+//! Mermaid diagrams drawn as text that fits a terminal's width: flowcharts, sequence,
+//! state and class diagrams, as styled lines with no terminal dependency.
 //!
-//! `render` parses the source, lays it out to fit `width` columns (sizing gaps to labels,
-//! tightening, wrapping labels at code-friendly points, then a compact one-row-per-item
-//! form) and returns styled lines. Whatever it cannot draw faithfully is shown as source
-//! with a one-line reason: it never draws a wrong picture.
+//! ```
+//! use mermaid_terminal::{RenderOptions, render};
+//!
+//! let drawn = render("graph LR\n  A[Draft] --> B[Review]", &RenderOptions::default());
+//! let text: Vec<String> = drawn.lines.iter().map(|l| l.text()).collect();
+//! assert!(text.iter().any(|l| l.contains("Draft") && l.contains("Review")));
+//! ```
+//!
+//! [`render`] parses the source, lays it out to fit `width` columns (sizing gaps to labels,
+//! tightening, wrapping labels at code-friendly points, turning a graph a quarter when its
+//! own direction does not fit, then a compact one-row-per-item form) and returns styled
+//! [`Line`]s. Whatever it cannot draw faithfully is shown as source with a one-line reason:
+//! it never draws a wrong picture.
+//!
+//! - Render: [`render`], [`render_in`] (a [`Direction`]), [`render_plain`] (text),
+//!   [`render_compact`] (the listing form: one row per message or edge),
+//!   [`render_options`] (several diagrams in one form and one direction, to compare).
+//! - Compare: [`what_differs::compare`] (what each option has that another lacks, by the
+//!   diagram's structure) and [`compare::differences`] (where rendered options differ,
+//!   as column ranges to highlight); [`items`] lists what a diagram says, item by item.
+//! - Read without drawing: [`outline`] (kind, direction, node and edge counts).
+//! - Untrusted text: every label passes through [`sanitize::strip_controls`], so no escape
+//!   sequence in a diagram reaches the terminal. Secrets are the caller's to mask.
+//! - With the `ratatui` feature: `widget::Diagram`, a ratatui widget of rendered lines.
 //!
 //! Minimum width: every line fits `width` for `width >= 20` ([`MIN_WIDTH`]); below that
 //! lines are cut at 20 columns.
 
+#![warn(missing_docs)]
 // Grid coordinates are bounded by the input caps (64 KiB, 2,000 statements), far from any
 // wrap-around, so the numeric casts between usize, i64 and f64 in the layouts are safe.
 #![allow(
@@ -31,6 +53,8 @@ mod sequence;
 mod style;
 mod text;
 pub mod what_differs;
+#[cfg(feature = "ratatui")]
+pub mod widget;
 
 pub use outline::{Outline, outline};
 pub use style::{Line, Span, Style};
@@ -63,9 +87,13 @@ impl Default for RenderOptions {
 /// The diagram type found in the source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DiagramKind {
+    /// `sequenceDiagram`
     Sequence,
+    /// `graph`, `flowchart`
     Flowchart,
+    /// `stateDiagram`, `stateDiagram-v2`
     State,
+    /// `classDiagram`
     Class,
     /// A diagram type this renderer does not draw (gantt, pie, erDiagram, ...).
     Unsupported,
@@ -87,10 +115,13 @@ pub enum Form {
 /// The result of rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rendered {
+    /// The rows, each at most the width asked for.
     pub lines: Vec<Line>,
     /// One-line reason when the source is shown instead of a drawing.
     pub fallback: Option<String>,
+    /// The diagram type its header names.
     pub kind: DiagramKind,
+    /// Drawn, listed or shown as source.
     pub form: Form,
     /// drawn turned a quarter to fit (an LR graph top-down, a TD one left to right)
     turned: bool,
@@ -103,6 +134,26 @@ impl Rendered {
     pub fn across(&self) -> bool {
         self.across
     }
+
+    /// A graph drawn turned a quarter from its source's direction (to fit, or as asked).
+    pub fn turned(&self) -> bool {
+        self.turned
+    }
+}
+
+/// Which way a flowchart, state or class diagram may be laid out (sequence diagrams have
+/// one way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// The source's direction; turned a quarter (LR top-down, TD left to right) only when
+    /// that does not fit the width.
+    #[default]
+    Fit,
+    /// The source's direction, never turned (listed when it does not fit).
+    Source,
+    /// Turned a quarter from the source's direction (kept when turned does not fit), as
+    /// sibling options had to be.
+    Turned,
 }
 
 /// What a diagram's renderer returns: its lines, their form, and whether a graph was
@@ -118,6 +169,17 @@ pub(crate) struct Output {
 /// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
 pub fn render(source: &str, opts: &RenderOptions) -> Rendered {
     render_form(source, opts, Want::Best)
+}
+
+/// Render a Mermaid source laid out in `direction` (see [`Direction`]); [`render`] is
+/// `render_in(source, opts, Direction::Fit)`.
+pub fn render_in(source: &str, opts: &RenderOptions, direction: Direction) -> Rendered {
+    let want = match direction {
+        Direction::Fit => Want::Best,
+        Direction::Source => Want::Own,
+        Direction::Turned => Want::Turned,
+    };
+    render_form(source, opts, want)
 }
 
 /// Render in the compact one-row-per-message / one-row-per-edge form, whatever the width.

@@ -6,8 +6,10 @@ use super::{
     DiagramKind, MAX_SOURCE_BYTES, graph, kind_of, sequence, split_header, strip_front_matter,
 };
 
+/// A diagram's kind, direction and size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outline {
+    /// The diagram type its header names.
     pub kind: DiagramKind,
     /// `TD`, `BT`, `LR` or `RL` for a graph; `None` for a sequence diagram.
     pub direction: Option<&'static str>,
@@ -17,7 +19,7 @@ pub struct Outline {
     pub edges: usize,
 }
 
-/// The outline of a diagram quizz can draw, or why it cannot be read.
+/// The outline of a diagram this crate draws, or why it cannot be read.
 pub fn outline(source: &str) -> Result<Outline, String> {
     if source.len() > MAX_SOURCE_BYTES {
         return Err("diagram too large".into());

@@ -5,29 +5,40 @@ use crate::text::display_width;
 /// What a piece of output text represents (the TUI maps this to colours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Style {
+    /// anything else (spaces, source text)
     #[default]
     Plain,
+    /// a box's or a frame's border
     Border,
+    /// a participant's, node's or state's name
     Participant,
+    /// lines and arrow heads
     Arrow,
+    /// a message's or an edge's label, a title
     Label,
+    /// a note's text
     Note,
     /// loop/alt/opt/... frames and subgraph frames
     Block,
+    /// secondary text: legends, the fallback's frame
     Dim,
+    /// the reason a diagram is shown as source
     Warning,
 }
 
 /// A run of text sharing one style.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Span {
+    /// The text (sanitized, one row).
     pub text: String,
+    /// What it represents.
     pub style: Style,
 }
 
 /// One output row.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Line {
+    /// The runs, left to right.
     pub spans: Vec<Span>,
 }
 

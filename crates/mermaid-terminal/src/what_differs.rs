@@ -26,6 +26,7 @@ pub struct Comparison {
 /// One difference: what each option has in its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// What kind of item differs.
     pub kind: ItemKind,
     /// An item every option has, but in another place: the item (then `has` says where).
     pub moved: Option<String>,
