@@ -23,3 +23,4 @@ mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
 mod mermaid_unseen;
+mod readme;
