@@ -2,7 +2,7 @@
 
 use crate::text::display_width;
 
-/// What a piece of output text represents (the TUI maps this to colours).
+/// What a piece of output text represents (the caller maps this to colours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Style {
     /// anything else (spaces, source text)
