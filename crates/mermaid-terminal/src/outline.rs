@@ -32,7 +32,9 @@ pub fn outline(source: &str) -> Result<Outline, String> {
         .unwrap_or("");
     let kind = kind_of(keyword);
     if matches!(kind, DiagramKind::Unsupported | DiagramKind::Unknown) {
-        return Err(format!("{keyword:?} is not a diagram kind drawn here (flowchart, sequence, state, class)"));
+        return Err(format!(
+            "{keyword:?} is not a diagram kind drawn here (flowchart, sequence, state, class)"
+        ));
     }
     if kind == DiagramKind::Sequence {
         let (nodes, edges) = sequence::outline(rest)?;

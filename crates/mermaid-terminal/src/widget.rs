@@ -83,19 +83,25 @@ impl<'a> Diagram<'a> {
     }
 }
 
-impl Widget for Diagram<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        Widget::render(&self, area, buf);
-    }
-}
-
-impl Widget for &Diagram<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl Diagram<'_> {
+    fn draw(&self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
         let rows = self.lines.iter().skip(self.scroll);
         for (y, line) in (area.top()..area.bottom()).zip(rows) {
             buf.set_line(area.x, y, &to_line(line, self.styles), area.width);
         }
+    }
+}
+
+impl Widget for Diagram<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        self.draw(area, buf);
+    }
+}
+
+impl Widget for &Diagram<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        self.draw(area, buf);
     }
 }
 

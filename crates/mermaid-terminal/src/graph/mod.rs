@@ -39,10 +39,7 @@ pub fn render_state(body: &str, opts: &RenderOptions, want: Want) -> Result<Outp
 }
 
 /// What a flowchart says, item by item (see [`crate::items`]).
-pub fn flowchart_items(
-    header: &str,
-    body: &str,
-) -> Result<Vec<crate::items::Item>, String> {
+pub fn flowchart_items(header: &str, body: &str) -> Result<Vec<crate::items::Item>, String> {
     Ok(items::items(&parse_flowchart::parse(header, body)?))
 }
 

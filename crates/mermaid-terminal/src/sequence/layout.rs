@@ -6,9 +6,7 @@ use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::sequence::columns::{Columns, shared_columns};
 use crate::sequence::compact;
 use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
-use crate::sequence::prepare::{
-    Item, Names, Prepared, message_text, prepare, widest_label,
-};
+use crate::sequence::prepare::{Item, Names, Prepared, message_text, prepare, widest_label};
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width, wrap_all, wrap_count};
 

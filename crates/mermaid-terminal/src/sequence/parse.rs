@@ -2,9 +2,7 @@
 //! never silently dropped.
 
 use crate::glyphs::{Head, LineKind};
-use crate::sequence::model::{
-    Arrow, BlockKind, Diagram, Event, Group, NotePos, Participant,
-};
+use crate::sequence::model::{Arrow, BlockKind, Diagram, Event, Group, NotePos, Participant};
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
 /// Arrow tokens, longest first within each family.

@@ -16,6 +16,7 @@
 
 mod mermaid_common;
 
+mod api;
 mod mermaid_corpus;
 mod mermaid_glyphs;
 mod mermaid_measure;

@@ -1,7 +1,7 @@
 //! Random token soup never panics and never overflows the width.
 
-use proptest::prelude::*;
 use mermaid_terminal::{RenderOptions, render};
+use proptest::prelude::*;
 
 const TOKENS: &[&str] = &[
     "sequenceDiagram\n",

@@ -22,7 +22,11 @@ fn picture(source: &str, info: &str) -> Vec<String> {
     } else {
         render(source, &opts)
     };
-    assert!(rendered.fallback.is_none(), "{source}: {:?}", rendered.fallback);
+    assert!(
+        rendered.fallback.is_none(),
+        "{source}: {:?}",
+        rendered.fallback
+    );
     rendered
         .lines
         .iter()
@@ -46,7 +50,9 @@ fn redrawn(readme: &str) -> (String, usize) {
             i = end + 1;
         } else if let Some(info) = line.strip_prefix("```text") {
             let end = i + 1 + lines[i + 1..].iter().position(|l| *l == "```").unwrap();
-            let src = source.take().expect("a text block follows its mermaid block");
+            let src = source
+                .take()
+                .expect("a text block follows its mermaid block");
             out.push(line.to_string());
             out.extend(picture(&src, info));
             out.push("```".into());
@@ -65,7 +71,10 @@ fn readme_pictures_are_what_the_crate_draws() {
     let path = readme_path();
     let readme = std::fs::read_to_string(&path).unwrap();
     let (expected, pictures) = redrawn(&readme);
-    assert!(pictures >= 6, "the README shows each diagram kind: {pictures} pictures");
+    assert!(
+        pictures >= 6,
+        "the README shows each diagram kind: {pictures} pictures"
+    );
     if std::env::var_os("MERMAID_README_UPDATE").is_some() {
         std::fs::write(&path, &expected).unwrap();
         return;
