@@ -14,7 +14,7 @@ pub mod github;
 pub mod grade;
 pub mod llm;
 pub mod logging;
-pub mod mermaid;
+pub use mermaid_terminal as mermaid;
 pub mod plain;
 pub mod quiz;
 pub mod redact;

@@ -54,8 +54,9 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
             )?;
         }
         let rendered = render(&source, &opts);
+        // The renderer knows no tokens: mask the ones quizz knows, as everywhere else.
         for line in &rendered.lines {
-            writeln!(out, "{}", line.text().trim_end())?;
+            writeln!(out, "{}", crate::redact::redact(line.text().trim_end()))?;
         }
         // A type this renderer does not draw (pie, gantt…) is shown as source on purpose;
         // empty input, no header, or a diagram it cannot read or draw is an error.

@@ -258,12 +258,14 @@ fn to_line(line: &mermaid::Line, marks: &[Range<usize>], theme: Theme) -> Line<'
     let mut col = 0;
     for span in &line.spans {
         let base = style_of(span.style, theme);
+        // The renderer knows no tokens: mask the ones quizz knows (never wider).
+        let text = crate::redact::redact(&span.text);
         if marks.is_empty() {
-            spans.push(Span::styled(span.text.clone(), base));
-            col += crate::text::display_width(&span.text);
+            col += crate::text::display_width(&text);
+            spans.push(Span::styled(text.into_owned(), base));
             continue;
         }
-        for cluster in span.text.graphemes(true) {
+        for cluster in text.graphemes(true) {
             let w = crate::text::display_width(cluster);
             let hit = marks.iter().any(|m| m.contains(&col));
             let style = if hit {
@@ -345,6 +347,21 @@ mod tests {
         );
         let plain = options(&drawn_sources(), 60, theme, View::default());
         assert!(plain.iter().all(|d| d.marked.iter().all(|m| !m)));
+    }
+
+    #[test]
+    fn a_token_quizz_knows_is_masked_in_a_drawn_label() {
+        let secret = "ghp_diagram_label_secret_42";
+        crate::redact::remember(secret);
+        let a = option("A", &format!("sequenceDiagram\nA->>B: use {secret}\n"));
+        let drawn = options(&[a], 60, Theme { no_color: true }, View::default());
+        let text: String = drawn[0]
+            .lines
+            .iter()
+            .flat_map(|l| l.spans.iter().map(|s| s.content.to_string()))
+            .collect();
+        assert!(text.contains("use [hidden]"), "{text}");
+        assert!(!text.contains(secret), "{text}");
     }
 
     #[test]

@@ -104,7 +104,8 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
 /// at 80x24, and never further than with the marks (`d`) on the drawings.
 #[test]
 fn the_comparison_shows_every_difference_within_a_few_rows() {
-    let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
+    let realistic =
+        include_str!("../../crates/mermaid-terminal/tests/fixtures/realistic-mermaid/quiz.json");
     for (name, json) in [("demo", DEMO_QUIZ), ("realistic", realistic)] {
         for size in [(80, 24), (100, 30), (160, 50)] {
             let rows = marks(json, size);
@@ -145,7 +146,8 @@ fn the_comparison_shows_every_difference_within_a_few_rows() {
 /// was drawn for (printed with `--nocapture`, for a look).
 #[test]
 fn every_comparison_says_something_and_fits_its_width() {
-    let realistic = include_str!("../../tests/fixtures/realistic-mermaid/quiz.json");
+    let realistic =
+        include_str!("../../crates/mermaid-terminal/tests/fixtures/realistic-mermaid/quiz.json");
     for json in [DEMO_QUIZ, realistic] {
         for q in parse_quiz(json).unwrap().questions {
             if let QuestionKind::Mermaid { options, .. } = &q.kind {

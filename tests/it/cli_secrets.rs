@@ -149,3 +149,16 @@ fn no_token_is_shown_logged_or_saved_and_the_files_are_private() {
         assert_eq!(mode & 0o777, 0o700, "{top}");
     }
 }
+
+/// The renderer (its own crate) knows no tokens: quizz masks them in what it prints of a
+/// diagram, as in any other text.
+#[test]
+fn a_token_in_a_diagram_label_is_masked() {
+    let h = home();
+    let source = format!("sequenceDiagram\n  Dev->>API: login with {GH_TOKEN}\n");
+    let drawn = run_with_input(&mut h.command(&["mermaid", "--width", "80"]), &source);
+    let shown = all_output(&drawn);
+    assert!(drawn.status.success(), "{shown}");
+    assert!(shown.contains("login with [hidden]"), "{shown}");
+    assert_no_secret("mermaid", &shown);
+}

@@ -33,7 +33,6 @@ macro_rules! both {
 }
 
 mod github_fake;
-mod mermaid_common;
 mod messages_fake;
 mod tmux;
 
@@ -62,13 +61,6 @@ mod grade_signals;
 mod keyring;
 mod llm_ask;
 mod llm_stream;
-mod mermaid_corpus;
-mod mermaid_glyphs;
-mod mermaid_measure;
-mod mermaid_props;
-mod mermaid_realistic;
-mod mermaid_snapshots;
-mod mermaid_unseen;
 mod plain_input;
 mod roundtrip_props;
 mod trust_results;

@@ -1,0 +1,370 @@
+//! A character grid with line-joining: segments record which directions they connect in,
+//! so crossings and corners get the right box-drawing glyph.
+
+use crate::glyphs::{DOWN, Glyphs, LEFT, LineKind, RIGHT, UP};
+use crate::style::{Line, Style};
+use crate::text::{clusters, grapheme_width};
+use unicode_width::UnicodeWidthChar;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Content {
+    Empty,
+    /// a one-char grapheme (the common case: no allocation)
+    Char(char),
+    /// a multi-char grapheme cluster
+    Text(String),
+    /// right half of a wide grapheme
+    Cont,
+    Lines {
+        bits: u8,
+        h: LineKind,
+        v: LineKind,
+        round: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Cell {
+    content: Content,
+    style: Style,
+}
+
+const EMPTY: Cell = Cell {
+    content: Content::Empty,
+    style: Style::Plain,
+};
+
+/// The grid. Coordinates are (row, col); writes outside grow the grid.
+#[derive(Debug, Clone)]
+pub struct Canvas {
+    rows: Vec<Vec<Cell>>,
+    glyphs: Glyphs,
+    /// capacity of each new row (fewer reallocations as rows grow)
+    row_capacity: usize,
+}
+
+impl Canvas {
+    pub fn new(glyphs: Glyphs) -> Self {
+        Canvas {
+            rows: Vec::new(),
+            glyphs,
+            row_capacity: 0,
+        }
+    }
+
+    /// A canvas with room for about `rows` x `cols` cells (it still grows past them).
+    pub fn with_capacity(glyphs: Glyphs, rows: usize, cols: usize) -> Self {
+        Canvas {
+            rows: Vec::with_capacity(rows),
+            glyphs,
+            row_capacity: cols,
+        }
+    }
+
+    /// True when the cell holds a line segment (box borders included).
+    pub fn is_line(&self, row: usize, col: usize) -> bool {
+        matches!(
+            self.cell(row, col),
+            Some(Cell {
+                content: Content::Lines { .. },
+                ..
+            })
+        )
+    }
+
+    /// The line directions a cell joins (`None` when it holds no line).
+    pub fn line_bits(&self, row: usize, col: usize) -> Option<u8> {
+        match self.cell(row, col)?.content {
+            Content::Lines { bits, .. } => Some(bits),
+            _ => None,
+        }
+    }
+
+    /// First and last column holding anything (`None` when blank).
+    pub fn col_range(&self) -> Option<(usize, usize)> {
+        let blank = |c: &Cell| c.content == Content::Empty;
+        let first = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().position(|c| !blank(c)))
+            .min()?;
+        let last = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().rposition(|c| !blank(c)))
+            .max()?;
+        Some((first, last))
+    }
+
+    /// Rows in use.
+    pub fn height(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Drop the blank rows above the drawing and the blank columns left of it (room kept
+    /// for lines that might have gone there).
+    pub fn trim_leading(&mut self) {
+        let blank = |c: &Cell| c.content == Content::Empty;
+        let top = self
+            .rows
+            .iter()
+            .position(|r| !r.iter().all(blank))
+            .unwrap_or(0);
+        self.rows.drain(..top);
+        let left = self
+            .rows
+            .iter()
+            .filter_map(|r| r.iter().position(|c| !blank(c)))
+            .min()
+            .unwrap_or(0);
+        if left > 0 {
+            for r in &mut self.rows {
+                r.drain(..left.min(r.len()));
+            }
+        }
+    }
+
+    /// Widest used column + 1.
+    pub fn width(&self) -> usize {
+        self.rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .rposition(|c| c.content != Content::Empty)
+                    .map_or(0, |p| p + 1)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn cell_mut(&mut self, row: usize, col: usize) -> &mut Cell {
+        if self.rows.len() <= row {
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
+        }
+        let r = &mut self.rows[row];
+        if r.len() <= col {
+            r.resize(col + 1, EMPTY);
+        }
+        &mut r[col]
+    }
+
+    fn cell(&self, row: usize, col: usize) -> Option<&Cell> {
+        self.rows.get(row).and_then(|r| r.get(col))
+    }
+
+    /// The style of a cell that holds something.
+    pub fn style_at(&self, row: usize, col: usize) -> Option<Style> {
+        self.cell(row, col)
+            .filter(|c| c.content != Content::Empty)
+            .map(|c| c.style)
+    }
+
+    /// True when the cell holds nothing.
+    pub fn is_empty(&self, row: usize, col: usize) -> bool {
+        self.cell(row, col)
+            .is_none_or(|c| c.content == Content::Empty)
+    }
+
+    /// True when every cell of `row` in `c0..c1` is empty.
+    pub fn is_free(&self, row: usize, c0: usize, c1: usize) -> bool {
+        (c0..c1).all(|c| self.is_empty(row, c))
+    }
+
+    /// Clear a wide grapheme whose half is about to be overwritten.
+    fn clear_partner(&mut self, row: usize, col: usize) {
+        let Some(cell) = self.cell(row, col) else {
+            return;
+        };
+        match &cell.content {
+            Content::Cont if col > 0 => {
+                *self.cell_mut(row, col - 1) = Cell {
+                    content: Content::Text(" ".into()),
+                    style: Style::Plain,
+                };
+            }
+            Content::Char(ch)
+                if UnicodeWidthChar::width(*ch) == Some(2) && self.cell(row, col + 1).is_some() =>
+            {
+                *self.cell_mut(row, col + 1) = Cell {
+                    content: Content::Text(" ".into()),
+                    style: Style::Plain,
+                };
+            }
+            Content::Text(t) if grapheme_width(t) == 2 && self.cell(row, col + 1).is_some() => {
+                *self.cell_mut(row, col + 1) = Cell {
+                    content: Content::Text(" ".into()),
+                    style: Style::Plain,
+                };
+            }
+            _ => {}
+        }
+    }
+
+    /// Write text starting at (row, col); returns the columns used.
+    pub fn text(&mut self, row: usize, col: usize, s: &str, style: Style) -> usize {
+        let mut c = col;
+        for (g, w) in clusters(s) {
+            let mut chars = g.chars();
+            let content = match (chars.next(), chars.next()) {
+                (Some(ch), None) => Content::Char(ch),
+                _ => Content::Text(g.to_string()),
+            };
+            c += self.put_cluster(row, c, content, w, style);
+        }
+        c - col
+    }
+
+    fn put_cluster(
+        &mut self,
+        row: usize,
+        c: usize,
+        content: Content,
+        w: usize,
+        style: Style,
+    ) -> usize {
+        if w == 0 {
+            return 0;
+        }
+        self.clear_partner(row, c);
+        if w == 2 {
+            self.clear_partner(row, c + 1);
+        }
+        *self.cell_mut(row, c) = Cell { content, style };
+        if w == 2 {
+            *self.cell_mut(row, c + 1) = Cell {
+                content: Content::Cont,
+                style,
+            };
+        }
+        w
+    }
+
+    /// Write one character.
+    pub fn put(&mut self, row: usize, col: usize, ch: char, style: Style) {
+        let w = UnicodeWidthChar::width(ch).unwrap_or(0).min(2);
+        self.put_cluster(row, col, Content::Char(ch), w, style);
+    }
+
+    /// Add line connections to a cell (joins with what is there).
+    pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
+        self.clear_partner(row, col);
+        let cell = self.cell_mut(row, col);
+        let horizontal = add & (LEFT | RIGHT) != 0;
+        if let Content::Lines { bits, h, v, .. } = &mut cell.content {
+            *bits |= add;
+            if horizontal {
+                *h = kind;
+            } else {
+                *v = kind;
+            }
+        } else {
+            cell.content = Content::Lines {
+                bits: add,
+                h: kind,
+                v: kind,
+                round: false,
+            };
+            cell.style = style;
+        }
+    }
+
+    /// Mark a cell's corner as rounded.
+    pub fn round(&mut self, row: usize, col: usize) {
+        if let Content::Lines { round, .. } = &mut self.cell_mut(row, col).content {
+            *round = true;
+        }
+    }
+
+    /// Horizontal segment between two columns (inclusive); ends connect inward only.
+    pub fn hline(&mut self, row: usize, c0: usize, c1: usize, kind: LineKind, style: Style) {
+        let (a, b) = if c0 <= c1 { (c0, c1) } else { (c1, c0) };
+        if a == b {
+            self.join(row, a, LEFT | RIGHT, kind, style);
+            return;
+        }
+        for c in a..=b {
+            let mut bits = 0;
+            if c > a {
+                bits |= LEFT;
+            }
+            if c < b {
+                bits |= RIGHT;
+            }
+            self.join(row, c, bits, kind, style);
+        }
+    }
+
+    /// Vertical segment between two rows (inclusive); ends connect inward only.
+    pub fn vline(&mut self, col: usize, r0: usize, r1: usize, kind: LineKind, style: Style) {
+        let (a, b) = if r0 <= r1 { (r0, r1) } else { (r1, r0) };
+        if a == b {
+            self.join(a, col, UP | DOWN, kind, style);
+            return;
+        }
+        for r in a..=b {
+            let mut bits = 0;
+            if r > a {
+                bits |= UP;
+            }
+            if r < b {
+                bits |= DOWN;
+            }
+            self.join(r, col, bits, kind, style);
+        }
+    }
+
+    /// A rectangle outline.
+    pub fn rect(
+        &mut self,
+        top: usize,
+        left: usize,
+        bottom: usize,
+        right: usize,
+        kind: LineKind,
+        style: Style,
+    ) {
+        self.hline(top, left, right, kind, style);
+        self.hline(bottom, left, right, kind, style);
+        self.vline(left, top, bottom, kind, style);
+        self.vline(right, top, bottom, kind, style);
+    }
+
+    /// Render to styled lines, trailing spaces trimmed.
+    pub fn into_lines(self) -> Vec<Line> {
+        let glyphs = self.glyphs;
+        self.rows
+            .into_iter()
+            .map(|row| {
+                // Build runs of one style, flushing on change (few allocations per row).
+                let mut line = Line::default();
+                let mut run = String::with_capacity(row.len() * 3);
+                let mut style = Style::Plain;
+                for cell in row {
+                    let cell_style = if cell.content == Content::Empty {
+                        Style::Plain
+                    } else {
+                        cell.style
+                    };
+                    if cell_style != style && !run.is_empty() {
+                        line.push_str(&run, style);
+                        run.clear();
+                    }
+                    style = cell_style;
+                    match cell.content {
+                        Content::Empty => run.push(' '),
+                        Content::Cont => {}
+                        Content::Text(t) => run.push_str(&t),
+                        Content::Char(ch) => run.push(ch),
+                        Content::Lines { bits, h, v, round } => {
+                            run.push(glyphs.line(bits, h, v, round));
+                        }
+                    }
+                }
+                line.push_str(&run, style);
+                line.trim_end();
+                line
+            })
+            .collect()
+    }
+}

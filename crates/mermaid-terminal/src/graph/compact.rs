@@ -1,0 +1,197 @@
+//! The compact list that always fits: one edge per row (`[Req] ──▶ [Auth] : label`),
+//! shapes shown with Mermaid-like brackets, labels inline (wrapped under their row when
+//! long), subgraph members listed, notes, and the same legend as the drawing.
+
+use crate::glyphs::{Dir4, Glyphs, Head};
+use crate::graph::legend;
+use crate::graph::model::{Edge, Graph, NoteSide, Shape};
+use crate::style::{Line, Style};
+use crate::text::{display_width, wrap_hard};
+
+/// Continuation rows are indented this much.
+const INDENT: usize = 4;
+
+/// The subgraph a node's id names (an edge to a whole subgraph or composite state).
+fn names_cluster(g: &Graph, n: usize) -> Option<usize> {
+    let node = &g.nodes[n];
+    if node.defined || !node.sections.is_empty() {
+        return None;
+    }
+    g.clusters.iter().position(|c| c.id == node.id)
+}
+
+/// A node as text: its label in shape brackets, with the id when labels repeat. A
+/// subgraph is named by its title (as in its `subgraph` row); an inner `[*]` by its
+/// composite state.
+pub fn node_text(g: &Graph, n: usize, with_id: bool) -> String {
+    let node = &g.nodes[n];
+    if let Some(c) = names_cluster(g, n) {
+        return g.clusters[c].title.clone();
+    }
+    let label = node.label.join(" ");
+    let (open, close) = match node.shape {
+        Shape::Rect => ("[", "]"),
+        Shape::Round => ("(", ")"),
+        Shape::Stadium => ("([", "])"),
+        Shape::Subroutine => ("[[", "]]"),
+        Shape::Cylinder => ("[(", ")]"),
+        Shape::Circle => ("((", "))"),
+        Shape::DoubleCircle => ("(((", ")))"),
+        Shape::Rhombus => ("{", "}"),
+        Shape::Hexagon => ("{{", "}}"),
+        Shape::LeanRight => ("[/", "/]"),
+        Shape::LeanLeft => ("[\\", "\\]"),
+        Shape::Trapezoid => ("[/", "\\]"),
+        Shape::TrapezoidAlt => ("[\\", "/]"),
+        Shape::Asymmetric => (">", "]"),
+        Shape::Start | Shape::End => {
+            return match node.cluster {
+                Some(c) => format!("[*] of {}", g.clusters[c].title),
+                None => "[*]".into(),
+            };
+        }
+        Shape::Bar => return format!("{}<<fork/join>>", node.id),
+        Shape::Choice => return format!("{}<<choice>>", node.id),
+    };
+    let plain_rect = node.shape == Shape::Rect && label == node.id;
+    let body = if plain_rect {
+        label.clone()
+    } else {
+        format!("{open}{label}{close}")
+    };
+    if with_id && label != node.id && !plain_rect {
+        format!("{}{body}", node.id)
+    } else {
+        body
+    }
+}
+
+/// `──▶`, `┄┄▶`, `━━▶`, `◀─▶`, `◁──` ...
+pub fn edge_token(g: Glyphs, e: &Edge) -> String {
+    let shaft = g.hshaft(e.line);
+    let head = if e.head == Head::None {
+        shaft
+    } else {
+        g.head(e.head, Dir4::Right)
+    };
+    let tail = if e.tail == Head::None {
+        shaft
+    } else {
+        g.head(e.tail, Dir4::Left)
+    };
+    format!("{tail}{shaft}{head}")
+}
+
+/// Lay out `parts` one after the other on rows of `width`, a part that does not fit on
+/// the current row starting the next one (indented), a part wider than a row wrapped.
+fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usize) {
+    let indent = INDENT.min(width / 4);
+    let mut line = first;
+    let mut fresh = line.width() == 0;
+    for (text, style) in parts {
+        let w = display_width(text);
+        // A part too long for any row starts on this one when a fair share of it fits.
+        let too_long = w > width.saturating_sub(indent);
+        let room = width.saturating_sub(line.width());
+        if !fresh && line.width() + w > width && !(too_long && room >= 12) {
+            out.push(std::mem::take(&mut line));
+            line = Line::styled(" ".repeat(indent), Style::Plain);
+        }
+        if line.width() + w <= width {
+            line.push(text.clone(), *style);
+            fresh = false;
+            continue;
+        }
+        let avail = width.saturating_sub(line.width()).max(1);
+        let pieces = wrap_hard(text.trim_start(), avail);
+        let n = pieces.len();
+        for (k, piece) in pieces.into_iter().enumerate() {
+            line.push(piece, *style);
+            if k + 1 < n {
+                out.push(std::mem::take(&mut line));
+                line = Line::styled(" ".repeat(indent), Style::Plain);
+            }
+        }
+        fresh = false;
+    }
+    if line.width() > 0 {
+        out.push(line);
+    }
+}
+
+pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
+    let glyphs = Glyphs::new(ascii);
+    let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
+    labels.sort();
+    let dup = labels.windows(2).any(|w| w[0] == w[1]);
+    let text: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
+    let mut out = Vec::new();
+    for (c, cl) in g.clusters.iter().enumerate() {
+        let depth = g.cluster_depth(c).saturating_sub(1);
+        let mut members: Vec<String> = g
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.cluster == Some(c))
+            .map(|(i, _)| text[i].clone())
+            .collect();
+        members.extend(
+            g.clusters
+                .iter()
+                .filter(|x| x.parent == Some(c))
+                .map(|x| x.title.clone()),
+        );
+        let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
+        line.push(format!("subgraph {}: ", cl.title), Style::Block);
+        flow(&mut out, line, &[(members.join(", "), Style::Plain)], width);
+    }
+    let mut mentioned = vec![false; g.nodes.len()];
+    for e in g.edges.iter().filter(|e| !e.invisible) {
+        mentioned[e.from] = true;
+        mentioned[e.to] = true;
+        let mut parts = vec![
+            (text[e.from].clone(), Style::Border),
+            (format!(" {} ", edge_token(glyphs, e)), Style::Arrow),
+            (text[e.to].clone(), Style::Border),
+        ];
+        let label = e.label.join(" ");
+        if !label.is_empty() {
+            parts.push((" : ".into(), Style::Dim));
+            parts.push((label, Style::Label));
+        }
+        flow(&mut out, Line::default(), &parts, width);
+    }
+    for (i, m) in mentioned.iter().enumerate() {
+        if !m && g.nodes[i].cluster.is_none() && names_cluster(g, i).is_none() {
+            flow(
+                &mut out,
+                Line::default(),
+                &[(text[i].clone(), Style::Border)],
+                width,
+            );
+        }
+    }
+    // Sections (class members, state descriptions) are listed under the node.
+    for (i, n) in g.nodes.iter().enumerate() {
+        let members: Vec<String> = n.sections.iter().flatten().cloned().collect();
+        if !members.is_empty() {
+            let line = Line::styled(format!("{}: ", text[i]), Style::Border);
+            flow(&mut out, line, &[(members.join("; "), Style::Plain)], width);
+        }
+    }
+    for note in &g.notes {
+        let place = match (note.node, note.side) {
+            (Some(n), NoteSide::Left) => format!("note left of {}: ", text[n]),
+            (Some(n), NoteSide::Right) => format!("note right of {}: ", text[n]),
+            (None, _) => "note: ".to_string(),
+        };
+        flow(
+            &mut out,
+            Line::styled(place, Style::Note),
+            &[(note.text.join(" "), Style::Note)],
+            width,
+        );
+    }
+    out.extend(legend::rows(&legend::entries(g, ascii), width));
+    out
+}

@@ -1,0 +1,242 @@
+//! Cross-axis placement: pack each layer, pull items toward their neighbours, then push
+//! items apart until no subgraph frame covers an item that is not its member.
+
+use crate::graph::model::Graph;
+use crate::graph::rank::Ranked;
+
+/// Place items across each layer: pack, then pull toward the mean of their neighbours.
+/// `anchor2[i]` is twice the offset of item i's centre line from its start (its box
+/// centre, which a note or a self-loop beside the box moves off the item's middle).
+pub fn cross_positions(
+    r: &Ranked,
+    csize: &[usize],
+    anchor2: &[i64],
+    sep: &dyn Fn(usize, usize) -> i64,
+) -> Vec<i64> {
+    let n = r.items.len();
+    let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut down: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for s in &r.segs {
+        down[s.upper].push(s.lower);
+        up[s.lower].push(s.upper);
+    }
+    let mut pos = vec![0i64; n];
+    for layer in &r.layers {
+        let mut x = 0i64;
+        for (k, &i) in layer.iter().enumerate() {
+            if k > 0 {
+                x += sep(layer[k - 1], i);
+            }
+            pos[i] = x;
+            x += csize[i] as i64;
+        }
+    }
+    let center = |pos: &[i64], i: usize| pos[i] * 2 + anchor2[i];
+    let iterations = if n > 300 { 2 } else { 6 };
+    for it in 0..iterations {
+        let downward = it % 2 == 0;
+        let order: Vec<usize> = if downward {
+            (1..r.layers.len()).collect()
+        } else {
+            (0..r.layers.len().saturating_sub(1)).rev().collect()
+        };
+        for l in order {
+            let layer = &r.layers[l];
+            let nb = if downward { &up } else { &down };
+            // desired left edge for each item (centers doubled to stay in integers)
+            let desired: Vec<i64> = layer
+                .iter()
+                .map(|&i| {
+                    let ns = &nb[i];
+                    if ns.is_empty() {
+                        pos[i]
+                    } else {
+                        let mean2 =
+                            ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
+                        (mean2 - anchor2[i]).div_euclid(2)
+                    }
+                })
+                .collect();
+            let mut placed = desired.clone();
+            for k in 1..layer.len() {
+                let min = placed[k - 1] + csize[layer[k - 1]] as i64 + sep(layer[k - 1], layer[k]);
+                placed[k] = placed[k].max(min);
+            }
+            for k in (0..layer.len().saturating_sub(1)).rev() {
+                let max = placed[k + 1] - sep(layer[k], layer[k + 1]) - csize[layer[k]] as i64;
+                placed[k] = placed[k].min(max).max(desired[k].min(placed[k]));
+                placed[k] = placed[k].min(max);
+            }
+            for (k, &i) in layer.iter().enumerate() {
+                pos[i] = placed[k];
+            }
+        }
+    }
+    let min = pos.iter().copied().min().unwrap_or(0);
+    for p in &mut pos {
+        *p -= min;
+    }
+    pos
+}
+
+/// Push items so that no frame covers an item that is not its member. `min_w[c]` is the
+/// least width (cross1 - cross0) of cluster c's frame in TD (room for its title).
+pub fn resolve_frames(
+    g: &Graph,
+    r: &Ranked,
+    cross: &mut [i64],
+    csize: &[usize],
+    paths: &[Vec<usize>],
+    margin: i64,
+    min_w: Option<&[i64]>,
+) -> Result<(), String> {
+    if g.clusters.is_empty() {
+        return Ok(());
+    }
+    let extents = Extents {
+        g,
+        r,
+        csize,
+        paths,
+        margin,
+        min_w,
+    };
+    let extent = |c: usize, cross: &[i64]| extents.of(c, cross);
+    let shift_cluster = |c: usize, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
+        for l2 in lo..=hi {
+            if let Some(&first) = r.layers[l2]
+                .iter()
+                .filter(|&&i| paths[i].contains(&c))
+                .min_by_key(|&&i| cross[i])
+            {
+                shift_from(r, cross, l2, first, d);
+            }
+        }
+    };
+    for _ in 0..40 {
+        let mut moved = false;
+        for c in 0..g.clusters.len() {
+            let Some((lo, hi, f0, f1)) = extent(c, cross) else {
+                continue;
+            };
+            'layers: for l in lo..=hi {
+                for &j in &r.layers[l] {
+                    if paths[j].contains(&c) {
+                        continue;
+                    }
+                    let (j0, j1) = (cross[j], cross[j] + csize[j] as i64 - 1);
+                    if j1 < f0 - 1 || j0 > f1 + 1 {
+                        continue;
+                    }
+                    moved = true;
+                    // right of the frame's first member in the layer (a frame widened
+                    // for its title reaches far right of its members)
+                    let first_member = r.layers[l]
+                        .iter()
+                        .filter(|&&i| paths[i].contains(&c))
+                        .map(|&i| cross[i])
+                        .min();
+                    let right = first_member.map_or((j0 + j1) >= (f0 + f1), |m| j0 > m);
+                    if right {
+                        // item is to the right: push it and what follows in its layer
+                        shift_from(r, cross, l, j, f1 + 2 - j0);
+                    } else {
+                        // item is to the left: push the whole cluster (and what follows) right
+                        shift_cluster(c, lo, hi, j1 + 2 - f0, cross);
+                    }
+                    break 'layers;
+                }
+            }
+            // Sibling frames sharing layers must not overlap either.
+            for c2 in 0..g.clusters.len() {
+                if c2 == c || g.clusters[c2].parent != g.clusters[c].parent {
+                    continue;
+                }
+                let (Some((lo, hi, f0, f1)), Some((lo2, hi2, g0, g1))) =
+                    (extent(c, cross), extent(c2, cross))
+                else {
+                    continue;
+                };
+                if hi < lo2 || hi2 < lo || f1 + 1 < g0 || g1 + 1 < f0 {
+                    continue;
+                }
+                moved = true;
+                if g0 + g1 >= f0 + f1 {
+                    shift_cluster(c2, lo2, hi2, f1 + 2 - g0, cross);
+                } else {
+                    shift_cluster(c, lo, hi, g1 + 2 - f0, cross);
+                }
+            }
+        }
+        if !moved {
+            return Ok(());
+        }
+        if cross.iter().any(|&x| x > 20_000) {
+            break;
+        }
+    }
+    Err("subgraph frames overlap".into())
+}
+
+fn shift_from(r: &Ranked, cross: &mut [i64], layer: usize, item: usize, d: i64) {
+    let threshold = cross[item];
+    for &i in &r.layers[layer] {
+        if cross[i] >= threshold {
+            cross[i] = cross[i].saturating_add(d.clamp(0, 100_000));
+        }
+    }
+}
+
+/// Where each subgraph's frame lies: its layers and cross range.
+struct Extents<'a> {
+    g: &'a Graph,
+    r: &'a Ranked,
+    csize: &'a [usize],
+    paths: &'a [Vec<usize>],
+    margin: i64,
+    min_w: Option<&'a [i64]>,
+}
+
+impl Extents<'_> {
+    /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
+    /// its members, the frames inside it (with their titles) and its own title.
+    fn of(&self, c: usize, cross: &[i64]) -> Option<(usize, usize, i64, i64)> {
+        let (r, paths, margin) = (self.r, self.paths, self.margin);
+        let members: Vec<usize> = (0..r.items.len())
+            .filter(|&i| paths[i].contains(&c))
+            .collect();
+        if members.is_empty() {
+            return None;
+        }
+        let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
+        let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
+        let depth_below = |i: usize| {
+            paths[i]
+                .len()
+                .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
+                as i64
+        };
+        let mut f0 = members
+            .iter()
+            .map(|&i| cross[i] - margin * depth_below(i))
+            .min()
+            .unwrap_or(0)
+            - margin;
+        let mut f1 = members
+            .iter()
+            .map(|&i| cross[i] + self.csize[i] as i64 - 1 + margin * depth_below(i))
+            .max()
+            .unwrap_or(0)
+            + margin;
+        for child in (0..self.g.clusters.len()).filter(|&k| self.g.clusters[k].parent == Some(c)) {
+            if let Some((_, _, c0, c1)) = self.of(child, cross) {
+                f0 = f0.min(c0 - margin);
+                f1 = f1.max(c1 + margin);
+            }
+        }
+        if let Some(min_w) = self.min_w {
+            f1 = f1.max(f0 + min_w[c]);
+        }
+        Some((lo, hi, f0, f1))
+    }
+}

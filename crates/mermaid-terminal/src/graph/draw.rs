@@ -1,0 +1,902 @@
+//! Draw a planned graph on the canvas, checking as it goes that no edge overlaps another
+//! edge, a box, a frame or a label. An overlapping edge is an error: the caller then tries
+//! another stage, ending with the compact list. An ambiguous picture is never returned.
+//!
+//! [`draw`] runs in phases: boxes and notes, frames, edges segment by segment (with their
+//! heads), edge labels, frame titles, self-loops, free notes.
+
+use crate::canvas::Canvas;
+use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
+use crate::graph::detour;
+use crate::graph::layout::{
+    Frame, NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
+};
+use crate::graph::model::{Graph, NoteSide, Shape};
+use crate::graph::rank::{Ranked, Seg};
+use crate::graph::route::LabelAt;
+use crate::graph::shapes;
+use crate::style::{Line, Style};
+use crate::text::{display_width, max_width};
+
+pub(super) const BLOCK: u32 = u32::MAX;
+/// Frame owners start here (one owner per subgraph, so frames never overlap each other).
+pub(super) const FRAME: u32 = u32::MAX / 2;
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Occ {
+    pub(super) h: u32,
+    pub(super) v: u32,
+    pub(super) corner: bool,
+}
+
+/// Who holds each cell: a grid that grows on write (most drawings are small).
+pub(super) struct Occupancy {
+    pub(super) rows: Vec<Vec<Occ>>,
+    /// capacity of each new row
+    row_capacity: usize,
+}
+
+impl Occupancy {
+    fn with_capacity(rows: usize, cols: usize) -> Self {
+        Occupancy {
+            rows: Vec::with_capacity(rows),
+            row_capacity: cols,
+        }
+    }
+
+    pub(super) fn get(&self, &(row, col): &(usize, usize)) -> Option<&Occ> {
+        self.rows
+            .get(row)
+            .and_then(|r| r.get(col))
+            .filter(|o| **o != Occ::default())
+    }
+
+    fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
+        if self.rows.len() <= row {
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
+        }
+        let r = &mut self.rows[row];
+        if r.len() <= col {
+            r.resize(col + 1, Occ::default());
+        }
+        &mut r[col]
+    }
+}
+
+pub(super) struct Plane<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) canvas: Canvas,
+    pub(super) glyphs: Glyphs,
+    pub(super) occ: Occupancy,
+    off: i64,
+    reversed: bool,
+    /// canvas (row, col) of each node's box
+    pub(super) box_at: Vec<(usize, usize)>,
+    /// canvas corner points of each segment's line
+    paths: Vec<Vec<(usize, usize)>>,
+    /// labels shown as footnotes under the drawing, in marker order
+    footnotes: Vec<String>,
+    /// the columns the drawing may take
+    pub(super) width: usize,
+}
+
+impl Plane<'_> {
+    fn main(&self, m: usize) -> usize {
+        if self.reversed {
+            self.plan.main_total - 1 - m
+        } else {
+            m
+        }
+    }
+
+    fn cross(&self, c: i64) -> usize {
+        (c + self.off).max(0) as usize
+    }
+
+    /// Canvas (row, col) of a plane point.
+    fn at(&self, m: usize, c: i64) -> (usize, usize) {
+        let (m, c) = (self.main(m), self.cross(c));
+        if self.plan.horizontal { (c, m) } else { (m, c) }
+    }
+
+    /// Direction on the canvas of "towards higher main".
+    fn forward(&self) -> Dir4 {
+        match (self.plan.horizontal, self.reversed) {
+            (false, false) => Dir4::Down,
+            (false, true) => Dir4::Up,
+            (true, false) => Dir4::Right,
+            (true, true) => Dir4::Left,
+        }
+    }
+
+    fn backward(&self) -> Dir4 {
+        match self.forward() {
+            Dir4::Down => Dir4::Up,
+            Dir4::Up => Dir4::Down,
+            Dir4::Right => Dir4::Left,
+            Dir4::Left => Dir4::Right,
+        }
+    }
+
+    pub(super) fn block(&mut self, row: usize, col: usize) {
+        *self.occ.entry((row, col)) = Occ {
+            h: BLOCK,
+            v: BLOCK,
+            corner: true,
+        };
+    }
+
+    fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
+        for rr in row..row + h {
+            for cc in col..col + w {
+                self.block(rr, cc);
+            }
+        }
+    }
+
+    /// Claim a cell for `owner` running horizontally or vertically.
+    fn claim(
+        &mut self,
+        row: usize,
+        col: usize,
+        horizontal: bool,
+        owner: u32,
+        corner: bool,
+    ) -> Result<(), String> {
+        let o = self.occ.entry((row, col));
+        let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
+        if mine == BLOCK || other == BLOCK {
+            return Err("an edge runs through a box or label".into());
+        }
+        if mine != 0 && mine != owner {
+            return Err("two edges overlap".into());
+        }
+        if other != 0
+            && other != owner
+            && (corner || o.corner || (owner >= FRAME && other >= FRAME))
+        {
+            return Err("an edge crosses another at a corner".into());
+        }
+        if horizontal {
+            o.h = owner;
+        } else {
+            o.v = owner;
+        }
+        o.corner |= corner;
+        Ok(())
+    }
+
+    /// A straight canvas line between two points sharing a row or a column.
+    pub(super) fn line(
+        &mut self,
+        a: (usize, usize),
+        b: (usize, usize),
+        kind: LineKind,
+        owner: u32,
+        corners: (bool, bool),
+    ) -> Result<(), String> {
+        if a.0 == b.0 {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            for c in c0..=c1 {
+                let corner = (c == a.1 && corners.0) || (c == b.1 && corners.1);
+                self.claim(a.0, c, true, owner, corner)?;
+            }
+            if c0 != c1 {
+                self.canvas.hline(a.0, c0, c1, kind, Style::Arrow);
+            }
+        } else {
+            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
+            for r in r0..=r1 {
+                let corner = (r == a.0 && corners.0) || (r == b.0 && corners.1);
+                self.claim(r, a.1, false, owner, corner)?;
+            }
+            if r0 != r1 {
+                self.canvas.vline(a.1, r0, r1, kind, Style::Arrow);
+            }
+        }
+        Ok(())
+    }
+
+    /// A polyline through plane points.
+    fn polyline(&mut self, pts: &[(usize, i64)], kind: LineKind, owner: u32) -> Result<(), String> {
+        let pts: Vec<(usize, usize)> = pts.iter().map(|&(m, c)| self.at(m, c)).collect();
+        if pts.len() == 1 || pts.windows(2).all(|w| w[0] == w[1]) {
+            let p = pts[0];
+            self.claim(p.0, p.1, !self.plan.horizontal, owner, false)?;
+            let bits = if self.plan.horizontal {
+                LEFT | RIGHT
+            } else {
+                UP | DOWN
+            };
+            self.canvas.join(p.0, p.1, bits, kind, Style::Arrow);
+            return Ok(());
+        }
+        let n = pts.len();
+        for (i, w) in pts.windows(2).enumerate() {
+            if w[0] != w[1] {
+                self.line(w[0], w[1], kind, owner, (i > 0, i + 2 < n))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only?
+    pub(super) fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
+        (col..col + w).all(|c| match self.occ.get(&(row, c)) {
+            Some(o) => {
+                let foreign = |x: u32| x != 0 && x != own;
+                !foreign(o.h) && !foreign(o.v)
+            }
+            None => self.canvas.is_empty(row, c),
+        })
+    }
+
+    /// Text that lands on free cells (or on the cells of `own` edge).
+    pub(super) fn put_label(&mut self, row: usize, col: usize, text: &str) {
+        let w = display_width(text);
+        for c in col..col + w {
+            self.block(row, c);
+        }
+        self.canvas.text(row, col, text, Style::Label);
+    }
+
+    /// A multi-line label at the first of `spots` (top-left corners) where every line fits;
+    /// lines are centred on the widest one.
+    fn label_at_first(
+        &mut self,
+        spots: &[(usize, usize)],
+        lines: &[String],
+        own: u32,
+    ) -> Result<(), String> {
+        let w = max_width(lines);
+        let spot = spots.iter().copied().find(|&(row, col)| {
+            lines.iter().enumerate().all(|(k, line)| {
+                let lw = display_width(line);
+                self.label_fits(row + k, col + (w - lw) / 2, lw, own)
+            })
+        });
+        let (row, col) = spot.ok_or("an edge label overlaps")?;
+        for (k, line) in lines.iter().enumerate() {
+            let lw = display_width(line);
+            self.put_label(row + k, col + (w - lw) / 2, line);
+        }
+        Ok(())
+    }
+
+    /// Canvas rectangle (top, left, bottom, right) of a frame.
+    fn frame_rect(&self, f: &Frame) -> (usize, usize, usize, usize) {
+        let a = self.at(f.main0, f.cross0);
+        let b = self.at(f.main1, f.cross1);
+        (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1))
+    }
+}
+
+pub(super) fn bit(d: Dir4) -> u8 {
+    match d {
+        Dir4::Up => UP,
+        Dir4::Down => DOWN,
+        Dir4::Left => LEFT,
+        Dir4::Right => RIGHT,
+    }
+}
+
+/// A finished drawing, turned into lines only when chosen.
+pub struct Drawing {
+    canvas: Canvas,
+    footnotes: Vec<String>,
+    /// cells where two edges cross
+    pub crossings: usize,
+}
+
+impl Drawing {
+    /// Labels shown under the drawing instead of beside their edges.
+    pub fn footnotes(&self) -> usize {
+        self.footnotes.len()
+    }
+
+    pub fn into_lines(self, plan: &Plan, ascii: bool) -> Vec<Line> {
+        let mut lines = self.canvas.into_lines();
+        for (k, text) in self.footnotes.iter().enumerate() {
+            let mut line = Line::styled(format!("{} ", marker_glyph(k)), Style::Arrow);
+            line.push(text.clone(), Style::Label);
+            lines.push(line);
+        }
+        free_notes(&mut lines, plan, Glyphs::new(ascii));
+        lines
+    }
+}
+
+/// Draw the plan; `Err` on any overlap.
+/// `width`: the columns the drawing may take (lines routed round the outside keep within).
+pub fn draw(
+    g: &Graph,
+    r: &Ranked,
+    plan: &Plan,
+    ascii: bool,
+    width: usize,
+) -> Result<Drawing, String> {
+    let glyphs = Glyphs::new(ascii);
+    // Leftmost cross coordinate of anything drawn (labels may hang left of their edge).
+    let mut min_cross = plan.cross.iter().copied().min().unwrap_or(0);
+    for f in &plan.frames {
+        min_cross = min_cross.min(f.cross0);
+    }
+    if !plan.horizontal {
+        for l in plan.label_at.iter().flatten() {
+            if let LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross } = l {
+                min_cross = min_cross.min(*cross);
+            }
+        }
+    }
+    // LR: columns along the flow; rows are a guess
+    let (rows, cols) = if plan.horizontal {
+        (16, plan.width)
+    } else {
+        (plan.main_total, plan.width)
+    };
+    let mut p = Plane {
+        plan,
+        canvas: Canvas::with_capacity(glyphs, rows, cols + 1),
+        glyphs,
+        occ: Occupancy::with_capacity(rows, cols + 1),
+        off: -min_cross + detour::margin(r, plan) as i64,
+        reversed: plan.dir.reversed(),
+        box_at: vec![(0, 0); g.nodes.len()],
+        paths: vec![Vec::new(); r.segs.len()],
+        footnotes: Vec::new(),
+        width,
+    };
+    boxes(&mut p, g, r);
+    for note in plan.notes.iter().filter(|n| n.node.is_some()) {
+        node_note(&mut p, note);
+    }
+    frames(&mut p)?;
+    for si in 0..r.segs.len() {
+        segment(&mut p, g, r, si)?;
+    }
+    for si in 0..r.segs.len() {
+        edge_label(&mut p, r, si)?;
+    }
+    frame_titles(&mut p, g)?;
+    for &ei in &r.loops {
+        self_loop(&mut p, g, ei)?;
+    }
+    detour::route_all(&mut p, g, r)?;
+    if !r.lanes.is_empty() {
+        p.canvas.trim_leading();
+    }
+    let crossings = p
+        .occ
+        .rows
+        .iter()
+        .flatten()
+        .filter(|o| o.h != 0 && o.v != 0 && o.h < FRAME && o.v < FRAME && o.h != o.v)
+        .count();
+    Ok(Drawing {
+        canvas: p.canvas,
+        footnotes: p.footnotes,
+        crossings,
+    })
+}
+
+/// The k-th footnote marker: 1-9, then a-z.
+fn marker_glyph(k: usize) -> char {
+    const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyz";
+    MARKS.get(k).map_or('*', |&c| char::from(c))
+}
+
+/// A label with no room beside its edge: a marker on the edge's own line (on a straight
+/// cell no other line touches), and the label as a footnote under the drawing.
+pub(super) fn footnote(
+    p: &mut Plane,
+    path: &[(usize, usize)],
+    owner: u32,
+    text: String,
+) -> Result<(), String> {
+    let mut cells = Vec::new();
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if a.0 == b.0 {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            cells.extend((c0 + 1..c1).map(|c| (a.0, c)));
+        } else {
+            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
+            cells.extend((r0 + 1..r1).map(|r| (r, a.1)));
+        }
+    }
+    // keep clear of the ends (heads, joins to boxes); the middle reads best
+    let n = cells.len();
+    let mid = n / 2;
+    let free = |p: &Plane, cell: &(usize, usize)| {
+        p.occ.get(cell).is_some_and(|o| {
+            let mine = |x: u32| x == owner;
+            (mine(o.h) && o.v == 0 || mine(o.v) && o.h == 0) && !o.corner
+        })
+    };
+    let cell = (0..n)
+        .filter(|&i| i > 0 && i + 1 < n || n <= 2)
+        .filter(|&i| free(p, &cells[i]))
+        .min_by_key(|&i| i.abs_diff(mid))
+        .map(|i| cells[i])
+        .ok_or("an edge label has no room")?;
+    let mark = marker_glyph(p.footnotes.len());
+    p.canvas.put(cell.0, cell.1, mark, Style::Label);
+    p.block(cell.0, cell.1);
+    p.footnotes.push(text);
+    Ok(())
+}
+
+/// Phase 1: node boxes.
+fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
+    let plan = p.plan;
+    for (i, it) in r.items.iter().enumerate() {
+        let Some(n) = it.node else { continue };
+        let (w, h) = plan.boxes[n];
+        let (bm, bc) = (plan.band_start[it.layer], plan.cross[i] + plan.box_off[n]);
+        let msz = if plan.horizontal { w } else { h };
+        let a = p.at(bm, bc);
+        let b = p.at(bm + msz - 1, bc);
+        let (row, col) = (a.0.min(b.0), a.1.min(b.1));
+        p.box_at[n] = (row, col);
+        let glyphs = p.glyphs;
+        shapes::draw(
+            &mut p.canvas,
+            glyphs,
+            &plan.texts[n],
+            (row, col),
+            (w, h),
+            plan.horizontal,
+        );
+        p.block_rect(row, col, w, h);
+        bare_point(p, g, r, i, (row, col));
+    }
+}
+
+/// A `[*]` or a choice widened only for edges that its subgraph's frame sends out (drawn
+/// from the frame's border, not from the point) keeps no bar there: it would join
+/// nothing. Its bar spans the ports that meet it, if any.
+fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: usize, (row, col): (usize, usize)) {
+    let Some(n) = r.items[item].node else { return };
+    let shape = p.plan.texts[n].shape;
+    let (w, h) = p.plan.boxes[n];
+    let horizontal = p.plan.horizontal;
+    let len = if horizontal { h } else { w };
+    if !shape.is_point() || shape == Shape::Bar || len <= 1 {
+        return;
+    }
+    let base = if horizontal { row } else { col };
+    let (mut lo, mut hi) = (len / 2, len / 2);
+    for (si, s) in r.segs.iter().enumerate() {
+        let at = if s.upper == item && !(s.first && upper_frame(g, r, s.edge).is_some()) {
+            p.plan.ports[si].0
+        } else if s.lower == item && !(s.last && lower_frame(g, r, s.edge).is_some()) {
+            p.plan.ports[si].1
+        } else {
+            continue;
+        };
+        let off = p.cross(at).saturating_sub(base);
+        lo = lo.min(off);
+        hi = hi.max(off);
+    }
+    for k in (0..len).filter(|&k| k < lo || k > hi) {
+        let (rr, cc) = if horizontal {
+            (row + k, col)
+        } else {
+            (row, col + k)
+        };
+        p.canvas.put(rr, cc, ' ', Style::Plain);
+    }
+}
+
+/// A note box beside its node, joined to it by a dotted connector.
+fn node_note(p: &mut Plane, note: &NotePlan) {
+    let Some(n) = note.node else { return };
+    let (row, col) = p.box_at[n];
+    let (w, h) = p.plan.boxes[n];
+    let (nw, nh) = note.size;
+    let dotted = LineKind::Dotted;
+    let (top, left) = if p.plan.horizontal {
+        // under (right) or over (left) the box, a one-cell connector between
+        let top = match note.side {
+            NoteSide::Right => row + h + 1,
+            NoteSide::Left => row.saturating_sub(nh + 1),
+        };
+        let (box_side, note_side, link) = match note.side {
+            NoteSide::Right => (row + h - 1, top, row + h),
+            NoteSide::Left => (row, top + nh - 1, row.saturating_sub(1)),
+        };
+        let x = col + 2.min(w - 1);
+        let (to_note, to_box) = match note.side {
+            NoteSide::Right => (DOWN, UP),
+            NoteSide::Left => (UP, DOWN),
+        };
+        p.canvas.join(box_side, x, to_note, dotted, Style::Note);
+        p.canvas.join(link, x, UP | DOWN, dotted, Style::Note);
+        p.canvas.join(note_side, x, to_box, dotted, Style::Note);
+        p.block(link, x);
+        (top, col)
+    } else {
+        let left = match note.side {
+            NoteSide::Right => col + w + 2,
+            NoteSide::Left => col.saturating_sub(nw + 2),
+        };
+        let y = row + 1.min(h - 1);
+        let (box_side, note_side, link0) = match note.side {
+            NoteSide::Right => (col + w - 1, left, col + w),
+            NoteSide::Left => (col, left + nw - 1, left + nw),
+        };
+        let (to_note, to_box) = match note.side {
+            NoteSide::Right => (RIGHT, LEFT),
+            NoteSide::Left => (LEFT, RIGHT),
+        };
+        p.canvas.join(y, box_side, to_note, dotted, Style::Note);
+        p.canvas.hline(y, link0, link0 + 1, dotted, Style::Note);
+        p.canvas.join(y, note_side, to_box, dotted, Style::Note);
+        p.block(y, link0);
+        p.block(y, link0 + 1);
+        (row, left)
+    };
+    note_box(&mut p.canvas, top, left, note);
+    p.block_rect(top, left, nw, nh);
+}
+
+/// Draw a note's box and text with its top-left corner at (top, left).
+fn note_box(canvas: &mut Canvas, top: usize, left: usize, note: &NotePlan) {
+    let (nw, nh) = note.size;
+    canvas.rect(
+        top,
+        left,
+        top + nh - 1,
+        left + nw - 1,
+        LineKind::Solid,
+        Style::Note,
+    );
+    for (k, line) in note.lines.iter().enumerate() {
+        canvas.text(top + 1 + k, left + 2, line, Style::Note);
+    }
+}
+
+/// Notes that belong to no node, under the drawing.
+fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
+    let mut canvas = Canvas::new(glyphs);
+    let mut top = 0;
+    for note in plan.notes.iter().filter(|n| n.node.is_none()) {
+        note_box(&mut canvas, top, 0, note);
+        top += note.size.1;
+    }
+    if top > 0 {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        lines.extend(canvas.into_lines());
+    }
+}
+
+/// Phase 2: subgraph frames (titles come last, clear of the edges).
+fn frames(p: &mut Plane) -> Result<(), String> {
+    for f in &p.plan.frames {
+        let (r0, c0, r1, c1) = p.frame_rect(f);
+        let owner = FRAME + f.cluster as u32;
+        let overlap = |_| "a subgraph frame overlaps".to_string();
+        for c in c0..=c1 {
+            for rr in [r0, r1] {
+                p.claim(rr, c, true, owner, c == c0 || c == c1)
+                    .map_err(overlap)?;
+            }
+        }
+        for rr in r0 + 1..r1 {
+            for c in [c0, c1] {
+                p.claim(rr, c, false, owner, false).map_err(overlap)?;
+            }
+        }
+        p.canvas.rect(r0, c0, r1, c1, LineKind::Solid, Style::Block);
+    }
+    Ok(())
+}
+
+/// Phase 3: one piece of an edge between two layers, with the heads at its ends.
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String> {
+    let plan = p.plan;
+    let s: &Seg = &r.segs[si];
+    let e = &g.edges[s.edge];
+    if e.invisible {
+        return Ok(());
+    }
+    let owner = s.edge as u32 + 1;
+    let (a, b) = plan.ports[si];
+    let up_item = &r.items[s.upper];
+    let low_item = &r.items[s.lower];
+    let gap = &plan.gaps[up_item.layer];
+    let from_frame = if s.first {
+        upper_frame(g, r, s.edge).and_then(|c| plan.frame(c))
+    } else {
+        None
+    };
+    let to_frame = if s.last {
+        lower_frame(g, r, s.edge).and_then(|c| plan.frame(c))
+    } else {
+        None
+    };
+    // The line starts right below its box (or on its frame's border) and ends right above
+    // the next one (or on the frame's border).
+    let mstart = match (from_frame, up_item.node) {
+        (Some(f), _) => f.main1,
+        (None, Some(n)) => {
+            let (w, h) = plan.boxes[n];
+            plan.band_start[up_item.layer] + if plan.horizontal { w } else { h }
+        }
+        (None, None) => plan.band_start[up_item.layer],
+    };
+    let mend = match to_frame {
+        Some(f) => f.main0,
+        None => gap.end - 1,
+    };
+    let mut pts = vec![(mstart, a)];
+    if let Some(t) = plan.tracks[si] {
+        let mt = gap.track0 + t;
+        pts.push((mt, a));
+        pts.push((mt, b));
+    }
+    pts.push((mend, b));
+    p.polyline(&pts, e.line, owner)?;
+    p.paths[si] = pts.iter().map(|&(m, c)| p.at(m, c)).collect();
+    let (fwd, back) = (p.forward(), p.backward());
+    let glyphs = p.glyphs;
+    // Connect the end cells toward the box or the dummy line they continue.
+    if from_frame.is_none() {
+        let (r0, c0) = p.at(mstart, a);
+        p.canvas.join(r0, c0, bit(back), e.line, Style::Arrow);
+    }
+    if to_frame.is_none() {
+        let (r1, c1) = p.at(mend, b);
+        p.canvas.join(r1, c1, bit(fwd), e.line, Style::Arrow);
+    }
+    let (uh, lh) = (upper_head(g, r, s.edge), lower_head(g, r, s.edge));
+    if s.first {
+        // on a frame the head sits in the row after the border
+        let m = mstart + usize::from(from_frame.is_some());
+        if uh != Head::None {
+            let (row, col) = p.at(m, a);
+            p.canvas.put(row, col, glyphs.head(uh, back), Style::Arrow);
+        } else if from_frame.is_none() && up_item.node.is_some() {
+            let (row, col) = p.at(mstart - 1, a);
+            if p.canvas.is_line(row, col) {
+                p.canvas.join(row, col, bit(fwd), e.line, Style::Border);
+            }
+        }
+    }
+    if s.last {
+        let m = mend - usize::from(to_frame.is_some());
+        if lh != Head::None {
+            let (row, col) = p.at(m, b);
+            p.canvas.put(row, col, glyphs.head(lh, fwd), Style::Arrow);
+        } else if to_frame.is_none() && low_item.node.is_some() {
+            let (row, col) = p.at(mend + 1, b);
+            if p.canvas.is_line(row, col) {
+                p.canvas.join(row, col, bit(back), e.line, Style::Border);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
+fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
+    let plan = p.plan;
+    let Some(at) = plan.label_at[si] else {
+        return Ok(());
+    };
+    let s = &r.segs[si];
+    let owner = s.edge as u32 + 1;
+    let lines = &plan.edge_labels[s.edge];
+    let gap = &plan.gaps[r.items[s.upper].layer];
+    let (_, b) = plan.ports[si];
+    let w = max_width(lines);
+    let n = lines.len();
+    let spots: Vec<(usize, usize)> = match at {
+        LabelAt::InGap => {
+            // over the line, else under it, sliding along the gap's label columns
+            let a0 = p.at(gap.label0, b);
+            let a1 = p.at(gap.label0 + gap.label_len - 1, b);
+            let (row, col0) = (a0.0, a0.1.min(a1.1) + 1);
+            let slack = gap.label_len.saturating_sub(w + 1);
+            let mut spots = Vec::new();
+            for shift in 0..=slack {
+                if let Some(above) = (row + 1).checked_sub(n) {
+                    spots.push((above, col0 + shift));
+                }
+                spots.push((row + 1, col0 + shift));
+            }
+            spots
+        }
+        LabelAt::OnTrack { cross } => {
+            let t = plan.tracks[si].ok_or("label on a missing track")?;
+            vec![p.at(gap.track0 + t, cross)]
+        }
+        LabelAt::Rows { row, cross } => {
+            let (row, col) = p.at(gap.label0 + row, cross);
+            vec![(row, col)]
+        }
+        LabelAt::Marker => Vec::new(),
+    };
+    let placed = match at {
+        LabelAt::OnTrack { .. } => p.label_at_first(&spots, &[lines.join(" ")], owner),
+        _ => p.label_at_first(&spots, lines, owner),
+    };
+    if placed.is_err() {
+        let path = p.paths[si].clone();
+        if !along_edge(p, &path, lines, owner) {
+            let text = p.plan.edge_text[r.segs[si].edge].clone();
+            footnote(p, &path, owner, text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The label moved along its edge before it becomes a footnote: beside a vertical run (a
+/// space from it) or over or under a horizontal one, a cell clear of any other line on
+/// each side so it reads as this edge's. `path`: the edge's corners.
+fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
+    let w = max_width(lines);
+    let n = lines.len();
+    let mut spots: Vec<(usize, usize)> = Vec::new();
+    for pair in path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if a.1 == b.1 {
+            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
+            for row in r0 + 1..r1 {
+                // the label's rows centred on `row`, kept inside the run
+                let top = row.saturating_sub(n / 2).max(r0 + 1);
+                if top + n > r1 {
+                    continue;
+                }
+                spots.push((top, a.1 + 2));
+                if let Some(c) = a.1.checked_sub(w + 1) {
+                    spots.push((top, c));
+                }
+            }
+        } else {
+            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
+            // a cell off the corners' verticals
+            for c in c0 + 2..c1 {
+                if c + w < c1 {
+                    if let Some(top) = a.0.checked_sub(n) {
+                        spots.push((top, c));
+                    }
+                    spots.push((a.0 + 1, c));
+                }
+            }
+        }
+    }
+    let clear = |p: &Plane, row: usize, col: usize| {
+        p.occ.get(&(row, col)).is_none_or(|o| {
+            let foreign = |x: u32| x != 0 && x != owner;
+            !foreign(o.h) && !foreign(o.v)
+        })
+    };
+    let spot = spots.into_iter().find(|&(row, col)| {
+        col + w < p.width
+            && col > 0
+            && lines.iter().enumerate().all(|(k, line)| {
+                let lw = display_width(line);
+                let c = col + (w - lw) / 2;
+                p.label_fits(row + k, c, lw, owner)
+                    && clear(p, row + k, c - 1)
+                    && clear(p, row + k, c + lw)
+            })
+    });
+    let Some((row, col)) = spot else {
+        return false;
+    };
+    for (k, line) in lines.iter().enumerate() {
+        let lw = display_width(line);
+        p.put_label(row + k, col + (w - lw) / 2, line);
+    }
+    true
+}
+
+/// Phase 5: frame titles on the top border, on a stretch no edge crosses.
+fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
+    for f in &p.plan.frames {
+        let title = &g.clusters[f.cluster].title;
+        if title.is_empty() {
+            continue;
+        }
+        let (r0, c0, _, c1) = p.frame_rect(f);
+        let text = format!(" {title} ");
+        let w = display_width(&text);
+        let first = if p.plan.horizontal {
+            c0 + 2
+        } else {
+            p.cross(f.title_at).max(c0 + 2)
+        };
+        let free = |p: &Plane, start: usize| {
+            (start..start + w).all(|c| {
+                p.occ
+                    .get(&(r0, c))
+                    .is_some_and(|o| o.v == 0 && o.h >= FRAME)
+            })
+        };
+        let start = (first..(c1 + 1).saturating_sub(w))
+            .find(|&s| free(p, s))
+            .ok_or("no room for a subgraph title")?;
+        for c in start..start + w {
+            p.block(r0, c);
+        }
+        p.canvas.text(r0, start, &text, Style::Block);
+    }
+    Ok(())
+}
+
+/// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
+fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
+    let e = &g.edges[ei];
+    let n = e.from;
+    let (row, col) = p.box_at[n];
+    let (w, h) = p.plan.boxes[n];
+    let owner = ei as u32 + 1;
+    let label = p.plan.edge_labels[ei].join(" ");
+    let glyphs = p.glyphs;
+    if p.plan.horizontal {
+        let r1 = row + h - 1;
+        let (x0, x1) = (col + 1.min(w - 1), col + 3.min(w - 1));
+        p.canvas.join(r1, x1, DOWN, e.line, Style::Border);
+        p.line((r1 + 1, x1), (r1 + 2, x1), e.line, owner, (false, true))?;
+        p.line((r1 + 2, x1), (r1 + 2, x0), e.line, owner, (true, true))?;
+        p.line((r1 + 2, x0), (r1 + 1, x0), e.line, owner, (true, false))?;
+        if e.head == Head::None {
+            p.canvas.join(r1, x0, DOWN, e.line, Style::Border);
+        } else {
+            p.canvas
+                .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
+        }
+        if !label.is_empty()
+            && p.label_at_first(&[(r1 + 2, x1 + 2)], std::slice::from_ref(&label), owner)
+                .is_err()
+        {
+            footnote(p, &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)], owner, label)?;
+        }
+    } else {
+        let c1 = col + w - 1;
+        p.canvas.join(row + 1, c1, RIGHT, e.line, Style::Border);
+        p.line(
+            (row + 1, c1 + 1),
+            (row + 1, c1 + 2),
+            e.line,
+            owner,
+            (false, true),
+        )?;
+        p.line(
+            (row + 1, c1 + 2),
+            (row + 2, c1 + 2),
+            e.line,
+            owner,
+            (true, true),
+        )?;
+        p.line(
+            (row + 2, c1 + 2),
+            (row + 2, c1 + 1),
+            e.line,
+            owner,
+            (true, false),
+        )?;
+        if e.head == Head::None {
+            p.canvas.join(row + 2, c1, RIGHT, e.line, Style::Border);
+        } else {
+            p.canvas.put(
+                row + 2,
+                c1 + 1,
+                glyphs.head(e.head, Dir4::Left),
+                Style::Arrow,
+            );
+        }
+        if !label.is_empty()
+            && p.label_at_first(&[(row + 1, c1 + 4)], std::slice::from_ref(&label), owner)
+                .is_err()
+        {
+            footnote(p, &[(row + 1, c1), (row + 1, c1 + 3)], owner, label)?;
+        }
+    }
+    Ok(())
+}

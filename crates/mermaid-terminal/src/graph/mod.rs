@@ -1,0 +1,384 @@
+//! Flowcharts, state and class diagrams: one graph model, one layered layout, drawn on a
+//! character grid; a compact edge list when the drawing cannot fit.
+
+mod compact;
+mod cross;
+mod detour;
+mod draw;
+mod items;
+mod layout;
+mod legend;
+mod model;
+mod parse_class;
+mod parse_flowchart;
+mod parse_state;
+mod rank;
+mod refs;
+mod route;
+mod shapes;
+
+use std::borrow::Cow;
+
+use crate::style::{Line, Style};
+use crate::{Form, Output, RenderOptions, Want};
+use model::Graph;
+
+pub fn render_flowchart(
+    header: &str,
+    body: &str,
+    opts: &RenderOptions,
+    want: Want,
+) -> Result<Output, String> {
+    let g = parse_flowchart::parse(header, body)?;
+    Ok(render_graph(&g, opts, want))
+}
+
+pub fn render_state(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
+    let g = parse_state::parse(body)?;
+    Ok(render_graph(&g, opts, want))
+}
+
+/// What a flowchart says, item by item (see [`crate::items`]).
+pub fn flowchart_items(header: &str, body: &str) -> Result<Vec<crate::items::Item>, String> {
+    Ok(items::items(&parse_flowchart::parse(header, body)?))
+}
+
+/// What a state diagram says, item by item.
+pub fn state_items(body: &str) -> Result<Vec<crate::items::Item>, String> {
+    Ok(items::items(&parse_state::parse(body)?))
+}
+
+/// What a class diagram says, item by item.
+pub fn class_items(body: &str) -> Result<Vec<crate::items::Item>, String> {
+    Ok(items::items(&parse_class::parse(body)?))
+}
+
+pub fn render_class(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
+    let g = parse_class::parse(body)?;
+    Ok(render_graph(&g, opts, want))
+}
+
+/// A subgraph with no member has no frame to draw.
+fn has_empty_cluster(g: &Graph) -> bool {
+    (0..g.clusters.len()).any(|c| {
+        !g.nodes
+            .iter()
+            .any(|n| g.cluster_path(n.cluster).contains(&c))
+    })
+}
+
+/// The drawing, or the compact list when no stage fits.
+pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
+    if want != Want::Compact
+        && let Some((lines, dir)) = draw_fitted(g, opts, want)
+    {
+        return Output {
+            lines,
+            form: Form::Drawing,
+            turned: dir != g.direction,
+            across: dir.horizontal(),
+        };
+    }
+    let mut lines = compact::render(g, opts.width, opts.ascii);
+    if lines.is_empty() {
+        lines.push(Line::styled("(empty diagram)", Style::Dim));
+    }
+    Output {
+        lines,
+        form: Form::Compact,
+        turned: false,
+        across: false,
+    }
+}
+
+/// Layout knobs in the order they are tried: natural spacing, tight spacing, then labels
+/// wrapped narrower and narrower. The graph's own direction first; when nothing fits, the
+/// same graph turned a quarter (LR drawn top-down, TD left to right).
+fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
+    let widest = g
+        .nodes
+        .iter()
+        .flat_map(|n| n.label.iter().chain(n.sections.iter().flatten()))
+        .chain(g.edges.iter().flat_map(|e| e.label.iter()))
+        .chain(g.notes.iter().flat_map(|n| n.text.iter()))
+        .map(|l| crate::text::display_width(l))
+        .max()
+        .unwrap_or(0);
+    let mut out = Vec::new();
+    let mut stage = |sep: usize, wrap: usize| {
+        for spread in [2, 4] {
+            out.push(layout::Params {
+                sep,
+                wrap,
+                spread,
+                widen: 0,
+            });
+        }
+    };
+    stage(4, usize::MAX);
+    stage(2, usize::MAX);
+    for w in [30usize, 24, 18, 14] {
+        if w < widest {
+            stage(2, w);
+        }
+    }
+    // Big graphs: one natural and one tight attempt keep the time bounded.
+    if big {
+        out.truncate(3);
+    }
+    out
+}
+
+/// The graph ready to lay out: subgraph references resolved, layers ranked.
+fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
+    if g.nodes.len() > 600 || has_empty_cluster(g) {
+        return None;
+    }
+    let mut g: Cow<Graph> = match refs::resolve(g) {
+        Ok(None) => Cow::Borrowed(g),
+        Ok(Some(resolved)) => Cow::Owned(resolved),
+        Err(()) => return None,
+    };
+    let mut ranked = rank::rank(&g);
+    if g.edges
+        .iter()
+        .any(|e| e.from_frame.is_some() || e.to_frame.is_some())
+    {
+        // Frame ends sit on a member of the frame's first / last layer: move and re-rank.
+        let mut settled = false;
+        for _ in 0..3 {
+            if !refs::settle(g.to_mut(), &ranked).ok()? {
+                settled = true;
+                break;
+            }
+            ranked = rank::rank(&g);
+        }
+        if !settled {
+            return None;
+        }
+    }
+    Some((g, ranked))
+}
+
+/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
+/// top-down, TD left to right). Returns the lines and whether they are turned.
+fn draw_fitted(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+) -> Option<(Vec<Line>, model::Direction)> {
+    let (g, ranked) = prepared(g)?;
+    let big = ranked.items.len() > 300;
+    let params = stages(&g, big);
+    // Back edges that skip layers taken out and routed round the outside (when they do
+    // not all find a way, only those that skip two or more), else as they are; back edges
+    // naming a subgraph stay in the layers: as they are, and with their dummies moved to
+    // the far side.
+    let (laned, longest) = if big {
+        (None, None)
+    } else {
+        let all = rank::laned(&g, &ranked, 2);
+        let longest = rank::laned(&g, &ranked, 3)
+            .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
+        (all, longest)
+    };
+    let far = if big || laned.is_some() {
+        None
+    } else {
+        rank::far_side(&ranked)
+    };
+    let variants: Vec<Variant> = laned
+        .iter()
+        .map(|r| Variant { r, fallback: false })
+        .chain(longest.iter().map(|r| Variant { r, fallback: true }))
+        .chain(std::iter::once(Variant {
+            r: &ranked,
+            fallback: false,
+        }))
+        .chain(far.iter().map(|r| Variant { r, fallback: false }))
+        .collect();
+    let fit = |dir| first_fit(&g, &variants, dir, &params, opts);
+    let own = g.direction;
+    let (mut lines, dir) = if want == Want::Turned {
+        (fit(own.turned())?, own.turned())
+    } else if want == Want::Own {
+        (fit(own)?, own)
+    } else {
+        // Turned only when the source's direction does not fit: a tall TB drawing that
+        // fits stays top-down (it was turned at 160 columns, its siblings not).
+        match fit(own) {
+            Some(lines) => (lines, own),
+            None if big => return None,
+            None => (fit(own.turned())?, own.turned()),
+        }
+    };
+    if dir != own {
+        let note = if dir.horizontal() {
+            "drawn left to right to fit"
+        } else {
+            "drawn top-down to fit"
+        };
+        lines.insert(0, Line::styled(note, Style::Dim));
+    }
+    lines.extend(legend::drawn(&g, opts));
+    Some((lines, dir))
+}
+
+/// One way to lay a graph out, and whether it is only worth trying when no way before it
+/// fitted.
+struct Variant<'a> {
+    r: &'a rank::Ranked,
+    fallback: bool,
+}
+
+/// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
+/// each variant at the first stage where it fits.
+fn first_fit(
+    g: &Graph,
+    variants: &[Variant],
+    dir: model::Direction,
+    params: &[layout::Params],
+    opts: &RenderOptions,
+) -> Option<Vec<Line>> {
+    // (footnotes, crossings): a label under the drawing is worse than a crossing
+    let mut best: Option<((usize, usize), Vec<Line>)> = None;
+    let mut spare = SPARE_DRAWS;
+    for v in variants {
+        if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
+            continue;
+        }
+        // once a drawing has every label beside its edge, later variants compete with
+        // their first stage that fits, as before footnotes counted
+        let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled, &mut spare)
+            && best.as_ref().is_none_or(|b| cost < b.0)
+        {
+            best = Some((cost, lines));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// Layouts tried, per direction, past a drawing that fits with footnotes to find one
+/// without (each can route back edges for milliseconds).
+const SPARE_DRAWS: usize = 4;
+
+/// One variant at its first stage that fits with every label beside its edge, else at
+/// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
+/// last resort, after the labels wrapped narrower and the layers spread apart.
+/// `first_only`: the first stage that fits, footnotes or not.
+fn variant_fit(
+    g: &Graph,
+    r: &rank::Ranked,
+    dir: model::Direction,
+    params: &[layout::Params],
+    opts: &RenderOptions,
+    first_only: bool,
+    spare: &mut usize,
+) -> Option<((usize, usize), Vec<Line>)> {
+    // A stage too wide with ports close together is too wide with them spread too, and
+    // a back edge with no way round finds none with them spread either.
+    let mut hopeless: Option<(usize, usize)> = None;
+    let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
+    for &p in params {
+        if hopeless == Some((p.sep, p.wrap)) {
+            continue;
+        }
+        // looking past a drawing with footnotes costs from the graph's spare attempts
+        if footnoted.is_some() {
+            if *spare == 0 {
+                break;
+            }
+            *spare -= 1;
+        }
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
+            Ok(drawn) => drawn,
+            Err(Stage::TooWide | Stage::NoWayRound) => {
+                hopeless = Some((p.sep, p.wrap));
+                continue;
+            }
+            Err(Stage::Overlap) => continue,
+        };
+        let mut plan = plan;
+        // Footnotes: the same stage with the layers spread apart may give them room.
+        for widen in [8, 16] {
+            if drawing.footnotes() == 0 || first_only || *spare == 0 {
+                break;
+            }
+            *spare -= 1;
+            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
+                Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
+                    (plan, drawing) = (wider, d);
+                }
+                Ok(_) | Err(Stage::Overlap) => {}
+                Err(Stage::TooWide | Stage::NoWayRound) => break,
+            }
+        }
+        let cost = (drawing.footnotes(), drawing.crossings);
+        let lines = drawing.into_lines(&plan, opts.ascii);
+        if lines.iter().all(|l| l.width() <= opts.width) {
+            if cost.0 == 0 || first_only {
+                return Some((cost, lines));
+            }
+            if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
+                footnoted = Some((cost, lines));
+            }
+        }
+    }
+    footnoted
+}
+
+/// Why a stage drew nothing.
+enum Stage {
+    TooWide,
+    /// something would overlap (or could not be placed)
+    Overlap,
+    /// a back edge taken out of the layers found no way round
+    NoWayRound,
+}
+
+/// One stage: plan, check the width, draw.
+fn draw_stage(
+    g: &Graph,
+    r: &rank::Ranked,
+    dir: model::Direction,
+    p: layout::Params,
+    opts: &RenderOptions,
+) -> Result<(layout::Plan, draw::Drawing), Stage> {
+    // Each stage either draws without any overlap or reports why it cannot.
+    let plan = layout::plan(g, r, dir, p).map_err(|_| Stage::Overlap)?;
+    if plan.width > opts.width {
+        return Err(Stage::TooWide);
+    }
+    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| {
+        if e == detour::NO_WAY_ROUND {
+            Stage::NoWayRound
+        } else {
+            Stage::Overlap
+        }
+    })?;
+    Ok((plan, drawing))
+}
+
+/// Nodes, visible edges and direction of a flowchart, state or class diagram body.
+pub fn outline(
+    kind: crate::DiagramKind,
+    header: &str,
+    body: &str,
+) -> Result<(usize, usize, &'static str), String> {
+    use crate::DiagramKind;
+    let g = match kind {
+        DiagramKind::Flowchart => parse_flowchart::parse(header, body)?,
+        DiagramKind::State => parse_state::parse(body)?,
+        DiagramKind::Class => parse_class::parse(body)?,
+        _ => return Err("not a graph".into()),
+    };
+    let direction = match g.direction {
+        model::Direction::TopDown => "TD",
+        model::Direction::BottomUp => "BT",
+        model::Direction::LeftRight => "LR",
+        model::Direction::RightLeft => "RL",
+    };
+    let edges = g.edges.iter().filter(|e| !e.invisible).count();
+    Ok((g.nodes.len(), edges, direction))
+}

@@ -1,0 +1,199 @@
+//! The graph shared by flowcharts, state and class diagrams.
+
+use crate::glyphs::{Head, LineKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    TopDown,
+    BottomUp,
+    LeftRight,
+    RightLeft,
+}
+
+impl Direction {
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s.trim().to_ascii_uppercase().as_str() {
+            "TD" | "TB" | "V" => Some(Direction::TopDown),
+            "BT" | "^" => Some(Direction::BottomUp),
+            "LR" | ">" => Some(Direction::LeftRight),
+            "RL" | "<" => Some(Direction::RightLeft),
+            _ => None,
+        }
+    }
+
+    pub fn horizontal(self) -> bool {
+        matches!(self, Direction::LeftRight | Direction::RightLeft)
+    }
+
+    pub fn reversed(self) -> bool {
+        matches!(self, Direction::BottomUp | Direction::RightLeft)
+    }
+
+    /// The same flow turned a quarter: LR <-> TD, RL <-> BT.
+    pub fn turned(self) -> Direction {
+        match self {
+            Direction::TopDown => Direction::LeftRight,
+            Direction::BottomUp => Direction::RightLeft,
+            Direction::LeftRight => Direction::TopDown,
+            Direction::RightLeft => Direction::BottomUp,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Rect,
+    Round,
+    Stadium,
+    Subroutine,
+    Cylinder,
+    Circle,
+    DoubleCircle,
+    Rhombus,
+    Hexagon,
+    /// `[/ /]`
+    LeanRight,
+    /// `[\ \]`
+    LeanLeft,
+    /// `[/ \]`
+    Trapezoid,
+    /// `[\ /]`
+    TrapezoidAlt,
+    /// `> ]`
+    Asymmetric,
+    /// state `[*]` as a source
+    Start,
+    /// state `[*]` as a target
+    End,
+    /// state `<<fork>>` / `<<join>>`
+    Bar,
+    /// state `<<choice>>`
+    Choice,
+}
+
+impl Shape {
+    /// Drawn as one mark on the line rather than a box (`[*]`, fork/join bars, choices).
+    pub fn is_point(self) -> bool {
+        matches!(self, Shape::Start | Shape::End | Shape::Bar | Shape::Choice)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub id: String,
+    pub label: Vec<String>,
+    pub shape: Shape,
+    /// extra compartments under the label (class members, state descriptions)
+    pub sections: Vec<Vec<String>>,
+    pub cluster: Option<usize>,
+    /// label or shape given explicitly
+    pub defined: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub label: Vec<String>,
+    pub line: LineKind,
+    /// head at `to`
+    pub head: Head,
+    /// head at `from`
+    pub tail: Head,
+    pub invisible: bool,
+    /// the edge leaves the frame of this subgraph (composite state), not the node `from`
+    pub from_frame: Option<usize>,
+    /// the edge ends at the frame of this subgraph (composite state), not at the node `to`
+    pub to_frame: Option<usize>,
+}
+
+/// Which side of its node a note sits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteSide {
+    Left,
+    Right,
+}
+
+/// A note (state and class diagrams): beside its node, or free when `node` is `None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub node: Option<usize>,
+    pub side: NoteSide,
+    pub text: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cluster {
+    pub id: String,
+    pub title: String,
+    pub parent: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    pub direction: Direction,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub clusters: Vec<Cluster>,
+    pub notes: Vec<Note>,
+}
+
+impl Graph {
+    pub fn new(direction: Direction) -> Self {
+        Graph {
+            direction,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            clusters: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Index of node `id`, created (labelled with its id) on first use.
+    pub fn node(&mut self, id: &str, cluster: Option<usize>) -> usize {
+        if let Some(i) = self.nodes.iter().position(|n| n.id == id) {
+            if self.nodes[i].cluster.is_none() {
+                self.nodes[i].cluster = cluster;
+            }
+            return i;
+        }
+        self.nodes.push(Node {
+            id: id.to_string(),
+            label: vec![id.to_string()],
+            shape: Shape::Rect,
+            sections: Vec::new(),
+            cluster,
+            defined: false,
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Depth of a cluster (1 = top level).
+    pub fn cluster_depth(&self, c: usize) -> usize {
+        let mut d = 1;
+        let mut cur = self.clusters[c].parent;
+        while let Some(p) = cur {
+            d += 1;
+            cur = self.clusters[p].parent;
+            if d > self.clusters.len() {
+                break;
+            }
+        }
+        d
+    }
+
+    /// Chain of clusters from the top level down to `c` (inclusive).
+    pub fn cluster_path(&self, c: Option<usize>) -> Vec<usize> {
+        let mut path = Vec::new();
+        let mut cur = c;
+        while let Some(x) = cur {
+            path.push(x);
+            cur = self.clusters[x].parent;
+            if path.len() > self.clusters.len() {
+                break;
+            }
+        }
+        path.reverse();
+        path
+    }
+}

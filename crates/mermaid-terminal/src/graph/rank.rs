@@ -1,0 +1,398 @@
+//! Layering and ordering (Sugiyama-lite): break cycles, longest-path layers, dummy nodes on
+//! long edges, barycenter sweeps that keep subgraph members together.
+
+use crate::graph::model::Graph;
+
+/// One element of a layer: a real node or a dummy carrying a long edge through the layer.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub node: Option<usize>,
+    pub layer: usize,
+    pub cluster: Option<usize>,
+}
+
+/// A piece of an edge between two consecutive layers.
+#[derive(Debug, Clone)]
+pub struct Seg {
+    pub edge: usize,
+    /// item in the lower-index layer
+    pub upper: usize,
+    /// item in the next layer
+    pub lower: usize,
+    /// the piece touching the edge's upper end / lower end
+    pub first: bool,
+    pub last: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub items: Vec<Item>,
+    pub layers: Vec<Vec<usize>>,
+    pub segs: Vec<Seg>,
+    /// per edge: drawn against its direction to break a cycle
+    pub reversed: Vec<bool>,
+    /// self loops: edge indices
+    pub loops: Vec<usize>,
+    /// back edges kept out of the layers, drawn around the outside (see [`laned`])
+    pub lanes: Vec<usize>,
+}
+
+/// One layering constraint `from` above `to`: an edge (`Some(index)`), or a soft one that
+/// keeps a subgraph's members below what enters its frame and above what leaves it.
+#[derive(Debug, Clone, Copy)]
+struct Constraint {
+    from: usize,
+    to: usize,
+    edge: Option<usize>,
+}
+
+fn constraints(g: &Graph) -> Vec<Constraint> {
+    let mut out: Vec<Constraint> = g
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.from != e.to)
+        .map(|(i, e)| Constraint {
+            from: e.from,
+            to: e.to,
+            edge: Some(i),
+        })
+        .collect();
+    let members = |c: usize| {
+        (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+    };
+    for e in &g.edges {
+        if let Some(c) = e.to_frame {
+            out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
+                from: e.from,
+                to: m,
+                edge: None,
+            }));
+        }
+        if let Some(c) = e.from_frame {
+            out.extend(members(c).filter(|&m| m != e.to).map(|m| Constraint {
+                from: m,
+                to: e.to,
+                edge: None,
+            }));
+        }
+    }
+    out
+}
+
+/// Depth-first search marking the constraints that close a cycle (iterative, so deep
+/// graphs cannot overflow the stack). Edges are followed before soft constraints.
+fn back_edges(n: usize, cons: &[Constraint]) -> Vec<bool> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, c) in cons.iter().enumerate() {
+        out[c.from].push(k);
+    }
+    let mut reversed = vec![false; cons.len()];
+    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+            if let Some(&ci) = out[v].get(*k) {
+                *k += 1;
+                let w = cons[ci].to;
+                match state[w] {
+                    0 => {
+                        state[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => reversed[ci] = true,
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    reversed
+}
+
+/// Lowest common cluster of two nodes (dummies of an edge live there).
+fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    let pa = g.cluster_path(a);
+    let pb = g.cluster_path(b);
+    pa.iter()
+        .zip(&pb)
+        .take_while(|(x, y)| x == y)
+        .last()
+        .map(|(x, _)| *x)
+}
+
+pub fn rank(g: &Graph) -> Ranked {
+    let n = g.nodes.len();
+    let cons = constraints(g);
+    let back = back_edges(n, &cons);
+    let mut reversed = vec![false; g.edges.len()];
+    // Longest path layering over the acyclic orientation (Kahn's order); a soft constraint
+    // that closes a cycle is dropped.
+    let mut indeg = vec![0usize; n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (c, &rev) in cons.iter().zip(&back) {
+        let (u, v) = match (c.edge, rev) {
+            (Some(i), true) => {
+                reversed[i] = true;
+                (c.to, c.from)
+            }
+            (None, true) => continue,
+            _ => (c.from, c.to),
+        };
+        out[u].push(v);
+        indeg[v] += 1;
+    }
+    let loops: Vec<usize> = (0..g.edges.len())
+        .filter(|&i| g.edges[i].from == g.edges[i].to)
+        .collect();
+    let mut layer = vec![0usize; n];
+    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    while let Some(u) = queue.pop_front() {
+        for &v in &out[u] {
+            layer[v] = layer[v].max(layer[u] + 1);
+            indeg[v] -= 1;
+            if indeg[v] == 0 {
+                queue.push_back(v);
+            }
+        }
+    }
+    let depth = layer.iter().copied().max().unwrap_or(0) + 1;
+    let mut items: Vec<Item> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, nd)| Item {
+            node: Some(i),
+            layer: layer[i],
+            cluster: nd.cluster,
+        })
+        .collect();
+    let mut segs = Vec::new();
+    for (i, e) in g.edges.iter().enumerate() {
+        if e.from == e.to {
+            continue;
+        }
+        let (u, v) = if reversed[i] {
+            (e.to, e.from)
+        } else {
+            (e.from, e.to)
+        };
+        let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let mut prev = u;
+        for l in layer[u] + 1..layer[v] {
+            items.push(Item {
+                node: None,
+                layer: l,
+                cluster,
+            });
+            let d = items.len() - 1;
+            segs.push(Seg {
+                edge: i,
+                upper: prev,
+                lower: d,
+                first: prev == u,
+                last: false,
+            });
+            prev = d;
+        }
+        segs.push(Seg {
+            edge: i,
+            upper: prev,
+            lower: v,
+            first: prev == u,
+            last: true,
+        });
+    }
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for (i, it) in items.iter().enumerate() {
+        layers[it.layer].push(i);
+    }
+    let mut r = Ranked {
+        items,
+        layers,
+        segs,
+        reversed,
+        loops,
+        lanes: Vec::new(),
+    };
+    order(g, &mut r);
+    r
+}
+
+/// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
+fn order(g: &Graph, r: &mut Ranked) {
+    let mut up: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    let mut down: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    for s in &r.segs {
+        down[s.upper].push(s.lower);
+        up[s.lower].push(s.upper);
+    }
+    let paths: Vec<Vec<usize>> = r
+        .items
+        .iter()
+        .map(|it| g.cluster_path(it.cluster))
+        .collect();
+    let mut pos = vec![0f64; r.items.len()];
+    let set_pos = |layers: &Vec<Vec<usize>>, pos: &mut Vec<f64>| {
+        for layer in layers {
+            for (k, &i) in layer.iter().enumerate() {
+                pos[i] = k as f64;
+            }
+        }
+    };
+    // Initial grouping so clusters start contiguous.
+    for layer in &mut r.layers {
+        let bary: Vec<(usize, f64)> = layer
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (i, k as f64))
+            .collect();
+        *layer = group_sort(&bary, &paths, 0);
+    }
+    set_pos(&r.layers, &mut pos);
+    let sweeps = if r.items.len() > 300 { 2 } else { 6 };
+    for it in 0..sweeps {
+        let downward = it % 2 == 0;
+        let order: Vec<usize> = if downward {
+            (1..r.layers.len()).collect()
+        } else {
+            (0..r.layers.len().saturating_sub(1)).rev().collect()
+        };
+        for l in order {
+            let nb = if downward { &up } else { &down };
+            let bary: Vec<(usize, f64)> = r.layers[l]
+                .iter()
+                .map(|&i| {
+                    let ns = &nb[i];
+                    let b = if ns.is_empty() {
+                        pos[i]
+                    } else {
+                        ns.iter().map(|&x| pos[x]).sum::<f64>() / ns.len() as f64
+                    };
+                    (i, b)
+                })
+                .collect();
+            r.layers[l] = group_sort(&bary, &paths, 0);
+            for (k, &i) in r.layers[l].iter().enumerate() {
+                pos[i] = k as f64;
+            }
+        }
+    }
+}
+
+/// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
+fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec<usize> {
+    type Group = (Option<usize>, Vec<(usize, f64)>);
+    let mut groups: Vec<Group> = Vec::new();
+    for &(i, b) in items {
+        let key = paths[i].get(depth).copied();
+        match groups.iter_mut().find(|g| key.is_some() && g.0 == key) {
+            Some(g) => g.1.push((i, b)),
+            None => groups.push((key, vec![(i, b)])),
+        }
+    }
+    let mut keyed: Vec<(f64, usize, Vec<usize>)> = groups
+        .into_iter()
+        .enumerate()
+        .map(|(gi, (key, members))| {
+            let mean = members.iter().map(|m| m.1).sum::<f64>() / members.len() as f64;
+            let inner = if key.is_some() && depth < 16 {
+                group_sort(&members, paths, depth + 1)
+            } else {
+                members.iter().map(|m| m.0).collect()
+            };
+            (mean, gi, inner)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().flat_map(|k| k.2).collect()
+}
+
+/// The same layering with the dummies of back edges (outside any subgraph) moved to the
+/// right end of their layers, so back edges run up the far side of the drawing instead of
+/// crossing the edges that leave a node downwards. `None` when there is nothing to move.
+pub fn far_side(r: &Ranked) -> Option<Ranked> {
+    let mut back_dummy = vec![false; r.items.len()];
+    for s in &r.segs {
+        if r.reversed[s.edge] && r.items[s.lower].node.is_none() {
+            back_dummy[s.lower] = r.items[s.lower].cluster.is_none();
+        }
+    }
+    if !back_dummy.contains(&true) {
+        return None;
+    }
+    let mut out = r.clone();
+    for layer in &mut out.layers {
+        let (back, front): (Vec<usize>, Vec<usize>) = layer.iter().partition(|&&i| back_dummy[i]);
+        *layer = front.into_iter().chain(back).collect();
+    }
+    Some(out)
+}
+
+/// The same layering with the back edges that span `min_span` layers or more taken out of
+/// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
+/// edge drawn through the layers climbs between the boxes it skips and crosses the edges
+/// leaving them. A back edge to the next layer up stays (it runs beside its forward
+/// partner), and so does one naming a subgraph. `None` when there is nothing to take out.
+pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
+    let layer = |n: usize| r.items[n].layer;
+    let lane: Vec<bool> = g
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            r.reversed[i]
+                && e.from != e.to
+                && e.from_frame.is_none()
+                && e.to_frame.is_none()
+                && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
+        })
+        .collect();
+    if !lane.contains(&true) {
+        return None;
+    }
+    let mut keep = vec![true; r.items.len()];
+    for s in r.segs.iter().filter(|s| lane[s.edge]) {
+        if r.items[s.lower].node.is_none() {
+            keep[s.lower] = false;
+        }
+    }
+    let mut index = vec![usize::MAX; r.items.len()];
+    let mut items = Vec::with_capacity(r.items.len());
+    for (i, it) in r.items.iter().enumerate() {
+        if keep[i] {
+            index[i] = items.len();
+            items.push(it.clone());
+        }
+    }
+    let segs = r
+        .segs
+        .iter()
+        .filter(|s| !lane[s.edge])
+        .map(|s| Seg {
+            upper: index[s.upper],
+            lower: index[s.lower],
+            ..s.clone()
+        })
+        .collect();
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter().enumerate() {
+        layers[it.layer].push(i);
+    }
+    let mut out = Ranked {
+        items,
+        layers,
+        segs,
+        reversed: r.reversed.clone(),
+        loops: r.loops.clone(),
+        lanes: (0..g.edges.len()).filter(|&i| lane[i]).collect(),
+    };
+    order(g, &mut out);
+    Some(out)
+}

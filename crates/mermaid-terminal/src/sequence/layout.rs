@@ -1,0 +1,627 @@
+//! Lifeline drawing and the width-fitting stages (natural gaps, tight gaps, wrapped labels).
+
+use crate::RenderOptions;
+use crate::canvas::Canvas;
+use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
+use crate::sequence::columns::{Columns, shared_columns};
+use crate::sequence::compact;
+use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
+use crate::sequence::prepare::{Item, Names, Prepared, message_text, prepare, widest_label};
+use crate::style::{Line, Style};
+use crate::text::{display_width, max_width, wrap_all, wrap_count};
+
+/// Labels are never wrapped narrower than this (the compact form takes over instead).
+const MIN_WRAP: usize = 12;
+
+/// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
+/// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
+pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
+    render_fitted_all(std::slice::from_ref(d), opts)?.pop()
+}
+
+/// The diagrams laid out on shared lifeline columns (they have the same participants: the
+/// options of a question), so they line up column for column; `None` when they do not all
+/// fit the width.
+pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
+    let prep = |max: usize, names: Names| -> Vec<Prepared> {
+        ds.iter().map(|d| prepare(d, max, names)).collect()
+    };
+    let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
+    let whole = prep(usize::MAX, Names::Whole);
+    for pad in [2, 0] {
+        let cols = shared_columns(&whole, pad);
+        if fits(&cols)
+            && let Some(lines) = draw_all(&whole, &cols, ds, opts)
+        {
+            return Some(lines);
+        }
+    }
+    // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
+    let mut candidates: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
+    let narrow = prep(usize::MAX, Names::Narrow);
+    let cols = shared_columns(&narrow, 0);
+    if fits(&cols) {
+        candidates.push((narrow, cols));
+    }
+    let widest = whole.iter().map(widest_label).max().unwrap_or(0);
+    if let Some(lo) = narrowest_wrap(ds, widest) {
+        for names in [Names::Whole, Names::Narrow] {
+            candidates.extend(widest_wrap(ds, lo, widest, names, opts.width));
+        }
+    }
+    candidates.sort_by_key(|(ps, _)| ps.iter().map(height).sum::<usize>());
+    candidates
+        .iter()
+        .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+}
+
+/// Every diagram drawn, or `None` if any would overlap or overflow.
+fn draw_all(
+    ps: &[Prepared],
+    cols: &[Columns],
+    ds: &[Diagram],
+    opts: &RenderOptions,
+) -> Option<Vec<Vec<Line>>> {
+    ps.iter()
+        .zip(cols)
+        .zip(ds)
+        .map(|((p, c), d)| draw(p, c, d, opts))
+        .collect()
+}
+
+/// The narrowest label wrap that keeps every label within a few extra rows
+/// (`growth_ok`), if any.
+fn narrowest_wrap(ds: &[Diagram], widest: usize) -> Option<usize> {
+    let (lo, hi) = (MIN_WRAP, widest.saturating_sub(1));
+    if lo > hi {
+        return None;
+    }
+    let ok = |max: usize| ds.iter().all(|d| growth_ok(d, max));
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let mid = a + (b - a) / 2;
+        if ok(mid) {
+            b = mid;
+        } else {
+            a = mid + 1;
+        }
+    }
+    ok(a).then_some(a)
+}
+
+/// Wider label wraps need more columns but fewer rows: the widest wrap from `lo` up that
+/// fits `width`, if even `lo` fits.
+fn widest_wrap(
+    ds: &[Diagram],
+    lo: usize,
+    widest: usize,
+    names: Names,
+    width: usize,
+) -> Option<(Vec<Prepared>, Vec<Columns>)> {
+    let stage = |max: usize| {
+        let ps: Vec<Prepared> = ds.iter().map(|d| prepare(d, max, names)).collect();
+        let cols = shared_columns(&ps, 0);
+        let fits = cols.iter().all(|c| c.width <= width);
+        (ps, cols, fits)
+    };
+    let (ps, cols, fits) = stage(lo);
+    if !fits {
+        return None;
+    }
+    let mut best = (ps, cols);
+    let (mut lo, mut hi) = (lo + 1, widest.saturating_sub(1));
+    while lo <= hi {
+        let mid = lo + (hi - lo) / 2;
+        let (ps, cols, fits) = stage(mid);
+        if fits {
+            best = (ps, cols);
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(best)
+}
+
+/// Rows the drawing of `p` takes (near enough to compare stages).
+fn height(p: &Prepared) -> usize {
+    let header = p.names.iter().map(Vec::len).max().unwrap_or(1) + 2;
+    header
+        + p.items
+            .iter()
+            .map(|i| match i {
+                Item::Message { lines, .. } => lines.len() + 1,
+                Item::Note { lines, .. } => lines.len() + 2,
+                Item::Open { lines, .. } | Item::Divider { lines, .. } => lines.len().max(1),
+                Item::Close => 1,
+                _ => 0,
+            })
+            .sum::<usize>()
+}
+
+/// Wrapping at `max` adds at most three rows to any label; beyond that the compact form
+/// reads better.
+fn growth_ok(d: &Diagram, max: usize) -> bool {
+    let grows = |lines: &[String], extra: usize| {
+        lines.iter().map(|l| wrap_count(l, max)).sum::<usize>() <= lines.len() + extra
+    };
+    d.events.iter().all(|e| match e {
+        Event::Message { label, number, .. } => grows(&message_text(label, *number), 5),
+        Event::Note { text, .. } => grows(text, 5),
+        // frame headers are wrapped again to the frame's width when drawn
+        _ => true,
+    })
+}
+
+/// One message as the drawer needs it.
+struct Msg<'a> {
+    from: usize,
+    to: usize,
+    arrow: Arrow,
+    lines: &'a [String],
+    text: &'a [String],
+    activate: bool,
+    deactivate: bool,
+}
+
+struct Drawer<'a> {
+    p: &'a Prepared,
+    c: &'a Columns,
+    g: Glyphs,
+    canvas: Canvas,
+    row: usize,
+    alive: Vec<bool>,
+    active: Vec<usize>,
+    pending_destroy: Vec<bool>,
+    /// open frames: (first row, index into `Columns::frames`)
+    frames: Vec<(usize, usize)>,
+    /// frames opened so far
+    opened: usize,
+    collision: bool,
+}
+
+/// Draw the prepared diagram; `None` if anything would overlap or overflow.
+fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
+    let n = p.names.len();
+    let mut dr = Drawer {
+        p,
+        c,
+        g: Glyphs::new(opts.ascii),
+        canvas: Canvas::new(Glyphs::new(opts.ascii)),
+        row: 0,
+        alive: p.created.iter().map(|c| !c).collect(),
+        active: vec![0; n],
+        pending_destroy: vec![false; n],
+        frames: Vec::new(),
+        opened: 0,
+        collision: false,
+    };
+    dr.header();
+    for item in &p.items {
+        dr.item(item);
+    }
+    for i in 0..n {
+        if dr.pending_destroy[i] {
+            dr.destroy(i);
+        }
+    }
+    if dr.collision || dr.canvas.width() > opts.width {
+        return None;
+    }
+    let mut lines = dr.canvas.into_lines();
+    if let Some(title) = &p.title {
+        lines.insert(0, Line::styled(title.clone(), Style::Label));
+    }
+    // Kinds that differ by one glyph (▶/▷, ─/┄) are named under the drawing.
+    lines.extend(compact::legend(d, opts));
+    if lines.iter().any(|l| l.width() > opts.width) {
+        return None;
+    }
+    Some(lines)
+}
+
+impl Drawer<'_> {
+    /// Reserve `k` rows, drawing the lifelines through them.
+    fn rows(&mut self, k: usize) -> usize {
+        let start = self.row;
+        for r in start..start + k {
+            for i in 0..self.c.x.len() {
+                if self.alive[i] {
+                    let kind = if self.active[i] > 0 {
+                        LineKind::Thick
+                    } else {
+                        LineKind::Solid
+                    };
+                    self.canvas
+                        .join(r, self.c.x[i], UP | DOWN, kind, Style::Border);
+                }
+            }
+        }
+        self.row += k;
+        start
+    }
+
+    /// Write a label, noting any overlap (the caller then tries a wider layout).
+    fn label(&mut self, row: usize, col: usize, text: &str, style: Style) {
+        let w = display_width(text);
+        if !self.canvas.is_free(row, col, col + w) {
+            self.collision = true;
+        }
+        self.canvas.text(row, col, text, style);
+    }
+
+    /// Write a message label that may cover the lifelines it passes over (a message that
+    /// skips a participant), noting any other overlap.
+    fn label_over(&mut self, row: usize, col: usize, text: &str) {
+        let w = display_width(text);
+        let free = (col..col + w).all(|c| self.c.x.contains(&c) || self.canvas.is_empty(row, c));
+        if !free {
+            self.collision = true;
+        }
+        self.canvas.text(row, col, text, Style::Label);
+    }
+
+    fn header(&mut self) {
+        let n = self.p.names.len();
+        if !self.p.groups.is_empty() {
+            let r = self.rows(1);
+            for (label, a, b) in &self.p.groups {
+                let l = self.c.x[*a] - self.c.half[*a].0 - 1;
+                let rr = self.c.x[*b] + self.c.half[*b].1 + 1;
+                self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
+                self.canvas.join(r, l, DOWN, LineKind::Solid, Style::Block);
+                self.canvas.join(r, rr, DOWN, LineKind::Solid, Style::Block);
+                self.canvas.round(r, l);
+                self.canvas.round(r, rr);
+                if !label.is_empty() {
+                    let text = format!(" {label} ");
+                    self.canvas.text(r, l + 2, &text, Style::Block);
+                }
+            }
+            // The corners point down into the row below; give that row's cells nothing.
+        }
+        let h = self
+            .p
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.p.created[*i])
+            .map(|(_, l)| l.len())
+            .max()
+            .unwrap_or(1)
+            + 2;
+        let top = self.row;
+        for i in 0..n {
+            if !self.p.created[i] {
+                self.participant_box(i, top, h);
+            }
+        }
+        self.row = top + h;
+    }
+
+    fn participant_box(&mut self, i: usize, top: usize, h: usize) {
+        let x = self.c.x[i];
+        let (l, r) = self.c.half[i];
+        let (c0, c1) = (x - l, x + r);
+        let bottom = top + h - 1;
+        self.canvas
+            .rect(top, c0, bottom, c1, LineKind::Solid, Style::Participant);
+        if self.p.actors[i] {
+            for (row, col) in [(top, c0), (top, c1), (bottom, c0), (bottom, c1)] {
+                self.canvas.round(row, col);
+            }
+        }
+        self.canvas
+            .join(bottom, x, DOWN, LineKind::Solid, Style::Participant);
+        let name = &self.p.names[i];
+        let inner = c1 - c0 - 1;
+        for (k, line) in name.iter().enumerate() {
+            let w = display_width(line);
+            let col = c0 + 1 + (inner - w) / 2;
+            self.canvas.text(top + 1 + k, col, line, Style::Participant);
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Message {
+                from,
+                to,
+                arrow,
+                lines,
+                text,
+                activate,
+                deactivate,
+            } => {
+                let m = Msg {
+                    from: *from,
+                    to: *to,
+                    arrow: *arrow,
+                    lines,
+                    text,
+                    activate: *activate,
+                    deactivate: *deactivate,
+                };
+                if from == to {
+                    self.self_message(&m);
+                } else {
+                    self.message(&m);
+                }
+                for p in [*from, *to] {
+                    if self.pending_destroy[p] {
+                        self.destroy(p);
+                    }
+                }
+            }
+            Item::Note {
+                pos,
+                first,
+                last,
+                lines,
+                text,
+            } => self.note(*pos, (*first, *last), lines, text),
+            Item::Open { lines, text } => {
+                let k = self.opened;
+                self.opened += 1;
+                let r = self.frame_rule(k, lines, text, LineKind::Solid);
+                self.frames.push((r, k));
+            }
+            Item::Divider { lines, text } => {
+                if let Some(&(_, k)) = self.frames.last() {
+                    self.frame_rule(k, lines, text, LineKind::Dotted);
+                }
+            }
+            Item::Close => {
+                if let Some((start, k)) = self.frames.pop() {
+                    let r = self.rows(1);
+                    let (depth, rr) = self.c.frames[k];
+                    let l = Columns::frame_left(depth);
+                    self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
+                    self.canvas
+                        .vline(l, start, r, LineKind::Solid, Style::Block);
+                    self.canvas
+                        .vline(rr, start, r, LineKind::Solid, Style::Block);
+                }
+            }
+            Item::Activate(i) => self.active[*i] += 1,
+            Item::Deactivate(i) => self.active[*i] = self.active[*i].saturating_sub(1),
+            Item::Create(i) => {
+                let h = self.p.names[*i].len() + 2;
+                let top = self.rows(h);
+                self.participant_box(*i, top, h);
+                self.alive[*i] = true;
+            }
+            Item::Destroy(i) => self.pending_destroy[*i] = true,
+        }
+    }
+
+    /// Frame `k`'s top rule or a divider, with its text starting in the first gap.
+    fn frame_rule(&mut self, k: usize, lines: &[String], text: &str, kind: LineKind) -> usize {
+        let (depth, rr) = self.c.frames[k];
+        let l = Columns::frame_left(depth);
+        let col = self.c.x.first().map_or(l + 2, |x| x + 1);
+        // The header runs along the rule, over the lifelines: as wide as the frame allows
+        // (its rows below would cover them).
+        let rewrapped = rewrap(lines, &[text.to_string()], rr.saturating_sub(col + 4));
+        let lines = rewrapped.as_deref().unwrap_or(lines);
+        let r = self.rows(lines.len().max(1));
+        self.canvas.hline(r, l, rr, kind, Style::Block);
+        for (k, line) in lines.iter().enumerate() {
+            if k == 0 {
+                // Overwrites the rule itself: check only against other text.
+                self.canvas.text(r, col, &format!(" {line} "), Style::Block);
+            } else {
+                let w = display_width(line);
+                let free = (col + 1..col + 1 + w)
+                    .all(|c| self.c.x.contains(&c) || self.canvas.is_empty(r + k, c));
+                self.collision |= !free;
+                self.canvas.text(r + k, col + 1, line, Style::Block);
+            }
+        }
+        r
+    }
+
+    fn destroy(&mut self, i: usize) {
+        self.pending_destroy[i] = false;
+        let r = self.rows(1);
+        let mark = if self.g.ascii { 'X' } else { '╳' };
+        self.canvas.put(r, self.c.x[i], mark, Style::Warning);
+        self.alive[i] = false;
+    }
+
+    fn message(&mut self, m: &Msg) {
+        let Msg {
+            from,
+            to,
+            arrow:
+                Arrow {
+                    line: kind,
+                    head,
+                    both,
+                },
+            lines,
+            text,
+            activate,
+            deactivate,
+        } = *m;
+        let (xs, xt) = (self.c.x[from], self.c.x[to]);
+        let (lo, hi) = (xs.min(xt), xs.max(xt));
+        // The gaps were sized to the widest wrapped label; an arrow spanning more room
+        // than its label was wrapped to takes fewer rows.
+        let rewrapped = rewrap(lines, text, (hi - lo).saturating_sub(3));
+        let lines = rewrapped.as_deref().unwrap_or(lines);
+        let top = self.rows(lines.len());
+        let w = max_width(lines);
+        // Centred over its own arrow, covering the lifelines a long message passes (a label
+        // off to one side would read as a message to the neighbour), a cell off any it
+        // would just touch.
+        let first = lo + 2;
+        let last = hi.saturating_sub(w + 1).max(first);
+        let centre = (lo + hi)
+            .div_ceil(2)
+            .saturating_sub(w / 2)
+            .clamp(first, last);
+        let touches = |c: usize, w: usize| {
+            self.c
+                .x
+                .iter()
+                .filter(|&&x| x != lo && x != hi)
+                .any(|&x| x + 1 == c || x == c + w)
+        };
+        let off_lines = |c: usize, w: usize| {
+            let last = hi.saturating_sub(w + 1).max(first);
+            [c, c + 1, c.saturating_sub(1)]
+                .into_iter()
+                .filter(|&c| (first..=last).contains(&c))
+                .find(|&c| !touches(c, w))
+                .unwrap_or(c)
+        };
+        let col = off_lines(centre, w);
+        for (k, line) in lines.iter().enumerate() {
+            let lw = display_width(line);
+            // each line centred under the first, and a cell off any lifeline it would touch
+            let c = off_lines(col + (w - lw) / 2, lw);
+            self.label_over(top + k, c, line);
+        }
+        if activate {
+            self.active[to] += 1;
+        }
+        let r = self.rows(1);
+        let right = xt > xs;
+        let (toward, back) = if right {
+            (Dir4::Right, Dir4::Left)
+        } else {
+            (Dir4::Left, Dir4::Right)
+        };
+        let end = if head == Head::None {
+            xt
+        } else if right {
+            xt - 1
+        } else {
+            xt + 1
+        };
+        let start = if both && head != Head::None {
+            if right { xs + 1 } else { xs - 1 }
+        } else {
+            xs
+        };
+        self.canvas.hline(r, start, end, kind, Style::Arrow);
+        if head != Head::None {
+            self.canvas
+                .put(r, end, self.g.head(head, toward), Style::Arrow);
+            if both {
+                let start = if right { xs + 1 } else { xs - 1 };
+                self.canvas
+                    .put(r, start, self.g.head(head, back), Style::Arrow);
+            }
+        }
+        if deactivate {
+            self.active[from] = self.active[from].saturating_sub(1);
+        }
+    }
+
+    fn self_message(&mut self, m: &Msg) {
+        let Msg {
+            from: p,
+            arrow:
+                Arrow {
+                    line: kind,
+                    head,
+                    both,
+                },
+            lines,
+            activate,
+            deactivate,
+            ..
+        } = *m;
+        let x = self.c.x[p];
+        if activate {
+            self.active[p] += 1;
+        }
+        let k = lines.len().max(1);
+        let top = self.rows(k + 1);
+        let bottom = top + k;
+        self.canvas.hline(top, x, x + 3, kind, Style::Arrow);
+        self.canvas.join(top, x + 3, DOWN, kind, Style::Arrow);
+        self.canvas.vline(x + 3, top, bottom, kind, Style::Arrow);
+        let back_start = if head == Head::None { x } else { x + 1 };
+        self.canvas
+            .hline(bottom, back_start, x + 3, kind, Style::Arrow);
+        self.canvas.join(bottom, x + 3, UP, kind, Style::Arrow);
+        if head != Head::None {
+            self.canvas
+                .put(bottom, x + 1, self.g.head(head, Dir4::Left), Style::Arrow);
+            if both {
+                self.canvas
+                    .put(top, x + 1, self.g.head(head, Dir4::Left), Style::Arrow);
+            }
+        }
+        for (i, line) in lines.iter().enumerate() {
+            self.label(top + i, x + 5, line, Style::Label);
+        }
+        if deactivate {
+            self.active[p] = self.active[p].saturating_sub(1);
+        }
+    }
+
+    fn note(
+        &mut self,
+        pos: NotePos,
+        (first, last): (usize, usize),
+        lines: &[String],
+        text: &[String],
+    ) {
+        let (x0, x1) = (self.c.x[first], self.c.x[last]);
+        // A note over several lifelines is as wide as they are: its text wrapped to that.
+        let rewrapped = if pos == NotePos::Over {
+            rewrap(lines, text, (x1 + 1).saturating_sub(x0))
+        } else {
+            None
+        };
+        let lines = rewrapped.as_deref().unwrap_or(lines);
+        let nw = max_width(lines);
+        let (c0, c1) = match pos {
+            NotePos::Right => (x0 + 2, x0 + nw + 5),
+            NotePos::Left => (x0 - nw - 5, x0 - 2),
+            NotePos::Over => (x0 - 2, (x0 + nw + 1).max(x1 + 2)),
+        };
+        let h = lines.len().max(1) + 2;
+        let top = self.rows(h);
+        let g = self.g;
+        let (tl, tr, bl, br, hz, vt) = if g.ascii {
+            ('+', '+', '+', '+', '-', '|')
+        } else {
+            ('┌', '┐', '└', '┘', '─', '│')
+        };
+        for r in top..top + h {
+            for c in c0..=c1 {
+                let ch = match (r == top, r == top + h - 1, c == c0, c == c1) {
+                    (true, _, true, _) => tl,
+                    (true, _, _, true) => tr,
+                    (_, true, true, _) => bl,
+                    (_, true, _, true) => br,
+                    (true, _, _, _) | (_, true, _, _) => hz,
+                    (_, _, true, _) | (_, _, _, true) => vt,
+                    _ => ' ',
+                };
+                if pos != NotePos::Over && !self.canvas.is_empty(r, c) {
+                    self.collision = true;
+                }
+                self.canvas.put(r, c, ch, Style::Note);
+            }
+        }
+        for (k, line) in lines.iter().enumerate() {
+            self.canvas.text(top + 1 + k, c0 + 2, line, Style::Note);
+        }
+    }
+}
+
+/// `text` wrapped again to `room` columns when that takes fewer rows than `lines` and
+/// every line fits.
+fn rewrap(lines: &[String], text: &[String], room: usize) -> Option<Vec<String>> {
+    if room <= max_width(lines) || lines.len() <= text.len() {
+        return None;
+    }
+    let wider = wrap_all(text, room);
+    (wider.len() < lines.len() && max_width(&wider) <= room).then_some(wider)
+}

@@ -1,0 +1,76 @@
+//! sequenceDiagram: parse, then draw lifelines, or the compact one-row-per-message form.
+
+mod columns;
+mod compact;
+mod items;
+mod layout;
+mod model;
+mod parse;
+mod prepare;
+
+use crate::{Form, Output, RenderOptions, Want};
+
+/// Render a sequence diagram body (the text after the header line).
+pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
+    let diagram = parse::parse(body)?;
+    if want != Want::Compact
+        && let Some(lines) = layout::render_fitted(&diagram, opts)
+    {
+        return Ok(Output {
+            lines,
+            form: Form::Drawing,
+            turned: false,
+            across: false,
+        });
+    }
+    Ok(Output {
+        lines: compact::render(&diagram, opts),
+        form: Form::Compact,
+        turned: false,
+        across: false,
+    })
+}
+
+/// What a sequence diagram says, item by item (see [`crate::items`]).
+pub fn items(body: &str) -> Result<Vec<crate::items::Item>, String> {
+    Ok(items::items(&parse::parse(body)?))
+}
+
+/// The options of a question drawn on shared lifeline columns, when they are sequence
+/// diagrams with the same participants and all of them can be drawn; `None` otherwise.
+pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output>> {
+    let diagrams: Vec<model::Diagram> = bodies
+        .iter()
+        .map(|b| parse::parse(b).ok())
+        .collect::<Option<_>>()?;
+    let first = diagrams.first()?;
+    if diagrams[1..]
+        .iter()
+        .any(|d| d.participants != first.participants || d.groups != first.groups)
+    {
+        return None;
+    }
+    let drawn = layout::render_fitted_all(&diagrams, opts)?;
+    Some(
+        drawn
+            .into_iter()
+            .map(|lines| Output {
+                lines,
+                form: Form::Drawing,
+                turned: false,
+                across: false,
+            })
+            .collect(),
+    )
+}
+
+/// Participants and messages of a sequence diagram body.
+pub fn outline(body: &str) -> Result<(usize, usize), String> {
+    let d = parse::parse(body)?;
+    let messages = d
+        .events
+        .iter()
+        .filter(|e| matches!(e, model::Event::Message { .. }))
+        .count();
+    Ok((d.participants.len(), messages))
+}

@@ -1,0 +1,533 @@
+//! Text helpers: sanitising untrusted labels, display width, code-friendly wrapping.
+
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Display width of one grapheme cluster, clamped to 0..=2 (what a terminal cell grid holds).
+pub fn grapheme_width(g: &str) -> usize {
+    UnicodeWidthStr::width(g).min(2)
+}
+
+/// True when `s` may hold multi-character grapheme clusters (combining marks, ZWJ emoji,
+/// variation selectors, flags); otherwise every char is its own cluster.
+pub fn needs_graphemes(s: &str) -> bool {
+    s.chars().any(|c| {
+        matches!(c, '\u{200d}' | '\u{fe00}'..='\u{fe0f}' | '\u{1f1e6}'..='\u{1f1ff}' | '\u{1f3fb}'..='\u{1f3ff}' | '\u{e0020}'..='\u{e007f}')
+            || UnicodeWidthChar::width(c).is_none_or(|w| w == 0)
+    })
+}
+
+/// The clusters of `s` with their widths: per grapheme when needed, else per char (fast).
+/// Every width computation and the canvas use this one segmentation, so they agree.
+pub fn clusters(s: &str) -> Box<dyn Iterator<Item = (&str, usize)> + '_> {
+    if needs_graphemes(s) {
+        Box::new(s.graphemes(true).map(|g| (g, grapheme_width(g))))
+    } else {
+        Box::new(s.char_indices().map(move |(i, c)| {
+            (
+                &s[i..i + c.len_utf8()],
+                UnicodeWidthChar::width(c).unwrap_or(0).min(2),
+            )
+        }))
+    }
+}
+
+/// Display width of a string, measured per cluster like the canvas draws it.
+pub fn display_width(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
+    // One pass for the common case (printable ASCII and box drawing, as drawn lines are);
+    // anything else is measured as before.
+    let mut fast = 0;
+    for c in s.chars() {
+        if (' '..='~').contains(&c) || ('\u{2500}'..='\u{25f7}').contains(&c) {
+            fast += 1;
+        } else {
+            return slow_width(s);
+        }
+    }
+    fast
+}
+
+fn slow_width(s: &str) -> usize {
+    if needs_graphemes(s) {
+        s.graphemes(true).map(grapheme_width).sum()
+    } else {
+        s.chars()
+            .map(|c| UnicodeWidthChar::width(c).unwrap_or(0).min(2))
+            .sum()
+    }
+}
+
+/// Strips escape sequences and control characters from a label (one line: newlines and
+/// tabs become spaces), through the crate's one sanitizer ([`crate::sanitize`]).
+pub fn sanitize(s: &str) -> String {
+    crate::sanitize::strip_controls(s)
+        .replace('\n', " ")
+        .replace("    ", " ")
+}
+
+/// Decode the entity forms Mermaid allows in labels (`#quot;`, `#amp;`, `#9829;`, `&lt;` ...).
+pub fn decode_entities(s: &str) -> String {
+    if !s.contains(';') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(pos) = rest.find(['#', '&']) {
+        out.push_str(&rest[..pos]);
+        let tail = &rest[pos + 1..];
+        let decoded = tail
+            .find(';')
+            .filter(|&end| end > 0 && end <= 8)
+            .and_then(|end| {
+                let name = &tail[..end];
+                let c = match name {
+                    "quot" => Some('"'),
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "nbsp" => Some(' '),
+                    "apos" => Some('\''),
+                    "num" => Some('#'),
+                    _ if name.starts_with(['x', 'X']) => u32::from_str_radix(&name[1..], 16)
+                        .ok()
+                        .and_then(char::from_u32),
+                    _ => name.parse::<u32>().ok().and_then(char::from_u32),
+                };
+                c.map(|c| (c, end))
+            });
+        if let Some((c, end)) = decoded {
+            out.push(c);
+            rest = &tail[end + 1..];
+        } else {
+            out.push_str(&rest[pos..=pos]);
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Split a label on `<br>`, `<br/>`, `<br />` (any case) and on literal `\n`, then sanitise each line.
+pub fn label_lines(raw: &str) -> Vec<String> {
+    // Fast path: nothing to split, decode or strip.
+    if !raw.contains(['<', '\\', '#', '&', '\t', '\n'])
+        && matches!(
+            crate::sanitize::strip_controls(raw),
+            std::borrow::Cow::Borrowed(_)
+        )
+    {
+        return vec![collapse_spaces(raw)];
+    }
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    let lower = raw.to_ascii_lowercase();
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if lower[i..].starts_with("<br") {
+            let after = &lower[i + 3..];
+            let close = after.find('>');
+            if let Some(close) =
+                close.filter(|&c| after[..c].trim().trim_end_matches('/').trim().is_empty())
+            {
+                lines.push(std::mem::take(&mut cur));
+                i += 3 + close + 1;
+                continue;
+            }
+        }
+        if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'n') {
+            lines.push(std::mem::take(&mut cur));
+            i += 2;
+            continue;
+        }
+        // Push the whole char starting at i.
+        let ch_len = raw[i..].chars().next().map_or(1, char::len_utf8);
+        cur.push_str(&raw[i..i + ch_len]);
+        i += ch_len;
+    }
+    lines.push(cur);
+    lines
+        .into_iter()
+        .map(|l| collapse_spaces(&sanitize(&decode_entities(&l))))
+        .collect()
+}
+
+/// Trim and collapse runs of spaces.
+pub fn collapse_spaces(s: &str) -> String {
+    let trimmed = s.trim_matches(' ');
+    if !trimmed.contains("  ") {
+        return trimmed.to_string();
+    }
+    trimmed
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Cut a label into pieces that may be put on separate lines: break after spaces, and
+/// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
+/// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
+fn pieces(s: &str) -> Vec<&str> {
+    code_pieces(s, |c| c != '.')
+}
+
+/// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
+/// than `max` on its own: `upload_file(path)` stays whole where it fits.
+fn pieces_within(s: &str, max: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let wider = |p: &str| display_width(p.trim_end()) > max;
+    for word in code_pieces(s, |c| c == ' ') {
+        if !wider(word) {
+            out.push(word);
+            continue;
+        }
+        for piece in pieces(word) {
+            // still wider than the line: after a `.` between names too
+            // (`pull_request.` `synchronize`)
+            if wider(piece) {
+                out.extend(code_pieces(piece, |c| c == '.'));
+            } else {
+                out.push(piece);
+            }
+        }
+    }
+    out
+}
+
+/// Break `s` after spaces and (when `inside` allows the character before the break) after
+/// `,` `(` `/` inside words.
+fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    let mut before_prev: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        let breakable = match prev {
+            Some(' ') => c != ' ',
+            Some(p) if !inside(p) => false,
+            Some('.') => {
+                before_prev.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                    && (c.is_alphabetic() || c == '_')
+            }
+            Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
+            Some('(') => {
+                before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
+            }
+            _ => false,
+        };
+        if breakable && i > start {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        before_prev = prev;
+        prev = Some(c);
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// The pieces of a line with their widths (with and without trailing spaces).
+struct Measured<'a> {
+    pieces: Vec<&'a str>,
+    full: Vec<usize>,
+    trimmed: Vec<usize>,
+}
+
+impl<'a> Measured<'a> {
+    fn new(s: &'a str) -> Self {
+        Self::from_pieces(pieces(s))
+    }
+
+    /// Broken at spaces, and inside only the words wider than `max`.
+    fn within(s: &'a str, max: usize) -> Self {
+        Self::from_pieces(pieces_within(s, max))
+    }
+
+    fn from_pieces(pieces: Vec<&'a str>) -> Self {
+        let full = pieces.iter().map(|p| display_width(p)).collect();
+        let trimmed = pieces.iter().map(|p| display_width(p.trim_end())).collect();
+        Measured {
+            pieces,
+            full,
+            trimmed,
+        }
+    }
+
+    fn widest(&self) -> usize {
+        self.trimmed.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Greedy wrap at `max` columns: where each line starts (piece indices).
+    fn breaks(&self, max: usize) -> Vec<usize> {
+        let mut starts = vec![0];
+        let mut cur = 0; // width of the current line with its trailing spaces
+        for i in 0..self.pieces.len() {
+            if i == *starts.last().unwrap_or(&0) || cur + self.trimmed[i] <= max {
+                cur += self.full[i];
+            } else {
+                starts.push(i);
+                cur = self.full[i];
+            }
+        }
+        starts
+    }
+
+    /// How many lines a greedy wrap at `max` makes.
+    fn count(&self, max: usize) -> usize {
+        let mut lines = 1;
+        let mut cur = 0;
+        let mut first = true;
+        for i in 0..self.pieces.len() {
+            if first || cur + self.trimmed[i] <= max {
+                cur += self.full[i];
+            } else {
+                lines += 1;
+                cur = self.full[i];
+            }
+            first = false;
+        }
+        lines
+    }
+
+    fn lines(&self, max: usize) -> Vec<String> {
+        let starts = self.breaks(max);
+        let mut out: Vec<String> = starts
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| {
+                let b = starts.get(k + 1).copied().unwrap_or(self.pieces.len());
+                self.pieces[a..b].concat().trim_end().to_string()
+            })
+            .collect();
+        out.retain(|l| !l.trim().is_empty());
+        if out.is_empty() {
+            out.push(String::new());
+        }
+        out
+    }
+
+    /// The narrowest width in `lo..=hi` whose greedy wrap takes at most `lines` lines.
+    fn narrowest(&self, lines: usize, lo: usize, hi: usize) -> usize {
+        let (mut lo, mut hi) = (lo.min(hi), hi);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.count(mid) <= lines {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+}
+
+/// Wrap one line to `max` columns at code-friendly points, as evenly as the line count
+/// allows (no one-word orphan on the last line). A piece wider than `max` stays whole on
+/// its own line (the caller measures the result).
+pub fn wrap(s: &str, max: usize) -> Vec<String> {
+    if display_width(s) <= max {
+        return vec![s.to_string()];
+    }
+    let m = Measured::within(s, max);
+    let n = m.count(max);
+    if n < 2 {
+        return m.lines(max);
+    }
+    // The narrowest width that keeps the same number of lines balances them.
+    m.lines(m.narrowest(n, m.widest(), max))
+}
+
+/// How many lines `wrap(s, max)` makes (without building them).
+pub fn wrap_count(s: &str, max: usize) -> usize {
+    if display_width(s) <= max {
+        1
+    } else {
+        Measured::within(s, max).count(max)
+    }
+}
+
+/// Wrap one line into at most `lines` lines, as narrow as possible.
+pub fn wrap_into(s: &str, lines: usize) -> Vec<String> {
+    let m = Measured::new(s);
+    let full = display_width(s);
+    m.lines(m.narrowest(lines, m.widest(), full.max(m.widest())))
+}
+
+/// Like [`wrap`], but a piece that still does not fit is split between graphemes: the
+/// last resort of the compact forms, better than cutting text off.
+pub fn wrap_hard(s: &str, max: usize) -> Vec<String> {
+    let max = max.max(1);
+    let mut out = Vec::new();
+    for line in wrap(s, max) {
+        if display_width(&line) <= max {
+            out.push(line);
+            continue;
+        }
+        let mut rest = line.as_str();
+        while !rest.is_empty() {
+            let mut piece = cut(rest, max);
+            if piece.is_empty() {
+                // a grapheme wider than `max`: take it anyway
+                piece = clusters(rest).next().map_or(rest, |c| c.0).to_string();
+            }
+            rest = &rest[piece.len()..];
+            out.push(piece);
+        }
+    }
+    out
+}
+
+/// Wrap every line of a multi-line label.
+pub fn wrap_all(lines: &[String], max: usize) -> Vec<String> {
+    lines.iter().flat_map(|l| wrap(l, max)).collect()
+}
+
+/// Widest line of a label.
+pub fn max_width(lines: &[String]) -> usize {
+    lines.iter().map(|l| display_width(l)).max().unwrap_or(0)
+}
+
+/// Cut a string to at most `max` columns, marking the cut with `…` (or `~` in ASCII mode).
+pub fn truncate(s: &str, max: usize, ascii: bool) -> String {
+    if display_width(s) <= max {
+        return s.to_string();
+    }
+    let mark = if ascii { "~" } else { "…" };
+    let mut out = String::new();
+    let mut w = 0;
+    for (g, gw) in clusters(s) {
+        if w + gw + 1 > max {
+            break;
+        }
+        out.push_str(g);
+        w += gw;
+    }
+    if max > 0 {
+        out.push_str(mark);
+    }
+    out
+}
+
+/// The longest prefix of `s` at most `max` columns wide (whole graphemes only).
+pub fn cut(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut w = 0;
+    for (g, gw) in clusters(s) {
+        if w + gw > max {
+            break;
+        }
+        out.push_str(g);
+        w += gw;
+    }
+    out
+}
+
+/// Pad with spaces on the right to `w` columns.
+pub fn pad_right(s: &str, w: usize) -> String {
+    let cur = display_width(s);
+    let mut out = s.to_string();
+    out.extend(std::iter::repeat_n(' ', w.saturating_sub(cur)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_strips_escapes_and_controls() {
+        assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m\u{7}b"), "aredb");
+        assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
+        assert_eq!(sanitize("tab\there\u{202e}x\u{85}"), "tab herex");
+    }
+
+    #[test]
+    fn wraps_at_code_friendly_points_only() {
+        let w = wrap("_drain_agent(prompt, options, handler)", 20);
+        assert!(w.iter().any(|l| l.starts_with("_drain_agent(")));
+        assert!(
+            w.join("")
+                .replace(' ', "")
+                .contains("_drain_agent(prompt,options,handler)")
+        );
+        assert_eq!(
+            wrap("averyveryverylongidentifier", 5),
+            vec!["averyveryverylongidentifier"]
+        );
+    }
+
+    #[test]
+    fn wraps_evenly_and_keeps_names_whole() {
+        assert_eq!(
+            wrap("print error, exit 2", 17),
+            vec!["print error,", "exit 2"]
+        );
+        assert_eq!(
+            wrap("GET comments (If-None-Match)", 20),
+            vec!["GET comments", "(If-None-Match)"]
+        );
+        assert_eq!(
+            wrap("load_config(app.toml)", 14),
+            vec!["load_config(", "app.toml)"]
+        );
+        assert_eq!(
+            wrap_into("GitHub REST API", 3),
+            vec!["GitHub", "REST", "API"]
+        );
+        assert_eq!(
+            wrap_into("resolve_repository", 3),
+            vec!["resolve_repository"]
+        );
+    }
+
+    /// `upload_file(` / `path)` was a break inside an identifier although a space
+    /// before it gave room: spaces first, a word cut only when it is wider than the line.
+    #[test]
+    fn wraps_at_spaces_before_cutting_a_word() {
+        assert_eq!(
+            wrap("call upload_file(path)", 18),
+            vec!["call", "upload_file(path)"]
+        );
+        assert_eq!(
+            wrap("GET /repos/o/r/issues/42/comments", 20),
+            vec!["GET /repos/o/r/", "issues/42/comments"]
+        );
+        assert_eq!(wrap_count("call upload_file(path)", 18), 2);
+        // a dotted name only when it is wider than the line on its own
+        assert_eq!(
+            wrap("enqueue(pull_request.synchronize, pr=42)", 16),
+            vec!["enqueue(", "pull_request.", "synchronize,", "pr=42)"]
+        );
+        assert_eq!(
+            wrap("read app.toml now", 9),
+            vec!["read", "app.toml", "now"]
+        );
+    }
+
+    #[test]
+    fn br_splits_lines() {
+        assert_eq!(label_lines("a<br/>b<BR>c<br />d"), vec!["a", "b", "c", "d"]);
+        assert_eq!(label_lines("#quot;x#quot; #9829;"), vec!["\"x\" ♥"]);
+    }
+
+    /// The one-pass width of drawn lines agrees with the per-character measure.
+    #[test]
+    fn drawn_glyphs_measure_alike_both_ways() {
+        for c in '\u{2500}'..='\u{25f7}' {
+            let s = format!("a{c}b");
+            assert_eq!(display_width(&s), slow_width(&s), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn width_counts_wide_chars() {
+        assert_eq!(display_width("日本"), 4);
+        assert_eq!(display_width("ab"), 2);
+    }
+}

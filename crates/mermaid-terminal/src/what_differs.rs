@@ -1,0 +1,370 @@
+//! What differs between the options of a question, by what they say: the participants,
+//! messages, nodes, edges, states and members one option has and another lacks (see
+//! [`crate::items`]), not where their drawings put them. An option lacking a
+//! participant differs by that participant and what involves it, nothing else; edges
+//! listed in another order are the same edges; messages (which happen in order) that
+//! every option has but in another place are said to be moved.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::items::{Item, ItemKind, Items, items_of};
+
+/// Differences past which variants are not paired into rows (each is a row of its own).
+const PAIR_AT_MOST: usize = 400;
+
+/// Where the options of a question differ.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Comparison {
+    /// One per difference, in the order the options say them.
+    pub rows: Vec<Row>,
+    /// The items every option has.
+    pub same: Vec<String>,
+    /// Options that are no diagram this renderer reads (compared by nobody).
+    pub unread: Vec<usize>,
+}
+
+/// One difference: what each option has in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// What kind of item differs.
+    pub kind: ItemKind,
+    /// An item every option has, but in another place: the item (then `has` says where).
+    pub moved: Option<String>,
+    /// Per option: what it has here, `None` for nothing (or an unread option).
+    pub has: Vec<Option<String>>,
+}
+
+impl Row {
+    /// The options grouped by what they have here (`None`: nothing), in option order;
+    /// `skip` options are left out.
+    pub fn groups(&self, skip: &[usize]) -> Vec<(Vec<usize>, Option<&str>)> {
+        let mut out: Vec<(Vec<usize>, Option<&str>)> = Vec::new();
+        for (i, has) in self.has.iter().enumerate() {
+            if skip.contains(&i) {
+                continue;
+            }
+            let has = has.as_deref();
+            match out.iter_mut().find(|(_, h)| *h == has) {
+                Some((options, _)) => options.push(i),
+                None => out.push((vec![i], has)),
+            }
+        }
+        out
+    }
+}
+
+impl Comparison {
+    /// The items of option `option` that make it differ (it has them and another option
+    /// has not, or has them elsewhere).
+    pub fn differing(&self, option: usize) -> Vec<&str> {
+        self.rows
+            .iter()
+            .filter_map(|r| match &r.moved {
+                Some(item) => Some(item.as_str()),
+                None => r.has.get(option)?.as_deref(),
+            })
+            .collect()
+    }
+}
+
+/// One item of one option, told apart from its repeats (a message sent twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Keyed {
+    kind: ItemKind,
+    text: String,
+    item: Item,
+}
+
+fn keyed(items: &Items) -> Vec<Keyed> {
+    let mut seen: HashMap<(ItemKind, &str), usize> = HashMap::new();
+    items
+        .items
+        .iter()
+        .map(|item| {
+            let n = seen.entry((item.kind, item.text.as_str())).or_insert(0);
+            *n += 1;
+            let text = match *n {
+                1 => item.text.clone(),
+                n => format!("{} ({})", item.text, ordinal(n)),
+            };
+            Keyed {
+                kind: item.kind,
+                text,
+                item: item.clone(),
+            }
+        })
+        .collect()
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Two variants of one step: a message turned round, relabelled or re-aimed; a node moved
+/// to another subgraph; a member changed in the same class.
+fn related(a: &Item, b: &Item) -> bool {
+    let ends = |i: &Item| {
+        let mut e = i.involves.clone();
+        e.sort();
+        e
+    };
+    let share_an_end = a.involves.iter().any(|x| b.involves.contains(x));
+    match a.kind {
+        ItemKind::Message | ItemKind::Edge => {
+            ends(a) == ends(b) || (a.label == b.label && share_an_end)
+        }
+        ItemKind::Note => a.label == b.label || ends(a) == ends(b),
+        ItemKind::Member | ItemKind::Lifeline => a.involves == b.involves,
+        ItemKind::Direction => true,
+        ItemKind::Node | ItemKind::Participant if !a.id.is_empty() && a.id == b.id => true,
+        ItemKind::Node | ItemKind::Block | ItemKind::Subgraph => {
+            !a.label.is_empty() && a.label == b.label
+        }
+        ItemKind::Participant => false,
+    }
+}
+
+/// Compares the options of one question (their Mermaid sources).
+pub fn compare(sources: &[&str]) -> Comparison {
+    let items: Vec<Option<Items>> = sources.iter().map(|s| items_of(s)).collect();
+    let ordered = items.iter().flatten().any(|i| i.ordered);
+    let parsed: Vec<Option<Vec<Keyed>>> = items.iter().map(|i| i.as_ref().map(keyed)).collect();
+    let unread: Vec<usize> = (0..sources.len())
+        .filter(|&i| parsed[i].is_none())
+        .collect();
+    let read: Vec<usize> = (0..sources.len())
+        .filter(|&i| parsed[i].is_some())
+        .collect();
+    // Every distinct item in the order the options first say it, and who says it.
+    let mut distinct: Vec<Said> = Vec::new();
+    let mut index: HashMap<(ItemKind, &str), usize> = HashMap::new();
+    for &i in &read {
+        for k in parsed[i].iter().flatten() {
+            let at = *index.entry((k.kind, k.text.as_str())).or_insert_with(|| {
+                distinct.push((k, vec![false; sources.len()]));
+                distinct.len() - 1
+            });
+            distinct[at].1[i] = true;
+        }
+    }
+    let everywhere = |has: &[bool]| read.iter().all(|&i| has[i]);
+    let same: Vec<String> = distinct
+        .iter()
+        .filter(|(_, h)| everywhere(h))
+        .map(|(k, _)| k.item.text.clone())
+        .collect();
+    let differing: Vec<&Said> = distinct.iter().filter(|(_, h)| !everywhere(h)).collect();
+    let mut rows = paired(&differing, sources.len());
+    if ordered {
+        let common: Vec<&str> = distinct
+            .iter()
+            .filter(|(k, h)| everywhere(h) && k.kind != ItemKind::Participant)
+            .map(|(k, _)| k.text.as_str())
+            .collect();
+        rows.extend(moved(&parsed, &read, &common));
+    }
+    Comparison { rows, same, unread }
+}
+
+/// An item and which options say it.
+type Said<'a> = (&'a Keyed, Vec<bool>);
+
+/// One row per difference: variants of one step share a row when no option has two of
+/// them (past a few hundred differences, pairing them costs more than it tells).
+fn paired(differing: &[&Said], options: usize) -> Vec<Row> {
+    let pair = differing.len() <= PAIR_AT_MOST;
+    let mut slots: Vec<(Vec<&Said>, Vec<bool>)> = Vec::new();
+    for &entry in differing {
+        let (k, has) = entry;
+        let fits = |(members, covered): &&mut (Vec<&Said>, Vec<bool>)| {
+            pair && members[0].0.kind == k.kind
+                && covered.iter().zip(has).all(|(c, h)| !(*c && *h))
+                && members.iter().any(|(m, _)| related(&m.item, &k.item))
+        };
+        match slots.iter_mut().find(fits) {
+            Some((members, covered)) => {
+                members.push(entry);
+                for (c, h) in covered.iter_mut().zip(has) {
+                    *c |= *h;
+                }
+            }
+            None => slots.push((vec![entry], has.clone())),
+        }
+    }
+    slots
+        .into_iter()
+        .map(|(members, _)| Row {
+            kind: members[0].0.kind,
+            moved: None,
+            has: (0..options)
+                .map(|i| {
+                    members
+                        .iter()
+                        .find(|(_, has)| has[i])
+                        .map(|(m, _)| m.text.clone())
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Items every option has, in an order some other option does not keep: for each, what
+/// it comes after in each option.
+fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<Row> {
+    let in_all: HashSet<&str> = common.iter().copied().collect();
+    let order: Vec<Vec<&str>> = parsed
+        .iter()
+        .map(|p| {
+            p.iter()
+                .flatten()
+                .map(|k| k.text.as_str())
+                .filter(|t| in_all.contains(t))
+                .collect()
+        })
+        .collect();
+    let mut out_of_order: HashSet<&str> = HashSet::new();
+    for (n, &i) in read.iter().enumerate() {
+        for &j in &read[n + 1..] {
+            let (in_i, in_j) = crate::compare::common_rows(&order[i], &order[j]);
+            for (seq, kept) in [(&order[i], in_i), (&order[j], in_j)] {
+                for (t, keep) in seq.iter().zip(kept) {
+                    if !keep {
+                        out_of_order.insert(t);
+                    }
+                }
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for t in common.iter().filter(|t| out_of_order.contains(**t)) {
+        let kind = parsed
+            .iter()
+            .flatten()
+            .flatten()
+            .find(|k| k.text == *t)
+            .map_or(ItemKind::Message, |k| k.kind);
+        let has: Vec<Option<String>> = (0..parsed.len())
+            .map(|i| {
+                let seq = &order[i];
+                let at = seq.iter().position(|x| x == t)?;
+                Some(match at.checked_sub(1).map(|p| seq[p]) {
+                    Some(before) => format!("after {before}"),
+                    None => "first".to_string(),
+                })
+            })
+            .collect();
+        let places: Vec<&Option<String>> = read.iter().map(|&i| &has[i]).collect();
+        if places.windows(2).any(|w| w[0] != w[1]) {
+            rows.push(Row {
+                kind,
+                moved: Some((*t).to_string()),
+                has,
+            });
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Groups<'a> = Vec<(Vec<usize>, Option<&'a str>)>;
+
+    const WITH_AUDIT: &str = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    participant L as Audit log\n    C->>A: POST /orders\n    A->>L: record order\n    L-->>A: ok\n    A-->>C: 201 Created";
+    const WITHOUT_AUDIT: &str = "sequenceDiagram\n    participant C as Client\n    participant A as API\n    C->>A: POST /orders\n    A-->>C: 201 Created";
+
+    #[test]
+    fn an_option_lacking_a_participant_differs_only_by_what_involves_it() {
+        let c = compare(&[WITH_AUDIT, WITHOUT_AUDIT, WITH_AUDIT, WITH_AUDIT]);
+        let differs: Vec<(ItemKind, Groups)> =
+            c.rows.iter().map(|r| (r.kind, r.groups(&[]))).collect();
+        assert_eq!(
+            differs,
+            vec![
+                (
+                    ItemKind::Participant,
+                    vec![(vec![0, 2, 3], Some("Audit log")), (vec![1], None)]
+                ),
+                (
+                    ItemKind::Message,
+                    vec![
+                        (vec![0, 2, 3], Some("API ──▶ Audit log: record order")),
+                        (vec![1], None)
+                    ]
+                ),
+                (
+                    ItemKind::Message,
+                    vec![
+                        (vec![0, 2, 3], Some("Audit log ┄┄▶ API: ok")),
+                        (vec![1], None)
+                    ]
+                ),
+            ]
+        );
+        // The participants and messages all four have are the same, not "different".
+        assert_eq!(c.same.len(), 4);
+        assert!(c.differing(1).is_empty());
+    }
+
+    #[test]
+    fn edges_listed_in_another_order_are_the_same_edges() {
+        let a = "flowchart TD\n  A[start] --> B{ok?}\n  B -->|yes| C[done]\n  B -->|no| A";
+        let b = "flowchart TD\n  X{ok?} -->|no| S[start]\n  S --> X\n  X -->|yes| D[done]";
+        let c = compare(&[a, b]);
+        assert_eq!(c.rows, Vec::new(), "{:?}", c.rows);
+        assert_eq!(c.same.len(), 7, "direction, 3 nodes, 3 edges");
+    }
+
+    #[test]
+    fn a_message_turned_round_is_one_row_with_each_variant() {
+        let a = "sequenceDiagram\n  Client->>API: retry\n  API-->>Client: done";
+        let d = "sequenceDiagram\n  API->>Client: retry\n  API-->>Client: done";
+        let b = "sequenceDiagram\n  Client->>API: other\n  API-->>Client: done";
+        let c = compare(&[a, b, a, d]);
+        let retry: Vec<_> = c
+            .rows
+            .iter()
+            .map(|r| r.groups(&[]))
+            .find(|g| g.iter().any(|(_, t)| *t == Some("API ──▶ Client: retry")))
+            .unwrap();
+        assert_eq!(
+            retry,
+            vec![
+                (vec![0, 2], Some("Client ──▶ API: retry")),
+                (vec![1], Some("Client ──▶ API: other")),
+                (vec![3], Some("API ──▶ Client: retry")),
+            ]
+        );
+    }
+
+    #[test]
+    fn messages_every_option_sends_in_another_order_are_moved() {
+        let a = "sequenceDiagram\n  A->>B: one\n  A->>B: two\n  A->>B: three";
+        let b = "sequenceDiagram\n  A->>B: two\n  A->>B: one\n  A->>B: three";
+        let c = compare(&[a, b]);
+        assert_eq!(c.rows.len(), 1, "{:?}", c.rows);
+        let row = &c.rows[0];
+        assert!(row.moved.is_some());
+        assert_ne!(row.has[0], row.has[1]);
+        // a message sent twice is two items
+        let twice = "sequenceDiagram\n  A->>B: one\n  A->>B: one";
+        let once = "sequenceDiagram\n  A->>B: one";
+        let c = compare(&[twice, once]);
+        assert_eq!(c.rows[0].has[0].as_deref(), Some("A ──▶ B: one (2nd)"));
+    }
+
+    #[test]
+    fn an_option_that_is_no_diagram_is_left_out() {
+        let c = compare(&[WITH_AUDIT, "pie\n \"a\": 1", WITH_AUDIT]);
+        assert_eq!(c.unread, vec![1]);
+        assert!(c.rows.is_empty());
+    }
+}
