@@ -60,6 +60,14 @@ pub enum Stage {
     Redrafting { index: usize, checks: Vec<String> },
     /// Slot `index`'s question failed its checks again: the quiz goes on without it.
     QuestionDropped { index: usize, checks: Vec<String> },
+    /// Slot `index` (`mcq · …`, as in [`Stage::Planned`]) passed its checks while the
+    /// plan is still being written: its question is being written already. Told before
+    /// `Planned`, which lists it again.
+    SlotPlanned { index: usize, slot: String },
+    /// Slot `index`'s drafter made a tool call (`Read src/retry.rs`: the CLI reading the
+    /// repository). Its tokens count in the [`Stage::Writing`] stages told while the
+    /// questions are written (the whole generation's tokens so far).
+    DraftActivity { index: usize, activity: ToolUse },
 }
 
 /// How a quiz is written: one call for the whole quiz, or a plan then one call per question
@@ -105,6 +113,8 @@ impl Stage {
             self,
             Self::QuestionDrafted { .. }
                 | Self::QuestionReady { .. }
+                | Self::SlotPlanned { .. }
+                | Self::DraftActivity { .. }
                 | Self::Writing {
                     activity: Some(_),
                     ..
@@ -157,6 +167,12 @@ impl Stage {
                 "question q{} is left out: it failed its checks again:",
                 index + 1
             ),
+            Self::SlotPlanned { index, slot } => {
+                format!("planned q{}: {slot}; writing it now", index + 1)
+            }
+            Self::DraftActivity { index, activity } => {
+                format!("q{}: {}", index + 1, doing(activity))
+            }
             Self::Ready { questions, kept } => format!(
                 "quiz ready: {} (kept in {})",
                 crate::text::plural(*questions, "question", "questions"),

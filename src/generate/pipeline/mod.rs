@@ -7,10 +7,13 @@
 mod draft;
 mod plan;
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
 use futures_util::StreamExt as _;
-use futures_util::stream;
+use futures_util::stream::FuturesUnordered;
 use serde_json::Value;
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::{self, UnboundedSender};
 
 use super::checks::{MIN_QUESTIONS, check_generated};
 use super::input::Input;
@@ -20,8 +23,11 @@ use super::schema::drafted_question_schema;
 use crate::llm::{Ask, Llm, LlmError, Progress, Selection, run_blocking};
 use crate::quiz::{Question, Quiz, WIRE_VERSION, validate};
 
-pub use draft::{DRAFT_TOOL, accept_question, draft_message, slot_id};
-pub use plan::{PLAN_TOOL, Plan, Slot, accept_plan, check_plan, plan_schema};
+pub use draft::{DRAFT_TOOL, Planned, accept_question, draft_message, slot_id};
+pub use plan::{
+    PLAN_TOOL, Plan, Slot, accept_plan, accept_plan_after, check_plan, check_plan_so_far,
+    plan_schema,
+};
 
 /// The planner's system prompt.
 pub const PLAN_SYSTEM: &str = include_str!("plan.md");
@@ -101,54 +107,201 @@ enum Undrafted {
     Llm(LlmError),
 }
 
+/// The slots that passed their checks while the plan was being written, in order: each
+/// one's drafter is started at once, and the complete plan keeps them as they are.
+#[derive(Default)]
+struct Early {
+    slots: Vec<Slot>,
+}
+
+/// Output tokens so far of every call of the generation (the planner's and each
+/// drafter's, each round apart), told as one count: the screen's line for the stage that
+/// runs shows the total.
+#[derive(Default)]
+struct Tally {
+    tokens: Mutex<HashMap<(Option<usize>, u32), u64>>,
+}
+
+impl Tally {
+    /// Counts `output_tokens` for `drafter`'s (`None`: the planner's) round `round`, and
+    /// returns the total.
+    fn count(&self, drafter: Option<usize>, round: u32, output_tokens: u64) -> u64 {
+        let mut tokens = self.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+        tokens.insert((drafter, round), output_tokens);
+        tokens.values().sum()
+    }
+}
+
+/// What a drafter's progress tells the caller: the generation's tokens so far, and each
+/// tool call it makes (the CLI reading the repository) as its own stage.
+fn drafter_stage(index: usize, progress: Progress, tally: &Tally) -> Option<Stage> {
+    match progress {
+        Progress::Repairing { checks, .. } => Some(Stage::Repairing { checks }),
+        Progress::Streaming {
+            round,
+            output_tokens,
+            ..
+        }
+        | Progress::Working {
+            round,
+            activity: None,
+            output_tokens,
+            ..
+        } => Some(Stage::Writing {
+            round: 0,
+            output_tokens: tally.count(Some(index), round, output_tokens),
+            activity: None,
+        }),
+        Progress::Working {
+            round,
+            activity: Some(activity),
+            output_tokens,
+            ..
+        } => {
+            tally.count(Some(index), round, output_tokens);
+            Some(Stage::DraftActivity { index, activity })
+        }
+        Progress::Asking { .. } | Progress::Answered { .. } | Progress::Item { .. } => None,
+    }
+}
+
+/// Slots that wait for a drafter, and what is known of the plan.
+struct Drafting {
+    /// The complete plan, once it passed its checks.
+    plan: Option<Plan>,
+    /// Slots due a drafter, in order; `asked`: every slot ever queued.
+    queue: VecDeque<usize>,
+    asked: Vec<usize>,
+    ready: Vec<(usize, Question)>,
+    /// Slots left out, with why (decided once the plan's size is known).
+    failed: Vec<(usize, u32, Vec<String>, String)>,
+}
+
+impl Drafting {
+    fn queue(&mut self, index: usize) {
+        if !self.asked.contains(&index) {
+            self.asked.push(index);
+            self.queue.push_back(index);
+        }
+    }
+}
+
 impl Job<'_> {
     async fn run(&self, stages: &Stages) -> Result<Quiz, GenerateError> {
-        let plan = self.plan(stages).await?;
-        let _ = stages.send(Stage::Planned {
-            slots: plan.slots.iter().map(Slot::line).collect(),
-        });
-        let n = plan.slots.len();
-        let mut ready: Vec<Option<Question>> = vec![None; n];
-        let mut left_out = 0;
-        let mut drafts = stream::iter(0..n)
-            .map(|index| self.draft(&plan, index, stages))
-            .buffer_unordered(concurrency(self.llm));
-        while let Some((index, drafted)) = drafts.next().await {
-            match drafted {
-                Ok(question) => {
-                    let _ = stages.send(Stage::QuestionReady {
-                        index,
-                        question: question.clone(),
-                    });
-                    ready[index] = Some(question);
-                }
-                Err(Undrafted::Failed {
-                    attempts,
-                    checks,
-                    raw,
-                }) => {
-                    left_out += 1;
-                    if n - left_out < MIN_QUESTIONS {
-                        // Returning drops the drafters still at work.
-                        return Err(GenerateError::Invalid {
-                            attempts,
-                            checks,
-                            raw_saved: save_raw(self.failed_dir, &self.input.digest, &raw),
-                        });
+        let early = Mutex::new(Early::default());
+        let tally = Tally::default();
+        let (slot_tx, mut slot_rx) = mpsc::unbounded_channel::<usize>();
+        let planning = self.plan(stages, &early, &slot_tx, &tally);
+        let mut planning = std::pin::pin!(planning);
+        let mut state = Drafting {
+            plan: None,
+            queue: VecDeque::new(),
+            asked: Vec::new(),
+            ready: Vec::new(),
+            failed: Vec::new(),
+        };
+        let mut drafts = FuturesUnordered::new();
+        loop {
+            while drafts.len() < concurrency(self.llm)
+                && let Some(index) = state.queue.pop_front()
+            {
+                let (slots, planned) = match &state.plan {
+                    Some(plan) => (plan.slots.clone(), Planned::Whole),
+                    None => (lock(&early).slots.clone(), Planned::SoFar),
+                };
+                drafts.push(self.draft(slots, planned, index, stages, &tally));
+            }
+            if state.plan.is_some() && drafts.is_empty() {
+                break;
+            }
+            tokio::select! {
+                plan = &mut planning, if state.plan.is_none() => {
+                    let plan = plan?;
+                    while let Ok(index) = slot_rx.try_recv() {
+                        self.slot_started(&mut state, &early, index, stages);
                     }
-                    let _ = stages.send(Stage::QuestionDropped { index, checks });
+                    let _ = stages.send(Stage::Planned {
+                        slots: plan.slots.iter().map(Slot::line).collect(),
+                    });
+                    for index in 0..plan.slots.len() {
+                        state.queue(index);
+                    }
+                    state.plan = Some(plan);
+                    // Held until the plan was told, so that a caller knows their number.
+                    for (index, question) in &state.ready {
+                        let _ = stages.send(Stage::QuestionReady { index: *index, question: question.clone() });
+                    }
+                    self.left_out(&state, stages, 0)?;
                 }
-                Err(Undrafted::Llm(e)) => {
-                    return Err(failed(e, self.failed_dir, &self.input.digest));
+                Some(index) = slot_rx.recv(), if state.plan.is_none() => {
+                    self.slot_started(&mut state, &early, index, stages);
                 }
+                Some((index, drafted)) = drafts.next(), if !drafts.is_empty() => match drafted {
+                    Ok(question) => {
+                        if state.plan.is_some() {
+                            let _ = stages.send(Stage::QuestionReady { index, question: question.clone() });
+                        }
+                        state.ready.push((index, question));
+                    }
+                    Err(Undrafted::Failed { attempts, checks, raw }) => {
+                        state.failed.push((index, attempts, checks, raw));
+                        if state.plan.is_some() {
+                            self.left_out(&state, stages, state.failed.len() - 1)?;
+                        }
+                    }
+                    Err(Undrafted::Llm(e)) => {
+                        return Err(failed(e, self.failed_dir, &self.input.digest));
+                    }
+                },
             }
         }
         drop(drafts);
-        self.assemble(ready.into_iter().flatten().collect())
+        let mut ready = state.ready;
+        ready.sort_by_key(|(index, _)| *index);
+        self.assemble(ready.into_iter().map(|(_, q)| q).collect())
     }
 
-    /// The planning call, its plan held to [`check_plan`].
-    async fn plan(&self, stages: &Stages) -> Result<Plan, GenerateError> {
+    /// Slot `index` passed its checks while the plan is written: its drafter is due.
+    fn slot_started(&self, state: &mut Drafting, early: &Mutex<Early>, index: usize, stages: &Stages) {
+        let line = lock(early).slots.get(index).map(Slot::line);
+        if let Some(slot) = line {
+            let _ = stages.send(Stage::SlotPlanned { index, slot });
+            state.queue(index);
+        }
+    }
+
+    /// Tells the slots of `state.failed[from..]` left out, or fails the generation when
+    /// fewer than [`MIN_QUESTIONS`] of the plan's would be left (the plan is known).
+    fn left_out(&self, state: &Drafting, stages: &Stages, from: usize) -> Result<(), GenerateError> {
+        let n = state.plan.as_ref().map_or(0, |p| p.slots.len());
+        for (i, (index, attempts, checks, raw)) in state.failed.iter().enumerate().skip(from) {
+            if n - (i + 1).min(n) < MIN_QUESTIONS {
+                // Returning drops the drafters still at work.
+                return Err(GenerateError::Invalid {
+                    attempts: *attempts,
+                    checks: checks.clone(),
+                    raw_saved: save_raw(self.failed_dir, &self.input.digest, raw),
+                });
+            }
+            let _ = stages.send(Stage::QuestionDropped {
+                index: *index,
+                checks: checks.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The planning call, streamed: each slot that passes its checks on its own as soon
+    /// as it is written (after the ones before it) is kept in `early` and told on `slots`,
+    /// for its drafter to start at once. The whole plan is then held to [`check_plan`]
+    /// around the slots kept: a repair changes only the slots after them.
+    async fn plan(
+        &self,
+        stages: &Stages,
+        early: &Mutex<Early>,
+        slots: &mpsc::UnboundedSender<usize>,
+        tally: &Tally,
+    ) -> Result<Plan, GenerateError> {
         let mut user = change_message(
             self.input,
             self.context,
@@ -166,11 +319,49 @@ impl Job<'_> {
             what: "plan",
             shape: "one object: {\"slots\": [...]}, each slot with type, focus, misconception, diagram and anchor",
         };
-        let validate = |value: &Value| accept_plan(value, self.input, self.context.questions);
+        let asked = self.context.questions;
+        let validate =
+            |value: &Value| accept_plan_after(value, &lock(early).slots, self.input, asked);
         let (backend, model) = (self.llm.name(), self.model);
-        let report = |p: Progress| {
-            if let Some(stage) = stage_of(&p, backend, model) {
-                let _ = stages.send(stage);
+        let report = |p: Progress| match p {
+            Progress::Item {
+                array, index, value, ..
+            } if array == "slots" => {
+                let mut early = lock(early);
+                if index != early.slots.len() {
+                    return;
+                }
+                let Ok(slot) = serde_json::from_value::<Slot>(value) else {
+                    return;
+                };
+                early.slots.push(slot);
+                if check_plan_so_far(&early.slots, self.input, asked).is_empty() {
+                    let _ = slots.send(index);
+                } else {
+                    early.slots.pop();
+                }
+            }
+            Progress::Streaming {
+                round,
+                output_tokens,
+                ..
+            }
+            | Progress::Working {
+                round,
+                activity: None,
+                output_tokens,
+                ..
+            } => {
+                let _ = stages.send(Stage::Writing {
+                    round,
+                    output_tokens: tally.count(None, round, output_tokens),
+                    activity: None,
+                });
+            }
+            p => {
+                if let Some(stage) = stage_of(&p, backend, model) {
+                    let _ = stages.send(stage);
+                }
             }
         };
         self.llm
@@ -181,20 +372,23 @@ impl Job<'_> {
 
     /// Slot `index`'s question: one drafting call (its repairs within the backend's
     /// limits), and a fresh one told what failed when that one's answer stays invalid.
+    /// `slots`: the plan as far as it is known when the drafter starts.
     async fn draft(
         &self,
-        plan: &Plan,
+        slots: Vec<Slot>,
+        planned: Planned,
         index: usize,
         stages: &Stages,
+        tally: &Tally,
     ) -> (usize, Result<Question, Undrafted>) {
-        let slot = &plan.slots[index];
-        let first = draft_message(self.input, self.context, plan, index);
+        let slot = &slots[index];
+        let first = draft_message(self.input, self.context, &slots, planned, index);
         let schema = drafted_question_schema(slot.kind);
         let validate =
             |value: &Value| accept_question(value, slot, index, self.input, self.pr_number);
         let report = |p: Progress| {
-            if let Progress::Repairing { checks, .. } = p {
-                let _ = stages.send(Stage::Repairing { checks });
+            if let Some(stage) = drafter_stage(index, p, tally) {
+                let _ = stages.send(stage);
             }
         };
         let mut user = first.clone();
@@ -286,4 +480,8 @@ fn redraft_message(first: &str, checks: &[String]) -> String {
         m.push('\n');
     }
     m
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
