@@ -236,6 +236,15 @@ mod tests {
             "{m}"
         );
         assert!(m.contains("The right diagram shows: call order"), "{m}");
+        let early = draft_message(&input(), &Context::default(), &slots[..1], Planned::SoFar, 0);
+        assert!(
+            early.contains("The quiz's plan so far (the rest is still being planned;"),
+            "{early}"
+        );
+        assert!(
+            early.contains("Write question q1 (slot 1 of the plan so far): a mcq question."),
+            "{early}"
+        );
         assert!(!m.contains("Size the quiz"), "{m}");
         assert!(
             m.ends_with("Submit it with the submit_question tool.\n"),

@@ -485,3 +485,72 @@ fn redraft_message(first: &str, checks: &[String]) -> String {
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::ToolUse;
+
+    #[test]
+    fn drafters_progress_is_the_generations_tokens_and_each_file_read() {
+        let tally = Tally::default();
+        assert_eq!(tally.count(None, 0, 200), 200, "the planner's");
+        let streaming = |round, output_tokens| Progress::Streaming {
+            round,
+            output_tokens,
+            chars: 0,
+        };
+        let writing = |output_tokens| Stage::Writing {
+            round: 0,
+            output_tokens,
+            activity: None,
+        };
+        assert_eq!(
+            drafter_stage(0, streaming(0, 50), &tally),
+            Some(writing(250))
+        );
+        assert_eq!(
+            drafter_stage(3, streaming(0, 30), &tally),
+            Some(writing(280))
+        );
+        assert_eq!(
+            drafter_stage(0, streaming(0, 90), &tally),
+            Some(writing(320)),
+            "a drafter's later count replaces its earlier one"
+        );
+        assert_eq!(
+            drafter_stage(0, streaming(1, 10), &tally),
+            Some(writing(330)),
+            "a repair round adds to the rounds before it"
+        );
+        let read = ToolUse {
+            tool: "Read".into(),
+            target: "src/retry.rs".into(),
+        };
+        let working = Progress::Working {
+            round: 0,
+            activity: Some(read.clone()),
+            turns: 2,
+            output_tokens: 40,
+        };
+        let stage = drafter_stage(1, working, &tally).unwrap();
+        assert_eq!(
+            stage,
+            Stage::DraftActivity {
+                index: 1,
+                activity: read
+            }
+        );
+        assert_eq!(stage.summary(), "q2: reading src/retry.rs");
+        assert!(stage.is_event());
+        assert_eq!(tally.count(None, 0, 200), 370, "its tokens are counted");
+        assert_eq!(
+            drafter_stage(
+                1,
+                Progress::Asking { round: 0 },
+                &tally
+            ),
+            None
+        );
+    }
+}

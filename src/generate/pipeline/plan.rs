@@ -302,6 +302,47 @@ mod tests {
         );
     }
 
+    fn slots(kinds: &[&str]) -> Vec<Slot> {
+        kinds
+            .iter()
+            .map(|k| serde_json::from_value(slot(k)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_first_slots_are_held_to_what_any_plan_starting_with_them_breaks() {
+        let so_far = |kinds: &[&str], asked| check_plan_so_far(&slots(kinds), &input(), asked);
+        assert!(so_far(&["mcq"], None).is_empty(), "one slot is not too few");
+        assert!(so_far(&["tf", "mcq", "open"], Some(3)).is_empty());
+        assert_eq!(
+            so_far(&["mcq", "tf", "tf"], None),
+            ["the plan has 2 tf slots: at most one tf in a quiz; make the others mcq"]
+        );
+        assert_eq!(
+            so_far(&["mcq", "mcq", "mcq"], Some(2)),
+            ["the plan has more than 2 slots"]
+        );
+        assert_eq!(so_far(&["open", "mcq"], None).len(), 1);
+    }
+
+    #[test]
+    fn a_complete_plan_keeps_the_slots_drafted_already_and_says_so_when_it_fails() {
+        let kept = slots(&["tf"]);
+        let mut answer = json!({"slots": [slot("mcq"), slot("mcq"), slot("open")]});
+        let plan = accept_plan_after(&answer, &kept, &input(), None).unwrap();
+        assert_eq!(plan.slots[0], kept[0], "the kept slot, not the answer's");
+        assert_eq!(plan.slots.len(), 3);
+        answer["slots"][1] = slot("tf");
+        let findings = accept_plan_after(&answer, &kept, &input(), None).unwrap_err();
+        assert_eq!(
+            findings,
+            [
+                "slot 1 is already being written and is kept as it is: change only the slots after it",
+                "the plan has 2 tf slots: at most one tf in a quiz; make the others mcq",
+            ]
+        );
+    }
+
     #[test]
     fn a_plan_out_of_its_schema_says_what_to_submit() {
         let got = findings(&[json!({"type": "essay", "focus": "f"})], None);
