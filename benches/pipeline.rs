@@ -11,39 +11,47 @@
 //! is a smoke run, 1000 times faster.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
 
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::needless_pass_by_value,
-    clippy::cast_precision_loss,
-    clippy::format_push_string
-)]
-#[path = "../tests/it/messages_fake/fake_messages.rs"]
-mod fake_messages;
-#[path = "support/realistic_quiz.rs"]
-mod realistic_quiz;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use fake_messages::{FakeMessages, Recorded, Reply};
 use quizz::generate::input::Marked;
 use quizz::generate::{
     Cancel, Context, Stage, prepare_pr, select_generator, write_quiz_pipelined, write_quiz_single,
 };
 use quizz::llm::EnvSnapshot;
 use serde_json::{Value, json};
+use support::fake_messages::{FakeMessages, Recorded, Reply};
 
 /// The planner's answer for the realistic quiz: its six slots, a line or two each.
 fn plan(quiz: &Value) -> Value {
     let focus = [
-        ("what happens to a request sent after a 529", "that an overloaded reply is final"),
-        ("when a retry-after header beats the backoff", "that the header is always obeyed"),
-        ("the order of take, the cache, the model and the checks", "that questions are shown before they are checked"),
-        ("what a cancelled generation keeps", "that cancelling loses the answers given"),
-        ("how a stream cut mid-reply is reported", "that a cut stream is parsed as far as it went"),
-        ("why question 1 is checked before the rest is written", "that early questions wait for the whole quiz"),
+        (
+            "what happens to a request sent after a 529",
+            "that an overloaded reply is final",
+        ),
+        (
+            "when a retry-after header beats the backoff",
+            "that the header is always obeyed",
+        ),
+        (
+            "the order of take, the cache, the model and the checks",
+            "that questions are shown before they are checked",
+        ),
+        (
+            "what a cancelled generation keeps",
+            "that cancelling loses the answers given",
+        ),
+        (
+            "how a stream cut mid-reply is reported",
+            "that a cut stream is parsed as far as it went",
+        ),
+        (
+            "why question 1 is checked before the rest is written",
+            "that early questions wait for the whole quiz",
+        ),
     ];
     let slots: Vec<Value> = quiz["questions"]
         .as_array()
@@ -165,19 +173,18 @@ fn measure(case: &Case, pipelined: bool, speedup: f64, quiz: &Value) -> Timing {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs this too, without `--bench`: a quick smoke run then.
-    let measuring = std::env::args().any(|a| a == "--bench");
-    let speedup: f64 = std::env::var("QUIZZ_BENCH_SPEEDUP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(if measuring { 1.0 } else { 1000.0 });
-    let quiz = realistic_quiz::quiz();
+    let speedup = support::speedup();
+    let quiz = support::realistic_quiz::quiz();
     let plan_tokens = plan(&quiz).to_string().len().div_ceil(4);
     println!(
         "the quiz: 6 questions, about {} output tokens in one call; the plan: about {plan_tokens} tokens",
         quiz.to_string().len().div_ceil(4)
     );
-    println!("seconds at the model's pace (the fake waits 1/{speedup} of them)\n");
+    println!("seconds at the model's pace (the fake waits 1/{speedup} of them)");
+    if speedup > 10.0 {
+        println!("a smoke run: quizz's own time is multiplied too, only --bench measures");
+    }
+    println!();
     println!(
         "| model | design | calls | output tokens | q1 written | q1 answerable | whole quiz |"
     );

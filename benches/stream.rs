@@ -11,29 +11,19 @@
 //!   `--bench`; `QUIZZ_BENCH_SPEEDUP=100` divides every delay for a quick look.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::cast_precision_loss)]
 
-#[allow(
-    dead_code,
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::needless_pass_by_value,
-    clippy::cast_precision_loss,
-    clippy::format_push_string
-)]
-#[path = "../tests/it/messages_fake/fake_messages.rs"]
-mod fake_messages;
-#[path = "support/realistic_quiz.rs"]
-mod realistic_quiz;
+#[path = "support/mod.rs"]
+mod support;
 
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use fake_messages::{FakeMessages, Reply};
 use quizz::generate::input::Marked;
 use quizz::generate::{TOOL_NAME, accept, prepare_pr, submit_quiz_schema};
 use quizz::llm::{Ask, Auth, Limits, Llm, MessagesClient, Progress};
-use realistic_quiz::quiz;
 use serde_json::Value;
+use support::fake_messages::{FakeMessages, Reply};
+use support::realistic_quiz::quiz;
 
 struct Case {
     name: &'static str,
@@ -84,13 +74,7 @@ fn measure(case: &Case, speedup: f64, answer: &Value) -> (f64, f64) {
 }
 
 fn main() {
-    // `cargo test --all-targets` runs this too, without `--bench`: a quick smoke run then,
-    // not the minutes of a measurement.
-    let measuring = std::env::args().any(|a| a == "--bench");
-    let speedup: f64 = std::env::var("QUIZZ_BENCH_SPEEDUP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(if measuring { 1.0 } else { 1000.0 });
+    let speedup = support::speedup();
     let answer = quiz();
     let text = answer.to_string();
     let q1 = answer["questions"][0].to_string();

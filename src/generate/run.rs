@@ -11,8 +11,8 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, BackendKind, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection, ToolUse, Usage,
-    run_blocking, select_backend,
+    Ask, BackendKind, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection,
+    ToolUse, Usage, run_blocking, select_backend,
 };
 use crate::quiz::{Question, Quiz};
 
@@ -54,7 +54,7 @@ pub enum Stage {
     /// fails`), each now written by a drafter of its own.
     Planned { slots: Vec<String> },
     /// Slot `index` (from 0) passed its checks: its question, shuffled, with its final id.
-    /// Sent as each drafter finishes, so in the order they finish.
+    /// Sent as each drafter finishes, so in the order they finish, never before `Planned`.
     QuestionReady { index: usize, question: Question },
     /// Slot `index`'s question kept failing these checks: it is written afresh, once.
     Redrafting { index: usize, checks: Vec<String> },

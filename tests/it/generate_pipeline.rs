@@ -456,12 +456,12 @@ fn position(stages: &[Stage], what: impl Fn(&Stage) -> bool) -> usize {
 #[test]
 fn a_slots_drafter_starts_before_the_plans_last_slot_is_written() {
     // The plan streams at 100 tokens a second (about 2 s for its six slots).
-    let server = FakeMessages::start(|r, _| match r.json()["tool_choice"]["name"].as_str() {
-        Some("plan_quiz") => Reply::tool_input(plan(&KINDS)).streamed_at(100.0),
-        _ => {
-            let slot = slot_of(r);
-            Reply::tool_input(question(KINDS[slot - 1], slot, ""))
+    let server = FakeMessages::start(|r, _| {
+        if r.json()["tool_choice"]["name"] == "plan_quiz" {
+            return Reply::tool_input(plan(&KINDS)).streamed_at(100.0);
         }
+        let slot = slot_of(r);
+        Reply::tool_input(question(KINDS[slot - 1], slot, ""))
     });
     let Run { result, stages } = run(&server);
     let quiz = result.unwrap();
@@ -479,11 +479,14 @@ fn a_slots_drafter_starts_before_the_plans_last_slot_is_written() {
     for slot in 1..=6 {
         assert_eq!(drafts_for(&server, slot).len(), 1, "slot {slot}");
     }
-    let early = position(&stages, |s| {
-        matches!(s, Stage::SlotPlanned { index: 0, slot } if slot == "mcq · focus of slot 1")
-    });
+    let early = position(
+        &stages,
+        |s| matches!(s, Stage::SlotPlanned { index: 0, slot } if slot == "mcq · focus of slot 1"),
+    );
     let planned = position(&stages, |s| matches!(s, Stage::Planned { .. }));
-    let ready = position(&stages, |s| matches!(s, Stage::QuestionReady { index: 0, .. }));
+    let ready = position(&stages, |s| {
+        matches!(s, Stage::QuestionReady { index: 0, .. })
+    });
     assert!(early < planned, "{stages:?}");
     assert!(
         planned < ready,
@@ -501,14 +504,12 @@ fn a_plan_whose_whole_check_fails_keeps_the_slots_drafted_already() {
         slot["focus"] = json!(format!("rewritten {}", slot["focus"].as_str().unwrap()));
     }
     let kinds = ["mcq", "tf", "mcq", "open"];
-    let server = FakeMessages::start(move |r, _| {
-        match r.json()["tool_choice"]["name"].as_str() {
-            Some("plan_quiz") if !is_repair(r) => Reply::tool_input(first.clone()),
-            Some("plan_quiz") => Reply::tool_input(repaired.clone()),
-            _ => {
-                let slot = slot_of(r);
-                Reply::tool_input(question(kinds[slot - 1], slot, ""))
-            }
+    let server = FakeMessages::start(move |r, _| match r.json()["tool_choice"]["name"].as_str() {
+        Some("plan_quiz") if !is_repair(r) => Reply::tool_input(first.clone()),
+        Some("plan_quiz") => Reply::tool_input(repaired.clone()),
+        _ => {
+            let slot = slot_of(r);
+            Reply::tool_input(question(kinds[slot - 1], slot, ""))
         }
     });
     let Run { result, stages } = run(&server);
@@ -533,7 +534,10 @@ fn a_plan_whose_whole_check_fails_keeps_the_slots_drafted_already() {
         );
     }
     let third = user_text(&drafts_for(&server, 3)[0]);
-    assert!(third.contains("Focus: rewritten focus of slot 3"), "{third}");
+    assert!(
+        third.contains("Focus: rewritten focus of slot 3"),
+        "{third}"
+    );
     assert_eq!(server.posts_for("submit_question").len(), 4);
     assert!(
         stages.contains(&Stage::Planned {

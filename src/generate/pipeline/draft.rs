@@ -236,7 +236,13 @@ mod tests {
             "{m}"
         );
         assert!(m.contains("The right diagram shows: call order"), "{m}");
-        let early = draft_message(&input(), &Context::default(), &slots[..1], Planned::SoFar, 0);
+        let early = draft_message(
+            &input(),
+            &Context::default(),
+            &slots[..1],
+            Planned::SoFar,
+            0,
+        );
         assert!(
             early.contains("The quiz's plan so far (the rest is still being planned;"),
             "{early}"

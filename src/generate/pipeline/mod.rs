@@ -130,14 +130,11 @@ impl Tally {
         tokens.insert((drafter, round), output_tokens);
         tokens.values().sum()
     }
-}
 
-/// What a drafter's progress tells the caller: the generation's tokens so far, and each
-/// tool call it makes (the CLI reading the repository) as its own stage.
-fn drafter_stage(index: usize, progress: Progress, tally: &Tally) -> Option<Stage> {
-    match progress {
-        Progress::Repairing { checks, .. } => Some(Stage::Repairing { checks }),
-        Progress::Streaming {
+    /// The generation's tokens so far, when `progress` of `drafter`'s call (`None`: the
+    /// planner's) is a count of its own.
+    fn writing(&self, drafter: Option<usize>, progress: &Progress) -> Option<Stage> {
+        let (Progress::Streaming {
             round,
             output_tokens,
             ..
@@ -147,11 +144,26 @@ fn drafter_stage(index: usize, progress: Progress, tally: &Tally) -> Option<Stag
             activity: None,
             output_tokens,
             ..
-        } => Some(Stage::Writing {
+        }) = progress
+        else {
+            return None;
+        };
+        Some(Stage::Writing {
             round: 0,
-            output_tokens: tally.count(Some(index), round, output_tokens),
+            output_tokens: self.count(drafter, *round, *output_tokens),
             activity: None,
-        }),
+        })
+    }
+}
+
+/// What a drafter's progress tells the caller: the generation's tokens so far, and each
+/// tool call it makes (the CLI reading the repository) as its own stage.
+fn drafter_stage(index: usize, progress: Progress, tally: &Tally) -> Option<Stage> {
+    if let Some(writing) = tally.writing(Some(index), &progress) {
+        return Some(writing);
+    }
+    match progress {
+        Progress::Repairing { checks, .. } => Some(Stage::Repairing { checks }),
         Progress::Working {
             round,
             activity: Some(activity),
@@ -161,7 +173,12 @@ fn drafter_stage(index: usize, progress: Progress, tally: &Tally) -> Option<Stag
             tally.count(Some(index), round, output_tokens);
             Some(Stage::DraftActivity { index, activity })
         }
-        Progress::Asking { .. } | Progress::Answered { .. } | Progress::Item { .. } => None,
+        // Streaming and Working without a tool call are counted above.
+        Progress::Streaming { .. }
+        | Progress::Working { activity: None, .. }
+        | Progress::Asking { .. }
+        | Progress::Answered { .. }
+        | Progress::Item { .. } => None,
     }
 }
 
@@ -182,6 +199,15 @@ impl Drafting {
         if !self.asked.contains(&index) {
             self.asked.push(index);
             self.queue.push_back(index);
+        }
+    }
+
+    /// Slot `index` passed its checks while the plan is written: its drafter is due.
+    fn slot_planned(&mut self, early: &Mutex<Early>, index: usize, stages: &Stages) {
+        let line = lock(early).slots.get(index).map(Slot::line);
+        if let Some(slot) = line {
+            let _ = stages.send(Stage::SlotPlanned { index, slot });
+            self.queue(index);
         }
     }
 }
@@ -218,7 +244,7 @@ impl Job<'_> {
                 plan = &mut planning, if state.plan.is_none() => {
                     let plan = plan?;
                     while let Ok(index) = slot_rx.try_recv() {
-                        self.slot_started(&mut state, &early, index, stages);
+                        state.slot_planned(&early, index, stages);
                     }
                     let _ = stages.send(Stage::Planned {
                         slots: plan.slots.iter().map(Slot::line).collect(),
@@ -234,7 +260,7 @@ impl Job<'_> {
                     self.left_out(&state, stages, 0)?;
                 }
                 Some(index) = slot_rx.recv(), if state.plan.is_none() => {
-                    self.slot_started(&mut state, &early, index, stages);
+                    state.slot_planned(&early, index, stages);
                 }
                 Some((index, drafted)) = drafts.next(), if !drafts.is_empty() => match drafted {
                     Ok(question) => {
@@ -261,18 +287,14 @@ impl Job<'_> {
         self.assemble(ready.into_iter().map(|(_, q)| q).collect())
     }
 
-    /// Slot `index` passed its checks while the plan is written: its drafter is due.
-    fn slot_started(&self, state: &mut Drafting, early: &Mutex<Early>, index: usize, stages: &Stages) {
-        let line = lock(early).slots.get(index).map(Slot::line);
-        if let Some(slot) = line {
-            let _ = stages.send(Stage::SlotPlanned { index, slot });
-            state.queue(index);
-        }
-    }
-
     /// Tells the slots of `state.failed[from..]` left out, or fails the generation when
     /// fewer than [`MIN_QUESTIONS`] of the plan's would be left (the plan is known).
-    fn left_out(&self, state: &Drafting, stages: &Stages, from: usize) -> Result<(), GenerateError> {
+    fn left_out(
+        &self,
+        state: &Drafting,
+        stages: &Stages,
+        from: usize,
+    ) -> Result<(), GenerateError> {
         let n = state.plan.as_ref().map_or(0, |p| p.slots.len());
         for (i, (index, attempts, checks, raw)) in state.failed.iter().enumerate().skip(from) {
             if n - (i + 1).min(n) < MIN_QUESTIONS {
@@ -325,7 +347,10 @@ impl Job<'_> {
         let (backend, model) = (self.llm.name(), self.model);
         let report = |p: Progress| match p {
             Progress::Item {
-                array, index, value, ..
+                array,
+                index,
+                value,
+                ..
             } if array == "slots" => {
                 let mut early = lock(early);
                 if index != early.slots.len() {
@@ -341,25 +366,11 @@ impl Job<'_> {
                     early.slots.pop();
                 }
             }
-            Progress::Streaming {
-                round,
-                output_tokens,
-                ..
-            }
-            | Progress::Working {
-                round,
-                activity: None,
-                output_tokens,
-                ..
-            } => {
-                let _ = stages.send(Stage::Writing {
-                    round,
-                    output_tokens: tally.count(None, round, output_tokens),
-                    activity: None,
-                });
-            }
             p => {
-                if let Some(stage) = stage_of(&p, backend, model) {
+                let stage = tally
+                    .writing(None, &p)
+                    .or_else(|| stage_of(&p, backend, model));
+                if let Some(stage) = stage {
                     let _ = stages.send(stage);
                 }
             }
@@ -545,11 +556,7 @@ mod tests {
         assert!(stage.is_event());
         assert_eq!(tally.count(None, 0, 200), 370, "its tokens are counted");
         assert_eq!(
-            drafter_stage(
-                1,
-                Progress::Asking { round: 0 },
-                &tally
-            ),
+            drafter_stage(1, Progress::Asking { round: 0 }, &tally),
             None
         );
     }

@@ -114,8 +114,11 @@ pub fn accept_plan_after(
         return Ok(plan);
     }
     let which = match kept.len() {
-        1 => "slot 1 is already being written and is kept as it is: change only the slots after it".to_string(),
-        n => format!("slots 1-{n} are already being written and are kept as they are: change only the slots after them"),
+        1 => "slot 1 is already being written and is kept as it is: change only the slots after it"
+            .to_string(),
+        n => format!(
+            "slots 1-{n} are already being written and are kept as they are: change only the slots after them"
+        ),
     };
     findings.insert(0, which);
     Err(findings)
@@ -158,10 +161,7 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
 /// The rules of the slots themselves, whatever their number.
 fn check_slots(slots: &[Slot], input: &Input) -> Vec<String> {
     let mut findings = Vec::new();
-    let tfs = slots
-        .iter()
-        .filter(|s| s.kind == QuestionType::Tf)
-        .count();
+    let tfs = slots.iter().filter(|s| s.kind == QuestionType::Tf).count();
     if tfs > 1 {
         findings.push(format!(
             "the plan has {tfs} tf slots: at most one tf in a quiz; make the others mcq"
