@@ -255,7 +255,8 @@ impl Job<'_> {
                     state.plan = Some(plan);
                     // Held until the plan was told, so that a caller knows their number.
                     for (index, question) in &state.ready {
-                        let _ = stages.send(Stage::QuestionReady { index: *index, question: question.clone() });
+                        let (index, question) = (*index, question.clone());
+                        let _ = stages.send(Stage::QuestionReady { index, question });
                     }
                     self.left_out(&state, stages, 0)?;
                 }
@@ -265,7 +266,8 @@ impl Job<'_> {
                 Some((index, drafted)) = drafts.next(), if !drafts.is_empty() => match drafted {
                     Ok(question) => {
                         if state.plan.is_some() {
-                            let _ = stages.send(Stage::QuestionReady { index, question: question.clone() });
+                            let question = question.clone();
+                            let _ = stages.send(Stage::QuestionReady { index, question });
                         }
                         state.ready.push((index, question));
                     }
