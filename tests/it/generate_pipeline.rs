@@ -455,10 +455,10 @@ fn position(stages: &[Stage], what: impl Fn(&Stage) -> bool) -> usize {
 
 #[test]
 fn a_slots_drafter_starts_before_the_plans_last_slot_is_written() {
-    // The plan streams at 100 tokens a second (about 2 s for its six slots).
+    // The plan streams at 60 tokens a second (about 3 s for its six slots).
     let server = FakeMessages::start(|r, _| {
         if r.json()["tool_choice"]["name"] == "plan_quiz" {
-            return Reply::tool_input(plan(&KINDS)).streamed_at(100.0);
+            return Reply::tool_input(plan(&KINDS)).streamed_at(60.0);
         }
         let slot = slot_of(r);
         Reply::tool_input(question(KINDS[slot - 1], slot, ""))
