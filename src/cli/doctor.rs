@@ -77,12 +77,20 @@ fn print_writer(env: &EnvSnapshot, selection: &Selection) -> std::io::Result<()>
         outln!("writer:   none: quizz writes no quiz either (the grader's backend writes them)");
         return Ok(());
     }
-    let (how, read) = crate::generate::Generator::from_env(env);
-    let how = match how {
-        crate::generate::Generator::Single => "one call for the whole quiz",
-        crate::generate::Generator::Pipeline => "a plan, then one call per question in parallel",
+    let (how, read) = crate::generate::Generator::from_env(env, selection.backend);
+    let note = match (how, read.is_some()) {
+        (_, true) => "",
+        (crate::generate::Generator::Pipeline, false) => {
+            " (the default on the Messages API: question 1 is ready while the rest is written, the whole quiz in half the time; QUIZZ_GENERATE=single for one call)"
+        }
+        (crate::generate::Generator::Single, false) => {
+            " (the default with the claude CLI; QUIZZ_GENERATE=pipeline for a plan and a call per question)"
+        }
     };
-    outln!("writer:   the same backend writes quizzes: {how}");
+    outln!(
+        "writer:   the same backend writes quizzes: {}{note}",
+        how.describe()
+    );
     let writer = crate::generate::select_generator(env, std::path::Path::new("."));
     for note in read.iter().chain(
         writer

@@ -400,6 +400,8 @@ pub(super) fn say_stage(stage: &Stage) {
         Stage::Ready { .. }
         | Stage::QuestionDrafted { .. }
         | Stage::QuestionReady { .. }
+        | Stage::SlotPlanned { .. }
+        | Stage::DraftActivity { .. }
         | Stage::Writing {
             activity: Some(_), ..
         } => errln!("quizz: {line}"),

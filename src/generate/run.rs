@@ -11,8 +11,8 @@ use super::input::Input;
 use super::prompt::{Context, SYSTEM, user_message};
 use super::schema::{TOOL_NAME, submit_quiz_schema};
 use crate::llm::{
-    Ask, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection, ToolUse, Usage,
-    run_blocking, select_backend,
+    Ask, BackendKind, EnvSnapshot, GRADER_SETUP, Limits, Llm, LlmError, Progress, Selection,
+    ToolUse, Usage, run_blocking, select_backend,
 };
 use crate::quiz::{Question, Quiz};
 
@@ -54,12 +54,20 @@ pub enum Stage {
     /// fails`), each now written by a drafter of its own.
     Planned { slots: Vec<String> },
     /// Slot `index` (from 0) passed its checks: its question, shuffled, with its final id.
-    /// Sent as each drafter finishes, so in the order they finish.
+    /// Sent as each drafter finishes, so in the order they finish, never before `Planned`.
     QuestionReady { index: usize, question: Question },
     /// Slot `index`'s question kept failing these checks: it is written afresh, once.
     Redrafting { index: usize, checks: Vec<String> },
     /// Slot `index`'s question failed its checks again: the quiz goes on without it.
     QuestionDropped { index: usize, checks: Vec<String> },
+    /// Slot `index` (`mcq · …`, as in [`Stage::Planned`]) passed its checks while the
+    /// plan is still being written: its question is being written already. Told before
+    /// `Planned`, which lists it again.
+    SlotPlanned { index: usize, slot: String },
+    /// Slot `index`'s drafter made a tool call (`Read src/retry.rs`: the CLI reading the
+    /// repository). Its tokens count in the [`Stage::Writing`] stages told while the
+    /// questions are written (the whole generation's tokens so far).
+    DraftActivity { index: usize, activity: ToolUse },
 }
 
 /// How a quiz is written: one call for the whole quiz, or a plan then one call per question
@@ -72,10 +80,22 @@ pub enum Generator {
 }
 
 impl Generator {
-    /// `QUIZZ_GENERATE`'s choice (one call unless it says `pipeline`), and what was read.
-    pub fn from_env(env: &EnvSnapshot) -> (Self, Option<String>) {
+    /// The design that writes quizzes on `backend` unless `QUIZZ_GENERATE` says otherwise:
+    /// the pipeline on the Messages API (measured: question 1 in 15 s and the whole quiz
+    /// in 33 s, where one call takes 80 s; `cargo bench --bench pipeline`), one call with
+    /// the `claude` CLI (each drafter would be a run of its own reading the repository).
+    pub fn default_for(backend: BackendKind) -> Self {
+        match backend {
+            BackendKind::AnthropicApiKey | BackendKind::AnthropicBearer => Self::Pipeline,
+            BackendKind::ClaudeCli | BackendKind::None => Self::Single,
+        }
+    }
+
+    /// The design for `backend`: `QUIZZ_GENERATE`'s choice, else [`Generator::default_for`];
+    /// and what was read of the variable.
+    pub fn from_env(env: &EnvSnapshot, backend: BackendKind) -> (Self, Option<String>) {
         match env.get("QUIZZ_GENERATE").map(str::trim) {
-            None | Some("") => (Self::Single, None),
+            None | Some("") => (Self::default_for(backend), None),
             Some("single") => (
                 Self::Single,
                 Some("QUIZZ_GENERATE is set: one call writes the quiz".into()),
@@ -87,12 +107,20 @@ impl Generator {
                 ),
             ),
             Some(_) => (
-                Self::Single,
-                Some(
-                    "QUIZZ_GENERATE is neither single nor pipeline: one call writes the quiz"
-                        .into(),
-                ),
+                Self::default_for(backend),
+                Some(format!(
+                    "QUIZZ_GENERATE is neither single nor pipeline: {}",
+                    Self::default_for(backend).describe()
+                )),
             ),
+        }
+    }
+
+    /// The design in words: `one call for the whole quiz`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Single => "one call for the whole quiz",
+            Self::Pipeline => "a plan, then one call per question in parallel",
         }
     }
 }
@@ -105,6 +133,8 @@ impl Stage {
             self,
             Self::QuestionDrafted { .. }
                 | Self::QuestionReady { .. }
+                | Self::SlotPlanned { .. }
+                | Self::DraftActivity { .. }
                 | Self::Writing {
                     activity: Some(_),
                     ..
@@ -157,6 +187,12 @@ impl Stage {
                 "question q{} is left out: it failed its checks again:",
                 index + 1
             ),
+            Self::SlotPlanned { index, slot } => {
+                format!("planned q{}: {slot}; writing it now", index + 1)
+            }
+            Self::DraftActivity { index, activity } => {
+                format!("q{}: {}", index + 1, doing(activity))
+            }
             Self::Ready { questions, kept } => format!(
                 "quiz ready: {} (kept in {})",
                 crate::text::plural(*questions, "question", "questions"),
@@ -281,14 +317,14 @@ pub fn select_generator(env: &EnvSnapshot, repo: &Path) -> Selection {
         "per request",
         &mut reasons,
     );
-    reasons.extend(Generator::from_env(env).1);
     let mut chosen = select_backend(env, &Limits::generation_within(repo, timeout));
+    reasons.extend(Generator::from_env(env, chosen.backend).1);
     chosen.reasons.splice(0..0, reasons);
     chosen
 }
 
-/// Writes a quiz of `input` as `QUIZZ_GENERATE` says: [`write_quiz_single`] unless it says
-/// `pipeline` ([`super::pipeline::write_quiz_pipelined`]).
+/// Writes a quiz of `input` by the design [`Generator::from_env`] chooses for the backend:
+/// [`write_quiz_single`] or [`super::pipeline::write_quiz_pipelined`].
 pub fn write_quiz(
     selection: &Selection,
     input: &Input,
@@ -297,7 +333,7 @@ pub fn write_quiz(
     on_stage: &mut dyn FnMut(&Stage),
     cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
-    let write = match Generator::from_env(&EnvSnapshot::from_process()).0 {
+    let write = match Generator::from_env(&EnvSnapshot::from_process(), selection.backend).0 {
         Generator::Single => write_quiz_single,
         Generator::Pipeline => super::pipeline::write_quiz_pipelined,
     };
@@ -506,16 +542,33 @@ mod tests {
 
     #[test]
     fn quizz_generate_chooses_one_call_or_the_pipeline() {
-        let read = |v: &str| Generator::from_env(&EnvSnapshot::from_pairs([("QUIZZ_GENERATE", v)]));
+        let read = |v: &str, on: BackendKind| {
+            Generator::from_env(&EnvSnapshot::from_pairs([("QUIZZ_GENERATE", v)]), on)
+        };
+        let unset = |on| Generator::from_env(&EnvSnapshot::default(), on);
         assert_eq!(
-            Generator::from_env(&EnvSnapshot::default()),
-            (Generator::Single, None)
+            unset(BackendKind::AnthropicApiKey),
+            (Generator::Pipeline, None)
         );
-        assert_eq!(read("pipeline").0, Generator::Pipeline);
-        assert_eq!(read(" single ").0, Generator::Single);
-        let (odd, said) = read("fast");
-        assert_eq!(odd, Generator::Single);
-        assert!(said.unwrap().contains("neither single nor pipeline"));
+        assert_eq!(
+            unset(BackendKind::AnthropicBearer),
+            (Generator::Pipeline, None)
+        );
+        assert_eq!(unset(BackendKind::ClaudeCli), (Generator::Single, None));
+        assert_eq!(
+            read("pipeline", BackendKind::ClaudeCli).0,
+            Generator::Pipeline
+        );
+        assert_eq!(
+            read(" single ", BackendKind::AnthropicApiKey).0,
+            Generator::Single
+        );
+        let (odd, said) = read("fast", BackendKind::AnthropicApiKey);
+        assert_eq!(odd, Generator::Pipeline);
+        assert_eq!(
+            said.unwrap(),
+            "QUIZZ_GENERATE is neither single nor pipeline: a plan, then one call per question in parallel"
+        );
         let (_, reasons) = cli_timeout(&[("QUIZZ_GENERATE", "pipeline")]);
         assert!(
             reasons

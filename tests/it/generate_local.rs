@@ -82,7 +82,8 @@ impl Repo {
             .env("XDG_CONFIG_HOME", home.join("config"))
             .env("QUIZZ_GRADER", "anthropic")
             .env("ANTHROPIC_API_KEY", "test-key")
-            .env("ANTHROPIC_BASE_URL", &server.url);
+            .env("ANTHROPIC_BASE_URL", &server.url)
+            .env("QUIZZ_GENERATE", "single");
         cmd
     }
 

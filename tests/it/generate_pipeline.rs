@@ -1,10 +1,10 @@
-//! `QUIZZ_GENERATE=pipeline`: a plan, then one drafter per slot in parallel, against the
-//! fake Messages API (routed by the forced tool and by the slot the drafter's message
-//! names). A measured run compares it with the one-call design:
-//! `cargo test --test it generate_pipeline::measure -- --ignored --nocapture`.
+//! The pipeline: a plan, streamed, then one drafter per slot in parallel, each started as
+//! soon as its slot is written, against the fake Messages API (routed by the forced tool
+//! and by the slot the drafter's message names). `cargo bench --bench pipeline` measures it
+//! against the one-call design.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use quizz::generate::input::Marked;
 use quizz::generate::schema::{QuestionType, drafted_question_schema};
@@ -367,7 +367,7 @@ fn fewer_than_two_questions_left_fails_the_generation_with_the_checks() {
 }
 
 #[test]
-fn a_plan_that_breaks_the_rules_is_repaired_before_any_drafter_starts() {
+fn a_plan_that_breaks_the_rules_is_repaired_and_drafted_in_full() {
     let server = FakeMessages::start(|r, _| match r.json()["tool_choice"]["name"].as_str() {
         Some("plan_quiz") if !is_repair(r) => Reply::tool_input(plan(&["tf", "tf", "open"])),
         Some("plan_quiz") => Reply::tool_input(plan(&["tf", "mcq", "open"])),
@@ -445,136 +445,156 @@ fn the_cli_takes_the_plan_and_question_schemas() {
     }
 }
 
-// ---- measured: one call against the pipeline --------------------------------------------
-
-/// Modelled time is this many times the time the measured run waits.
-const SCALE: f64 = 10.0;
-
-/// A reply that takes as long as a model would to write it: `fixed` seconds, then its
-/// output at `rate` tokens a second (4 characters a token).
-fn paced(input: Value, fixed: f64, rate: f64) -> Reply {
-    #[allow(clippy::cast_precision_loss)]
-    let tokens = input.to_string().len() as f64 / 4.0;
-    Reply::tool_input(input).after(Duration::from_secs_f64((fixed + tokens / rate) / SCALE))
+/// The stage's position in `stages`.
+fn position(stages: &[Stage], what: impl Fn(&Stage) -> bool) -> usize {
+    stages
+        .iter()
+        .position(what)
+        .unwrap_or_else(|| panic!("{stages:?}"))
 }
 
-/// A code excerpt of about `chars` characters for a question's prompt.
-fn excerpt(chars: usize) -> String {
-    let mut s = String::from("```rust\n");
-    let mut i = 0;
-    while s.len() < chars {
-        s.push_str(&format!(
-            "    let value_{i} = config.lookup(\"key_{i}\")?; // stage {i} hands it on\n"
-        ));
-        i += 1;
-    }
-    s.push_str("```\n\n");
-    s
-}
-
-/// The realistic quiz: 6 questions, one mermaid (four diagrams), about 4,000 output tokens.
-fn realistic(n: usize) -> Value {
-    let pad = excerpt(if KINDS[n - 1] == "mermaid" {
-        1500
-    } else {
-        2350
+#[test]
+fn a_slots_drafter_starts_before_the_plans_last_slot_is_written() {
+    // The plan streams at 60 tokens a second (about 3 s for its six slots).
+    let server = FakeMessages::start(|r, _| {
+        if r.json()["tool_choice"]["name"] == "plan_quiz" {
+            return Reply::tool_input(plan(&KINDS)).streamed_at(60.0);
+        }
+        let slot = slot_of(r);
+        Reply::tool_input(question(KINDS[slot - 1], slot, ""))
     });
-    question(KINDS[n - 1], n, &pad)
+    let Run { result, stages } = run(&server);
+    let quiz = result.unwrap();
+    assert_eq!(quiz.questions.len(), 6);
+    let plan_done = server.answered_for("plan_quiz")[0];
+    let first = &drafts_for(&server, 1)[0];
+    assert!(
+        first.at < plan_done,
+        "slot 1's drafter is asked while the plan is still being written"
+    );
+    let told = user_text(first);
+    assert!(told.contains("The quiz's plan so far"), "{told}");
+    assert!(told.contains("q1. mcq · focus of slot 1"), "{told}");
+    assert!(!told.contains("q6. "), "{told}");
+    for slot in 1..=6 {
+        assert_eq!(drafts_for(&server, slot).len(), 1, "slot {slot}");
+    }
+    let early = position(
+        &stages,
+        |s| matches!(s, Stage::SlotPlanned { index: 0, slot } if slot == "mcq · focus of slot 1"),
+    );
+    let planned = position(&stages, |s| matches!(s, Stage::Planned { .. }));
+    let ready = position(&stages, |s| {
+        matches!(s, Stage::QuestionReady { index: 0, .. })
+    });
+    assert!(early < planned, "{stages:?}");
+    assert!(
+        planned < ready,
+        "a question is told once the plan's size is known"
+    );
 }
 
-struct Timing {
-    first: f64,
-    q1: f64,
-    all: f64,
-    tokens: usize,
-}
-
-/// The realistic quiz in one `submit_quiz` answer.
-fn realistic_quiz() -> Value {
-    let questions: Vec<Value> = (1..=6)
-        .map(|n| {
-            let mut q = realistic(n);
-            q["id"] = json!(format!("q{n}"));
-            q
+#[test]
+fn a_plan_whose_whole_check_fails_keeps_the_slots_drafted_already() {
+    // The first plan's slots 1 and 2 pass on their own, slot 3 is a second tf; the repair
+    // rewrites every slot, but only slots 3 and 4 are taken from it.
+    let first = plan(&["mcq", "tf", "tf", "open"]);
+    let mut repaired = plan(&["tf", "mcq", "mcq", "open"]);
+    for slot in repaired["slots"].as_array_mut().unwrap() {
+        slot["focus"] = json!(format!("rewritten {}", slot["focus"].as_str().unwrap()));
+    }
+    let kinds = ["mcq", "tf", "mcq", "open"];
+    let server = FakeMessages::start(move |r, _| match r.json()["tool_choice"]["name"].as_str() {
+        Some("plan_quiz") if !is_repair(r) => Reply::tool_input(first.clone()),
+        Some("plan_quiz") => Reply::tool_input(repaired.clone()),
+        _ => {
+            let slot = slot_of(r);
+            Reply::tool_input(question(kinds[slot - 1], slot, ""))
+        }
+    });
+    let Run { result, stages } = run(&server);
+    let quiz = result.unwrap();
+    let plans = server.posts_for("plan_quiz");
+    assert_eq!(plans.len(), 2);
+    assert!(
+        plans[1]
+            .body
+            .contains("slots 1-2 are already being written and are kept as they are"),
+        "{}",
+        plans[1].body
+    );
+    assert!(plans[1].body.contains("at most one tf in a quiz"));
+    for slot in 1..=2 {
+        let drafts = drafts_for(&server, slot);
+        assert_eq!(drafts.len(), 1, "slot {slot} is drafted once");
+        let told = user_text(&drafts[0]);
+        assert!(
+            told.contains(&format!("Focus: focus of slot {slot}\n")),
+            "{told}"
+        );
+    }
+    let third = user_text(&drafts_for(&server, 3)[0]);
+    assert!(
+        third.contains("Focus: rewritten focus of slot 3"),
+        "{third}"
+    );
+    assert_eq!(server.posts_for("submit_question").len(), 4);
+    assert!(
+        stages.contains(&Stage::Planned {
+            slots: vec![
+                "mcq · focus of slot 1".into(),
+                "tf · focus of slot 2".into(),
+                "mcq · rewritten focus of slot 3".into(),
+                "open · rewritten focus of slot 4".into(),
+            ]
+        }),
+        "{stages:?}"
+    );
+    let kinds_kept: Vec<&str> = quiz
+        .questions
+        .iter()
+        .map(|q| match q.kind {
+            QuestionKind::Mcq { .. } => "mcq",
+            QuestionKind::TrueFalse { .. } => "tf",
+            QuestionKind::Open { .. } => "open",
+            _ => "other",
         })
         .collect();
-    json!({ "questions": questions })
+    assert_eq!(kinds_kept, kinds);
+    assert_eq!(check_generated(&quiz, &input()), Vec::new());
 }
 
-/// What the fake answers to `r`, paced or not.
-fn realistic_answer(r: &Recorded) -> Value {
-    match r.json()["tool_choice"]["name"].as_str() {
-        Some("submit_quiz") => realistic_quiz(),
-        Some("plan_quiz") => plan(&KINDS),
-        _ => realistic(slot_of(r)),
-    }
-}
-
-fn measure_one(pipelined: bool, fixed: f64, rate: f64) -> Timing {
-    let server = FakeMessages::start(move |r, _| paced(realistic_answer(r), fixed, rate));
-    let start = Instant::now();
-    let (mut first, mut q1) = (None, None);
-    let write = if pipelined {
-        write_quiz_pipelined
-    } else {
-        write_quiz_single
-    };
-    let env = EnvSnapshot::from_pairs([
-        ("ANTHROPIC_API_KEY", "k"),
-        ("ANTHROPIC_BASE_URL", server.url.as_str()),
-    ]);
-    let failed = tempfile::tempdir().unwrap();
-    let quiz = write(
-        &select_generator(&env, Path::new("/repo")),
-        &input(),
-        &Context::default(),
-        failed.path(),
-        &mut |s| {
-            if let Stage::QuestionReady { index, .. } = s {
-                let at = start.elapsed().as_secs_f64() * SCALE;
-                first.get_or_insert(at);
-                if *index == 0 {
-                    q1 = Some(at);
-                }
-            }
-        },
-        &Cancel::new(),
-    )
-    .unwrap();
-    let all = start.elapsed().as_secs_f64() * SCALE;
-    assert_eq!(quiz.questions.len(), 6);
-    let tokens = server
-        .posts()
-        .iter()
-        .map(|r| realistic_answer(r).to_string().len() / 4)
-        .sum();
-    Timing {
-        first: first.unwrap_or(all),
-        q1: q1.unwrap_or(all),
-        all,
-        tokens,
-    }
-}
-
-/// Not a test: prints the figures of issue 21's "Measured" section.
 #[test]
-#[ignore = "a measured run (about a minute): --ignored --nocapture"]
-fn measure() {
-    println!("\nmodelled seconds (the fake waits 1/{SCALE} of them); 4 characters a token");
-    println!(
-        "{:<28} {:<9} {:>8} {:>8} {:>8} {:>8}",
-        "model", "design", "tokens", "first", "q1", "all"
+fn the_drafters_tokens_so_far_are_told_while_they_write() {
+    // The plan comes at once; each question streams for about a second.
+    let server = model(plan(&KINDS), |slot, _| {
+        Reply::tool_input(question(KINDS[slot - 1], slot, "")).streamed_at(120.0)
+    });
+    let Run { result, stages } = run(&server);
+    result.unwrap();
+    let planned = position(&stages, |s| matches!(s, Stage::Planned { .. }));
+    let last_ready = stages
+        .iter()
+        .rposition(|s| matches!(s, Stage::QuestionReady { .. }))
+        .unwrap();
+    let counts: Vec<u64> = stages[planned..last_ready]
+        .iter()
+        .filter_map(|s| match s {
+            Stage::Writing {
+                output_tokens,
+                activity: None,
+                ..
+            } => Some(*output_tokens),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        counts.len() >= 6,
+        "tokens are told while the questions are written: {stages:?}"
     );
-    for (label, fixed, rate) in [
-        ("1 s per call + 50 tok/s", 1.0, 50.0),
-        ("3 s per call + 20 tok/s", 3.0, 20.0),
-    ] {
-        for (design, pipelined) in [("one call", false), ("pipeline", true)] {
-            let t = measure_one(pipelined, fixed, rate);
-            println!(
-                "{label:<28} {design:<9} {:>8} {:>8.1} {:>8.1} {:>8.1}",
-                t.tokens, t.first, t.q1, t.all
-            );
-        }
-    }
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "the generation's count only grows: {counts:?}"
+    );
+    assert!(counts.last() > counts.first(), "{counts:?}");
 }

@@ -67,6 +67,7 @@ fn sandbox(api: &Api, model: &FakeMessages) -> Sandbox {
     sb.set("QUIZZ_GRADER", "anthropic")
         .set("ANTHROPIC_API_KEY", "test-key")
         .set("ANTHROPIC_BASE_URL", &model.url)
+        .set("QUIZZ_GENERATE", "single")
         .set("XDG_STATE_HOME", state.to_str().unwrap());
     sb
 }
@@ -594,7 +595,7 @@ fn serve_a_pr_without_a_quiz() {
         Reply::grade(80, "Names the point of the change."),
     );
     eprintln!(
-        "export GITHUB_API_URL={} GH_TOKEN={} QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={}\nquizz take 7 --repo {repo}",
+        "export GITHUB_API_URL={} GH_TOKEN={} QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={} QUIZZ_GENERATE=single\nquizz take 7 --repo {repo}",
         api.base,
         support::TOKEN,
         model.url

@@ -273,7 +273,7 @@ fn doctor_names_variables_never_values_and_checks_with_one_call() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("writer:   the same backend writes quizzes: one call for the whole quiz"),
+        stdout.contains("writer:   the same backend writes quizzes: a plan, then one call per question in parallel (the default on the Messages API: question 1 is ready while the rest is written, the whole quiz in half the time; QUIZZ_GENERATE=single for one call)"),
         "who writes quizzes: {stdout}"
     );
     assert!(!stdout.contains("tok-doctor-secret"));
@@ -281,12 +281,14 @@ fn doctor_names_variables_never_values_and_checks_with_one_call() {
     assert_eq!(server.posts().len(), 0, "no call without --check");
 
     let mut cmd = quizz(dir.path());
-    cmd.args(["doctor"]).env("QUIZZ_GENERATE", "pipeline");
+    cmd.args(["doctor"]).env("QUIZZ_GENERATE", "single");
     with_api(&mut cmd, &server);
-    let piped = text(&cmd.output().unwrap().stdout);
+    let single = text(&cmd.output().unwrap().stdout);
     assert!(
-        piped.contains("writes quizzes: a plan, then one call per question in parallel"),
-        "{piped}"
+        single.contains(
+            "writes quizzes: one call for the whole quiz\n          (QUIZZ_GENERATE is set: one call writes the quiz)"
+        ),
+        "{single}"
     );
 
     let mut cmd = quizz(dir.path());

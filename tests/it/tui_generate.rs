@@ -14,7 +14,7 @@ fn env(t: &Tmux, server: &FakeMessages) -> String {
     format!(
         "XDG_CACHE_HOME={data}/cache XDG_CONFIG_HOME={data}/config GIT_CONFIG_NOSYSTEM=1 \
          GIT_CONFIG_GLOBAL=/dev/null QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key \
-         ANTHROPIC_BASE_URL={}",
+         ANTHROPIC_BASE_URL={} QUIZZ_GENERATE=single",
         server.url,
         data = t.data.display()
     )

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::plan::{Plan, Slot};
+use super::plan::Slot;
 use crate::generate::checks::check_question;
 use crate::generate::input::Input;
 use crate::generate::prompt::{Context, change_message, one_line};
@@ -18,31 +18,57 @@ use crate::quiz::{Question, validate};
 /// The tool a drafter is forced to call; its input is one question.
 pub const DRAFT_TOOL: &str = "submit_question";
 
+/// How much of the plan a drafter is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Planned {
+    /// The plan is complete and passed its checks.
+    Whole,
+    /// The planner is still writing: the slots so far, each of which passed its checks.
+    SoFar,
+}
+
 /// Slot `index`'s id: `q1` for the first.
 pub fn slot_id(index: usize) -> String {
     format!("q{}", index + 1)
 }
 
-/// The drafter's message: the change as the planner saw it, the whole plan (so that it
-/// does not overlap the others), then its own slot, last.
-pub fn draft_message(input: &Input, context: &Context, plan: &Plan, index: usize) -> String {
+/// The drafter's message: the change as the planner saw it, the plan (so that it does not
+/// overlap the others: the whole plan, or when `planned` is `SoFar` the slots written
+/// before its drafter started), then its own slot, last.
+pub fn draft_message(
+    input: &Input,
+    context: &Context,
+    slots: &[Slot],
+    planned: Planned,
+    index: usize,
+) -> String {
     let mut m = change_message(
         input,
         context,
         "Write one question of a quiz for the author of this change.",
         false,
     );
-    m.push_str("\nThe quiz's plan (each question is written by someone else at the same time):\n");
-    for (i, slot) in plan.slots.iter().enumerate() {
+    m.push_str(match planned {
+        Planned::Whole => {
+            "\nThe quiz's plan (each question is written by someone else at the same time):\n"
+        }
+        Planned::SoFar => {
+            "\nThe quiz's plan so far (the rest is still being planned; each question is written by someone else at the same time):\n"
+        }
+    });
+    for (i, slot) in slots.iter().enumerate() {
         let _ = writeln!(m, "{}. {}", slot_id(i), slot.line());
     }
-    let slot = &plan.slots[index];
+    let slot = &slots[index];
+    let of = match planned {
+        Planned::Whole => format!("of {}", slots.len()),
+        Planned::SoFar => "of the plan so far".to_string(),
+    };
     let _ = write!(
         m,
-        "\nWrite question {} (slot {} of {}): a {} question.\nFocus: {}\nMisconception it tests: {}\n",
+        "\nWrite question {} (slot {} {of}): a {} question.\nFocus: {}\nMisconception it tests: {}\n",
         slot_id(index),
         index + 1,
-        plan.slots.len(),
         slot.kind.as_str(),
         one_line(&slot.focus),
         one_line(&slot.misconception),
@@ -198,10 +224,8 @@ mod tests {
         let mut second = slot(QuestionType::Mermaid);
         second.focus = "the order of send and retry".into();
         second.diagram = "call order".into();
-        let plan = Plan {
-            slots: vec![slot(QuestionType::Mcq), second],
-        };
-        let m = draft_message(&input(), &Context::default(), &plan, 1);
+        let slots = [slot(QuestionType::Mcq), second];
+        let m = draft_message(&input(), &Context::default(), &slots, Planned::Whole, 1);
         assert!(m.contains("+    retry()"), "{m}");
         assert!(
             m.contains("q1. mcq · when send gives up\nq2. mermaid · the order of send and retry"),
@@ -212,6 +236,21 @@ mod tests {
             "{m}"
         );
         assert!(m.contains("The right diagram shows: call order"), "{m}");
+        let early = draft_message(
+            &input(),
+            &Context::default(),
+            &slots[..1],
+            Planned::SoFar,
+            0,
+        );
+        assert!(
+            early.contains("The quiz's plan so far (the rest is still being planned;"),
+            "{early}"
+        );
+        assert!(
+            early.contains("Write question q1 (slot 1 of the plan so far): a mcq question."),
+            "{early}"
+        );
         assert!(!m.contains("Size the quiz"), "{m}");
         assert!(
             m.ends_with("Submit it with the submit_question tool.\n"),

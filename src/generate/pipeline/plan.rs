@@ -90,6 +90,55 @@ pub fn accept_plan(
     }
 }
 
+/// [`accept_plan`] around the slots `kept` (the first ones, whose drafters started while
+/// the plan was written): the plan is theirs followed by the answer's slots after them,
+/// and its checks ask to change only those.
+pub fn accept_plan_after(
+    value: &Value,
+    kept: &[Slot],
+    input: &Input,
+    asked: Option<usize>,
+) -> Result<Plan, Vec<String>> {
+    if kept.is_empty() {
+        return accept_plan(value, input, asked);
+    }
+    // Only the shape of the answer matters here: it is checked below with the kept slots.
+    let Ok(answered) = serde_json::from_value::<Plan>(value.clone()) else {
+        return accept_plan(value, input, asked);
+    };
+    let mut slots = kept.to_vec();
+    slots.extend(answered.slots.into_iter().skip(kept.len()));
+    let plan = Plan { slots };
+    let mut findings = check_plan(&plan, input, asked);
+    if findings.is_empty() {
+        return Ok(plan);
+    }
+    let which = match kept.len() {
+        1 => "slot 1 is already being written and is kept as it is: change only the slots after it"
+            .to_string(),
+        n => format!(
+            "slots 1-{n} are already being written and are kept as they are: change only the slots after them"
+        ),
+    };
+    findings.insert(0, which);
+    Err(findings)
+}
+
+/// The rules the first slots of a plan, written so far, can be held to on their own: any
+/// plan that starts with them breaks these too. A slot that passes can be drafted at once.
+pub fn check_plan_so_far(slots: &[Slot], input: &Input, asked: Option<usize>) -> Vec<String> {
+    let most = asked.unwrap_or(MAX_QUESTIONS);
+    let mut findings = Vec::new();
+    if slots.len() > most {
+        findings.push(format!(
+            "the plan has more than {}",
+            crate::text::plural(most, "slot", "slots")
+        ));
+    }
+    findings.extend(check_slots(slots, input));
+    findings
+}
+
 /// The quiz's rules a plan can already be held to.
 pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<String> {
     let mut findings = Vec::new();
@@ -105,17 +154,20 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
         )),
         _ => {}
     }
-    let tfs = plan
-        .slots
-        .iter()
-        .filter(|s| s.kind == QuestionType::Tf)
-        .count();
+    findings.extend(check_slots(&plan.slots, input));
+    findings
+}
+
+/// The rules of the slots themselves, whatever their number.
+fn check_slots(slots: &[Slot], input: &Input) -> Vec<String> {
+    let mut findings = Vec::new();
+    let tfs = slots.iter().filter(|s| s.kind == QuestionType::Tf).count();
     if tfs > 1 {
         findings.push(format!(
             "the plan has {tfs} tf slots: at most one tf in a quiz; make the others mcq"
         ));
     }
-    for (i, slot) in plan.slots.iter().enumerate() {
+    for (i, slot) in slots.iter().enumerate() {
         let at = format!("slot {}", i + 1);
         if slot.focus.trim().is_empty() {
             findings.push(format!(
@@ -136,8 +188,8 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
             findings.extend(slot_anchor(&at, a, input));
         }
     }
-    if let Some(first_open) = plan.slots.iter().position(|s| s.kind == QuestionType::Open)
-        && let Some(closed) = plan.slots[first_open..]
+    if let Some(first_open) = slots.iter().position(|s| s.kind == QuestionType::Open)
+        && let Some(closed) = slots[first_open..]
             .iter()
             .position(|s| s.kind != QuestionType::Open)
     {
@@ -145,7 +197,7 @@ pub fn check_plan(plan: &Plan, input: &Input, asked: Option<usize>) -> Vec<Strin
             "slot {} is open but slot {} after it is {}: order the slots as a progression, open \"why\" questions last",
             first_open + 1,
             first_open + closed + 1,
-            plan.slots[first_open + closed].kind.as_str()
+            slots[first_open + closed].kind.as_str()
         ));
     }
     findings
@@ -246,6 +298,47 @@ mod tests {
                 "slot 4: anchor src/retry.rs: lines 3-9 run past its last line (4)",
                 "slot 6: anchor lines 0-1: lines count from 1 (new-side line numbers)",
                 "slot 4 is open but slot 5 after it is tf: order the slots as a progression, open \"why\" questions last",
+            ]
+        );
+    }
+
+    fn slots(kinds: &[&str]) -> Vec<Slot> {
+        kinds
+            .iter()
+            .map(|k| serde_json::from_value(slot(k)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_first_slots_are_held_to_what_any_plan_starting_with_them_breaks() {
+        let so_far = |kinds: &[&str], asked| check_plan_so_far(&slots(kinds), &input(), asked);
+        assert!(so_far(&["mcq"], None).is_empty(), "one slot is not too few");
+        assert!(so_far(&["tf", "mcq", "open"], Some(3)).is_empty());
+        assert_eq!(
+            so_far(&["mcq", "tf", "tf"], None),
+            ["the plan has 2 tf slots: at most one tf in a quiz; make the others mcq"]
+        );
+        assert_eq!(
+            so_far(&["mcq", "mcq", "mcq"], Some(2)),
+            ["the plan has more than 2 slots"]
+        );
+        assert_eq!(so_far(&["open", "mcq"], None).len(), 1);
+    }
+
+    #[test]
+    fn a_complete_plan_keeps_the_slots_drafted_already_and_says_so_when_it_fails() {
+        let kept = slots(&["tf"]);
+        let mut answer = json!({"slots": [slot("mcq"), slot("mcq"), slot("open")]});
+        let plan = accept_plan_after(&answer, &kept, &input(), None).unwrap();
+        assert_eq!(plan.slots[0], kept[0], "the kept slot, not the answer's");
+        assert_eq!(plan.slots.len(), 3);
+        answer["slots"][1] = slot("tf");
+        let findings = accept_plan_after(&answer, &kept, &input(), None).unwrap_err();
+        assert_eq!(
+            findings,
+            [
+                "slot 1 is already being written and is kept as it is: change only the slots after it",
+                "the plan has 2 tf slots: at most one tf in a quiz; make the others mcq",
             ]
         );
     }

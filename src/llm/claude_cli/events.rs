@@ -281,6 +281,33 @@ mod tests {
     }
 
     #[test]
+    fn a_plans_slots_are_told_as_each_closes() {
+        let mut w = RunWatcher::new(0, None);
+        let mut told = Vec::new();
+        for e in [
+            json!({"type": "message_start", "message": {}}),
+            json!({"type": "content_block_start", "index": 1,
+                "content_block": {"type": "tool_use", "name": "StructuredOutput", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": "{\"slots\": [{\"type\": \"mcq\"}, {\"ty"}}),
+        ] {
+            told.extend(w.line(&event(&e)));
+        }
+        let slots: Vec<(String, usize)> = told
+            .iter()
+            .filter_map(|p| match p {
+                Progress::Item { array, index, .. } => Some((array.clone(), *index)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            slots,
+            [("slots".to_string(), 0)],
+            "slot 1, while slot 2 is written"
+        );
+    }
+
+    #[test]
     fn only_partial_events_are_left_out() {
         assert!(is_stream_event(&event(&json!({"type": "ping"}))));
         assert!(!is_stream_event(

@@ -10,7 +10,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -24,6 +24,8 @@ pub struct Recorded {
     /// Header names in lower case.
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// When the request was read whole.
+    pub at: Instant,
 }
 
 impl Recorded {
@@ -224,6 +226,8 @@ struct State {
     posts: AtomicUsize,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
+    /// When each `POST /v1/messages` reply was written to its end, with the request's tool.
+    answered: Mutex<Vec<(String, Instant)>>,
     script: Box<Script>,
 }
 
@@ -246,6 +250,7 @@ impl FakeMessages {
             posts: AtomicUsize::new(0),
             in_flight: AtomicUsize::new(0),
             max_in_flight: AtomicUsize::new(0),
+            answered: Mutex::new(Vec::new()),
             script: Box::new(script),
         });
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -334,6 +339,18 @@ impl FakeMessages {
             .collect()
     }
 
+    /// When each reply to a call forcing the tool `name` was written to its end.
+    pub fn answered_for(&self, name: &str) -> Vec<Instant> {
+        self.state
+            .answered
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(tool, _)| tool == name)
+            .map(|(_, at)| *at)
+            .collect()
+    }
+
     /// The most requests that were being answered at the same time.
     pub fn max_in_flight(&self) -> usize {
         self.state.max_in_flight.load(Ordering::SeqCst)
@@ -381,6 +398,11 @@ async fn serve(mut stream: TcpStream, state: Arc<State>) -> std::io::Result<()> 
         let reply = (state.script)(&request, n);
         tokio::time::sleep(reply.delay).await;
         let result = answer(&mut stream, &request, &reply, n).await;
+        state
+            .answered
+            .lock()
+            .unwrap()
+            .push((request.tool_name(), Instant::now()));
         state.in_flight.fetch_sub(1, Ordering::SeqCst);
         result?;
     }
@@ -645,6 +667,7 @@ async fn read_request(
         path,
         headers,
         body: String::from_utf8_lossy(&body).into_owned(),
+        at: Instant::now(),
     }))
 }
 
