@@ -63,7 +63,11 @@ fn bench(c: &mut Criterion) {
         let mut down = true;
         c.bench_function(&format!("key and frame: mermaid question {w}x{h}"), |b| {
             b.iter(|| {
-                let key = if down { Action::CursorDown } else { Action::CursorUp };
+                let key = if down {
+                    Action::CursorDown
+                } else {
+                    Action::CursorUp
+                };
                 down = !down;
                 update(&mut app, black_box(key));
                 terminal.draw(|f| draw(f, black_box(&app))).expect("draw");

@@ -29,6 +29,8 @@ mod outline;
 mod sequence;
 mod style;
 mod text;
+/// Columns a string takes on a terminal, per grapheme as the canvas draws it (the crate's one measure).
+pub use text::display_width;
 pub mod what_differs;
 
 pub use outline::{Outline, outline};

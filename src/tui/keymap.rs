@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::action::Action;
 
 /// Where the user is; a key means different things in different places.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Context {
     Overview,
     Question,
@@ -53,7 +53,7 @@ impl Context {
 }
 
 /// Which questions a binding is for: the footer and the overlay show it only there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Only {
     Always,
     /// Questions with options to pick (mcq, mermaid).
@@ -81,7 +81,7 @@ pub enum Only {
     LettersType,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
     Char(char),
     Code(KeyCode),

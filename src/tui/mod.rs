@@ -6,17 +6,22 @@
 mod action;
 pub mod app;
 mod body;
+mod code_panel;
 mod comparison;
 mod diagrams;
 mod drawings;
 pub mod generating;
+mod help;
 mod keymap;
 mod layout;
 mod markdown;
+mod results_text;
 mod terminal;
 pub mod theme;
 mod ui;
+mod undo;
 mod update;
+mod view;
 mod wrap;
 
 pub use action::Action;
@@ -121,6 +126,7 @@ async fn event_loop(
     let mut app = App::new(session, settings, (size.width, size.height), grader);
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     app.drawings.drawer = drawings::on_threads(tx.clone());
+    update::refresh(&mut app);
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
     // Twice a second, whatever else happens: a window taken over says so at once.
@@ -273,6 +279,8 @@ fn start_grading(
     })
 }
 
+#[cfg(test)]
+mod imports;
 #[cfg(test)]
 mod measure;
 #[cfg(test)]

@@ -114,7 +114,11 @@ fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     save_batch(app);
 }
 
-fn screen(app: &App, w: u16, h: u16) -> String {
+/// The screen at `w`x`h` (the terminal resized to it first, as the event loop would).
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    if app.size != (w, h) {
+        update(app, Action::Resize(w, h));
+    }
     drawn(w, h, |f| super::draw(f, app))
 }
 
@@ -468,7 +472,7 @@ fn a_graded_attempt_comes_back_graded() {
     let score = first.results.as_ref().unwrap().total_score;
     drop(first);
     let mut again = open();
-    let shown = screen(&again, 100, 30);
+    let shown = screen(&mut again, 100, 30);
     assert!(shown.contains(&format!("Graded     {score}%")), "{shown}");
     insta::assert_snapshot!("overview_graded_100x30", shown);
     // Enter shows the results; picking is not possible there.
@@ -588,9 +592,9 @@ fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let bottom = screen(app, 80, 24);
     assert_ne!(top, bottom);
     assert!(app.help_scroll > 0);
-    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app));
+    assert_eq!(app.help_scroll, app.view.help_max_scroll());
     run(app, [Action::ScrollUp]);
-    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app) - 1);
+    assert_eq!(app.help_scroll, app.view.help_max_scroll() - 1);
 }
 
 #[test]
@@ -1048,7 +1052,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
     for _ in 0..10 {
         run(app, [Action::PageDown]);
     }
-    let max = super::ui::max_scroll(app);
+    let max = app.view.max_scroll();
     assert!(max > 0);
     assert_eq!(app.scroll, max);
     let bottom = screen(app, 80, 24);
@@ -1063,7 +1067,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
         app,
         [Action::OpenReview, Action::Submit, Action::LastQuestion],
     );
-    let max = super::ui::max_scroll(app);
+    let max = app.view.max_scroll();
     assert_eq!(app.scroll, max);
     run(app, [Action::ScrollUp]);
     assert_eq!(
@@ -1275,8 +1279,7 @@ fn a_long_header_never_runs_into_the_count() {
     let mut second = open();
     run(&mut second, [Action::Start, Action::NextQuestion]);
     for width in [60, 80] {
-        second.size = (width, 24);
-        let shown = screen(&second, width, 24);
+        let shown = screen(&mut second, width, 24);
         let header = shown.lines().next().unwrap_or_default().to_string();
         assert!(
             header.contains("read-only") || header.contains('…'),
@@ -1369,18 +1372,18 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     assert!(status.contains("took this quiz over"), "{status}");
     assert!(first.editor.is_some(), "the box stays open");
     // The whole line fits 80 columns (it was cut after "kept as a"); the title says the rest.
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("typing here is a draft."), "{shown}");
     assert!(shown.contains("Esc, then T keeps it"), "{shown}");
     press(&mut first, " done");
     assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
     assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("half done"), "{shown}");
     assert!(shown.contains("not saved"), "{shown}");
     // Leaving the box, letters are not lost as commands either: the draft is shown.
     run(&mut first, [Action::StopEditing]);
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("half done"), "{shown}");
     // Taking over again makes the draft the answer (the other window left it as it was).
     drop(second);
@@ -1460,7 +1463,7 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
     assert!(second.session.owner_closed());
     let status = second.status.clone().unwrap();
     assert!(status.contains("has closed: T takes over"), "{status}");
-    let shown = screen(&second, 100, 30);
+    let shown = screen(&mut second, 100, 30);
     assert!(
         shown.contains("other window closed (T takes over)"),
         "{shown}"
@@ -1527,8 +1530,8 @@ fn a_pull_request_quiz_names_its_title_author_and_takers() {
     s.posting = Posting::OnKey {
         pr: "octo/app#7".into(),
     };
-    let f = fixture_with(s, (100, 30));
-    let shown = screen(&f.app, 100, 30);
+    let mut f = fixture_with(s, (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
     assert!(shown.contains("Title      Fix the parser now"), "{shown}");
     assert!(shown.contains("Author     @alice"), "{shown}");
     assert!(
@@ -1902,8 +1905,8 @@ fn the_overview_says_what_the_quiz_covers_of_the_changed_files() {
     .to_vec();
     let mut s = settings(false);
     s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
-    let f = fixture_with(s, (100, 30));
-    let shown = screen(&f.app, 100, 30);
+    let mut f = fixture_with(s, (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
     assert!(shown.contains("Covers     2 of 3 changed files"), "{shown}");
     let files: Vec<&str> = shown
         .lines()
@@ -1931,8 +1934,8 @@ fn many_changed_files_leave_room_for_the_prompt_to_start() {
     let changed: Vec<String> = (0..30).map(|i| format!("src/module_{i}.rs")).collect();
     let mut s = settings(false);
     s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
-    let f = fixture_with(s, (80, 24));
-    let shown = screen(&f.app, 80, 24);
+    let mut f = fixture_with(s, (80, 24));
+    let shown = screen(&mut f.app, 80, 24);
     assert!(shown.contains("Press Enter to start"), "{shown}");
     assert!(shown.contains("more"), "{shown}");
 }

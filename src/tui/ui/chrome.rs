@@ -21,7 +21,7 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     }
     let room = width.saturating_sub(display_width(&right) + 1);
     if display_width(&left) > room {
-        left = super::review::clip(&left, room);
+        left = super::lines::clip(&left, room);
     }
     let pad = width.saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![
@@ -155,7 +155,7 @@ fn fitting(all: &[(String, &str, u8)], width: usize) -> Vec<bool> {
 fn graded_glyph(app: &App, results: &crate::quiz::Results, q: &crate::quiz::Question) -> char {
     match results.result(&q.id) {
         _ if !app.is_answered(&q.id) => '·',
-        Some(r) => super::results::verdict(q, r, app.settings.theme).0,
+        Some(r) => crate::tui::results_text::verdict(q, r, app.settings.theme).0,
         None if results.pending.contains(&q.id) => '…',
         None => '–',
     }

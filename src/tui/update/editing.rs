@@ -1,7 +1,7 @@
 //! The open answer: the built-in editor, pastes, `$EDITOR`, clearing.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui_textarea::{CursorMove, DataCursor, TextArea, WrapMode};
+use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Effect, busy_message, save_batch, saved};
@@ -9,15 +9,7 @@ use crate::quiz::QuestionKind;
 use crate::tui::action::EditedFile;
 use crate::tui::app::{App, Confirm, Screen};
 
-pub fn new_editor(text: &str) -> TextArea<'static> {
-    let mut editor = TextArea::new(text.split('\n').map(str::to_string).collect());
-    // Undo is ours (by word, paste and editor round trip): see `undo.rs`.
-    editor.set_max_histories(0);
-    editor.set_wrap_mode(WrapMode::WordOrGlyph);
-    editor.move_cursor(CursorMove::Bottom);
-    editor.move_cursor(CursorMove::End);
-    editor
-}
+pub use crate::tui::undo::new_editor;
 
 /// Opens the answer box on the answer, or on this window's unsaved draft of it (while
 /// read-only, only a draft opens: it is kept, not saved).
@@ -128,9 +120,9 @@ pub fn key(app: &mut App, key: KeyEvent) {
         return;
     };
     let undo = undo_for(app, &id);
-    let changed = if super::undo::is_undo(&key) {
+    let changed = if crate::tui::undo::is_undo(&key) {
         undo.undo(&mut editor)
-    } else if super::undo::is_redo(&key) {
+    } else if crate::tui::undo::is_redo(&key) {
         undo.redo(&mut editor)
     } else {
         undo.before_key(&editor, &key);
@@ -208,7 +200,7 @@ pub fn paste(app: &mut App, text: &str) {
 
 /// x, Del, Backspace: a pick goes at once; written text only after a y/N.
 pub fn clear_answer(app: &mut App) {
-    if super::navigation::refuse_answer_change(app) {
+    if super::refuse_answer_change(app) {
         return;
     }
     let Some(q) = app.question() else { return };

@@ -207,7 +207,7 @@ pub fn refresh_result_diagrams(app: &mut App) {
     if app.screen != Screen::Results || app.results.is_none() {
         return;
     }
-    let width = crate::tui::ui::results_diagram_width(app);
+    let width = crate::tui::view::measure::widths(app).results_diagram;
     if app
         .result_diagrams
         .as_ref()
