@@ -248,3 +248,71 @@ fn update_never_imports_the_drawing_code() {
         assert!(!named, "{file} names ui::");
     }
 }
+
+/// The string literals of a piece of code (escapes left as written).
+fn literals(code: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let mut end = None;
+        let mut escaped = false;
+        for (i, c) in after.char_indices() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => {
+                    end = Some(i);
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        let Some(end) = end else { break };
+        out.push(&after[..end]);
+        rest = &after[end + 1..];
+    }
+    out
+}
+
+#[test]
+fn drawing_names_keys_only_through_the_keymap() {
+    // The names `keymap::key_label` gives keys that are no single letter.
+    let names = [
+        "PgDn",
+        "PgUp",
+        "Enter",
+        "Esc",
+        "Tab",
+        "Ctrl-",
+        "Backspace",
+        "Home",
+        "End",
+        "Space",
+        "F1",
+        "j/k",
+        "g/G",
+    ];
+    let written = |literal: &str, name: &str| {
+        literal.match_indices(name).any(|(at, _)| {
+            let before = literal[..at].chars().next_back();
+            let after = literal[at + name.len()..].chars().next();
+            let letter = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+            !letter(before) && (name.ends_with('-') || !letter(after))
+        })
+    };
+    assert!(
+        written("▼ more below (PgDn)", "PgDn"),
+        "the check finds a name"
+    );
+    assert!(!written("Ending", "End"), "and only whole names");
+    let mut found = Vec::new();
+    for (file, text) in sources().iter().filter(|(f, _)| f.starts_with("ui/")) {
+        let code = code_of(text);
+        for literal in literals(&code) {
+            for name in names.iter().filter(|n| written(literal, n)) {
+                found.push(format!("{file}: {name} in \"{literal}\""));
+            }
+        }
+    }
+    assert!(found.is_empty(), "key names written by hand: {found:#?}");
+}

@@ -205,7 +205,7 @@ static BINDINGS: &[Binding] = &[
     bind(EVERYWHERE, &[Ctrl('c')], Action::ForceQuit, ("", HIDE), Always, "quit at once (answers are saved)"),
 ];
 
-fn fits(key: Key, event: &KeyEvent) -> bool {
+pub fn fits(key: Key, event: &KeyEvent) -> bool {
     let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
     match (key, event.code) {
         (Ctrl(c), KeyCode::Char(k)) => ctrl && k.eq_ignore_ascii_case(&c),
@@ -267,6 +267,9 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
         _ => Some(Action::EditorKey(*event)),
     }
 }
+
+/// Below the minimum size nothing is drawn and only this key (and Ctrl-C) acts: it quits.
+pub const QUIT_WHEN_TOO_SMALL: Key = Char('q');
 
 pub fn key_label(key: Key) -> String {
     match key {

@@ -71,7 +71,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
         // Below the minimum size nothing is drawn, so no key acts blindly: q and Ctrl-C
         // quit at once (answers are saved), everything else waits for a bigger terminal.
         Event::Key(key) if key.kind != KeyEventKind::Release && !app.fits() => {
-            let quit = key.code == KeyCode::Char('q')
+            let quit = keymap::fits(keymap::QUIT_WHEN_TOO_SMALL, &key)
                 || (key.code == KeyCode::Char('c')
                     && key.modifiers.contains(KeyModifiers::CONTROL));
             quit.then_some(Action::ForceQuit)

@@ -7,7 +7,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::{display_width, sanitize_line};
 use crate::tui::app::App;
-use crate::tui::keymap::hints_naming;
+use crate::tui::keymap::{Key, hints_naming, key_label};
+use ratatui::crossterm::event::KeyCode;
 
 pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
@@ -106,7 +107,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     if matches!(app.confirm, Some(crate::tui::app::Confirm::Notice { .. })) {
         let line = Line::from(vec![
             Span::raw(" "),
-            Span::styled("Enter/Esc", theme.key()),
+            Span::styled(
+                format!(
+                    "{}/{}",
+                    key_label(Key::Code(KeyCode::Enter)),
+                    key_label(Key::Code(KeyCode::Esc))
+                ),
+                theme.key(),
+            ),
             Span::raw(" close"),
         ]);
         frame.render_widget(Paragraph::new(line), area);

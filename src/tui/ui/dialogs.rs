@@ -9,8 +9,9 @@ use crate::text::display_width;
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Confirm};
-use crate::tui::keymap::{Context, key_for};
+use crate::tui::keymap::{Context, Key, key_for, key_label};
 use crate::tui::layout::centered;
+use ratatui::crossterm::event::KeyCode;
 
 pub fn help(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
@@ -21,9 +22,10 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App) {
     let visible = help.lines[top..(top + height).min(total)].to_vec();
     let position = if total > height {
         format!(
-            " {}–{} of {total} · j/k PgUp/PgDn g/G scroll ",
+            " {}–{} of {total} · {} scroll ",
             top + 1,
-            (top + height).min(total)
+            (top + height).min(total),
+            help_scroll_keys()
         )
     } else {
         String::new()
@@ -140,9 +142,9 @@ fn notice(frame: &mut Frame, area: Rect, app: &App, title: &str, text: &str) {
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(vec![
-        Span::styled("Enter", theme.key()),
+        Span::styled(key_label(Key::Code(KeyCode::Enter)), theme.key()),
         Span::raw(" or "),
-        Span::styled("Esc", theme.key()),
+        Span::styled(key_label(Key::Code(KeyCode::Esc)), theme.key()),
         Span::raw(" closes (any other key closes it and goes on)"),
     ]));
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
@@ -175,4 +177,18 @@ fn new_attempt_text(graded: bool, pending: usize, answered: usize) -> String {
         );
     }
     format!("{answers} This attempt's score is kept as an earlier one.")
+}
+
+/// The keys that scroll the help, as the keymap names them: `j/k PgUp/PgDn g/G`.
+fn help_scroll_keys() -> String {
+    let key = |action| key_for(Context::Help, &action);
+    format!(
+        "{}/{} {}/{} {}/{}",
+        key(Action::ScrollDown),
+        key(Action::ScrollUp),
+        key(Action::PageUp),
+        key(Action::PageDown),
+        key(Action::FirstQuestion),
+        key(Action::LastQuestion),
+    )
 }

@@ -28,7 +28,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 "{}x{} — need {MIN_WIDTH}x{MIN_HEIGHT}",
                 area.width, area.height
             )),
-            Line::from("Answers are saved. q quits."),
+            Line::from(format!(
+                "Answers are saved. {} quits.",
+                super::keymap::key_label(super::keymap::QUIT_WHEN_TOO_SMALL)
+            )),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;

@@ -47,10 +47,12 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     let body_area = areas.body.inner(ratatui::layout::Margin::new(1, 0));
     frame.render_widget(super::lines::Lines(visible), body_area);
     if view.overflows {
+        let down = key_for(Context::Question, &Action::PageDown);
+        let up = key_for(Context::Question, &Action::PageUp);
         let more = match (scroll > 0, scroll < max_scroll) {
-            (false, _) => "▼ more below (PgDn)",
-            (true, true) => "▲▼ more (PgUp/PgDn)",
-            (true, false) => "▲ more above (PgUp)",
+            (false, _) => format!("▼ more below ({down})"),
+            (true, true) => format!("▲▼ more ({up}/{down})"),
+            (true, false) => format!("▲ more above ({up})"),
         };
         let label = Line::styled(more, theme.dim()).right_aligned();
         let row = Rect::new(
