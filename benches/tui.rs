@@ -39,7 +39,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
     };
     let mut app = App::new(session, settings, size, None);
     update(&mut app, Action::Start);
-    update(&mut app, Action::LastQuestion);
+    update(&mut app, Action::Bottom);
     app
 }
 
@@ -77,7 +77,7 @@ fn bench(c: &mut Criterion) {
     // The first question with its code panel open (under it at 100x30, beside at 200x60).
     for (w, h) in [(200u16, 60u16), (100, 30)] {
         let mut app = app_on_mermaid_question(dir.path(), (w, h));
-        update(&mut app, Action::FirstQuestion);
+        update(&mut app, Action::Top);
         update(&mut app, Action::ToggleCode);
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         c.bench_function(&format!("frame: code panel open {w}x{h}"), |b| {

@@ -101,7 +101,7 @@ pub fn posting(app: &App) -> String {
             "press {} to post these results to {} and quit; {} quits without posting.",
             key_for(Context::Results, &Action::Post),
             sanitize_line(pr),
-            key_for(Context::Results, &Action::Confirm),
+            key_for(Context::Results, &Action::Yes),
         ),
         Posting::OnExit { pr } => {
             format!("posted to {} when you quit (--post).", sanitize_line(pr))

@@ -145,17 +145,14 @@ fn navigation_stays_in_bounds() {
     let app = &mut f.app;
     run(app, [Action::Start, Action::PrevQuestion]);
     assert_eq!(app.current(), 0);
-    run(app, [Action::LastQuestion, Action::NextQuestion]);
+    run(app, [Action::Bottom, Action::NextQuestion]);
     assert_eq!(app.current(), 5);
     assert_eq!(
         app.screen,
         Screen::Review,
         "after the last question: the review"
     );
-    run(
-        app,
-        [Action::Back, Action::FirstQuestion, Action::NextQuestion],
-    );
+    run(app, [Action::Back, Action::Top, Action::NextQuestion]);
     assert_eq!(app.current(), 1);
     assert_eq!(app.screen, Screen::Question);
 }
@@ -204,7 +201,7 @@ fn picking_saves_at_once_and_moves_the_cursor() {
 fn mermaid_is_chosen_by_label() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion, Action::Pick(3)]);
+    run(app, [Action::Start, Action::Bottom, Action::Pick(3)]);
     assert_eq!(app.session.answer("q6"), Some("D"));
     run(app, [Action::CursorUp, Action::Choose]);
     assert_eq!(app.session.answer("q6"), Some("C"));
@@ -278,7 +275,7 @@ fn quit_asks_only_when_answers_are_not_graded() {
     update(app, Action::Quit);
     assert!(!app.exit);
     assert_eq!(app.confirm, Some(Confirm::Quit));
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert_eq!(app.confirm, None);
     update(app, Action::ForceQuit);
     assert!(app.exit);
@@ -309,7 +306,7 @@ fn submit_grades_closed_questions_and_keeps_open_ones_pending() {
         "asks first: four are unanswered"
     );
     assert_eq!(app.screen, Screen::Review);
-    assert_eq!(update(app, Action::Confirm), Effect::None);
+    assert_eq!(update(app, Action::Yes), Effect::None);
     let results = app.results.as_ref().unwrap();
     assert_eq!(app.screen, Screen::Results);
     assert_eq!(results.total_score, 33);
@@ -332,7 +329,7 @@ fn grading_progress_fills_in_open_scores() {
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
     update(app, Action::Submit);
-    let Effect::StartGrading { previous } = update(app, Action::Confirm) else {
+    let Effect::StartGrading { previous } = update(app, Action::Yes) else {
         panic!("grading starts");
     };
     assert_eq!(previous[4], crate::quiz::Outcome::Pending);
@@ -371,8 +368,8 @@ fn cancelling_grading_keeps_answers_and_leaves_open_ones_pending() {
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
     update(app, Action::Submit);
-    update(app, Action::Confirm);
-    assert_eq!(update(app, Action::Cancel), Effect::CancelGrading);
+    update(app, Action::Yes);
+    assert_eq!(update(app, Action::StopGrading), Effect::CancelGrading);
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     assert_eq!(app.session.answer("q5"), Some("an answer"));
 }
@@ -385,7 +382,7 @@ fn tall_diagrams_scroll_the_chosen_option_into_view() {
         app,
         [
             Action::Start,
-            Action::LastQuestion,
+            Action::Bottom,
             Action::CursorDown,
             Action::CursorDown,
             Action::CursorDown,
@@ -441,11 +438,11 @@ fn snapshots_of_every_screen() {
         insta::assert_snapshot!(name("review"), screen(app, w, h));
         run(app, [Action::Quit]);
         insta::assert_snapshot!(name("confirm_quit"), screen(app, w, h));
-        run(app, [Action::Cancel, Action::Submit]);
+        run(app, [Action::No, Action::Submit]);
         insta::assert_snapshot!(name("confirm_submit"), screen(app, w, h));
-        run(app, [Action::Confirm]);
+        run(app, [Action::Yes]);
         insta::assert_snapshot!(name("results"), screen(app, w, h));
-        run(app, [Action::LastQuestion]);
+        run(app, [Action::Bottom]);
         insta::assert_snapshot!(name("results_end"), screen(app, w, h));
         run(app, [Action::Choose]);
         insta::assert_snapshot!(name("reading"), screen(app, w, h));
@@ -466,7 +463,7 @@ fn a_graded_attempt_comes_back_graded() {
             Action::Pick(0),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     let score = first.results.as_ref().unwrap().total_score;
@@ -479,7 +476,7 @@ fn a_graded_attempt_comes_back_graded() {
     run(&mut again, [Action::Start]);
     assert_eq!(again.screen, Screen::Results);
     // A new attempt asks, clears the answers and keeps the score.
-    run(&mut again, [Action::NewAttempt, Action::Confirm]);
+    run(&mut again, [Action::NewAttempt, Action::Yes]);
     assert_eq!(again.session.answered_count(), 0);
     assert!(again.results.is_none());
     assert_eq!(again.session.attempt().earlier_scores, [score]);
@@ -494,7 +491,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
     let app = &mut f.app;
     go_to_q5(app);
     press(app, "\nmy words");
-    run(app, [Action::StopEditing, Action::FirstQuestion]);
+    run(app, [Action::StopEditing, Action::Top]);
     // A wrong pick on q1 (whichever option is not the right one).
     let wrong = (0..4)
         .find(|&n| {
@@ -513,7 +510,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
             Action::Pick(wrong),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     assert_eq!(app.screen, Screen::Results);
@@ -566,10 +563,10 @@ fn keys_do_what_the_screen_says() {
             Action::ToggleCode,
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
-    run(app, [Action::LastQuestion, Action::Choose]);
+    run(app, [Action::Bottom, Action::Choose]);
     assert!(app.reading);
     run(app, [Action::NextQuestion]);
     assert_eq!(app.screen, Screen::Results, "after the last: the results");
@@ -579,16 +576,13 @@ fn keys_do_what_the_screen_says() {
 fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [Action::Start, Action::LastQuestion, Action::NextQuestion],
-    );
+    run(app, [Action::Start, Action::Bottom, Action::NextQuestion]);
     assert_eq!(app.screen, Screen::Review);
     assert!(app.status.as_deref().unwrap().contains("last question"));
     run(app, [Action::ToggleHelp]);
     let top = screen(app, 80, 24);
     assert!(top.contains("Review (here)"), "{top}");
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     let bottom = screen(app, 80, 24);
     assert_ne!(top, bottom);
     assert!(app.help_scroll > 0);
@@ -607,7 +601,7 @@ fn grading_screen_snapshots() {
             .set_answer("q5", Some("an answer".into()))
             .unwrap();
         update(app, Action::Submit);
-        update(app, Action::Confirm);
+        update(app, Action::Yes);
         insta::assert_snapshot!(format!("grading_{w}x{h}"), screen(app, w, h));
     }
 }
@@ -676,7 +670,7 @@ fn ratings_travel_into_the_results_and_flag_miscalibration() {
         [Action::NextQuestion, Action::Pick(0), Action::NextQuestion],
     );
     assert_eq!(app.session.confidence("q3"), None, "any other key skips");
-    run(app, [Action::OpenReview, Action::Submit, Action::Confirm]);
+    run(app, [Action::OpenReview, Action::Submit, Action::Yes]);
     let results = app.results.clone().unwrap();
     assert_eq!(results.result("q1").unwrap().confidence, Some(1));
     assert_eq!(results.result("q2").unwrap().confidence, Some(5));
@@ -765,7 +759,7 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
             Action::Pick(0),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     update(app, Action::Post);
@@ -922,7 +916,7 @@ fn words_typed_on_an_empty_open_answer_are_text_once_the_prompt_is_read() {
         [
             Action::StopEditing,
             Action::ClearAnswer,
-            Action::Confirm,
+            Action::Yes,
             Action::NextQuestion,
             Action::PrevQuestion,
         ],
@@ -994,16 +988,13 @@ fn clearing_a_written_answer_asks_first_and_a_pick_goes_at_once() {
         })
     );
     assert_eq!(app.session.answer("q5"), Some("a long answer"));
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert_eq!(app.session.answer("q5"), Some("a long answer"));
     assert_eq!(saved_on_disk(app).answers["q5"], "a long answer");
-    run(app, [Action::ClearAnswer, Action::Confirm]);
+    run(app, [Action::ClearAnswer, Action::Yes]);
     assert_eq!(app.session.answer("q5"), None);
     // A closed question's pick is one key away from coming back: no question asked.
-    run(
-        app,
-        [Action::FirstQuestion, Action::Pick(1), Action::ClearAnswer],
-    );
+    run(app, [Action::Top, Action::Pick(1), Action::ClearAnswer]);
     assert_eq!(app.confirm, None);
     assert_eq!(app.session.answer("q1"), None);
 }
@@ -1048,7 +1039,7 @@ fn backspace_and_arrows_work_on_whole_graphemes() {
 fn scroll_stays_within_what_the_screen_can_show() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     for _ in 0..10 {
         run(app, [Action::PageDown]);
     }
@@ -1063,10 +1054,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
         "one PgUp after many PgDn moves the view"
     );
 
-    run(
-        app,
-        [Action::OpenReview, Action::Submit, Action::LastQuestion],
-    );
+    run(app, [Action::OpenReview, Action::Submit, Action::Bottom]);
     let max = app.view.max_scroll();
     assert_eq!(app.scroll, max);
     run(app, [Action::ScrollUp]);
@@ -1081,7 +1069,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
 fn after_paging_the_cursor_is_on_an_option_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     assert_eq!(app.cursors[5], 0);
     run(app, [Action::PageDown, Action::PageDown]);
     let shown = screen(app, 80, 24);
@@ -1143,7 +1131,7 @@ fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() 
     app.drawings.drawer = super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
         asked.lock().unwrap().send(job).unwrap();
     }));
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let job = jobs.try_recv().expect("the drawing was asked for");
     let shown = screen(app, 80, 24);
     assert!(shown.contains("Drawing the options…"), "{shown}");
@@ -1438,7 +1426,7 @@ fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
     run(&mut second, [Action::OpenReview, Action::Submit]);
     assert_eq!(second.confirm, None, "no dialog");
     assert!(second.status.as_deref().unwrap().contains("T takes over"));
-    run(&mut second, [Action::Confirm]);
+    run(&mut second, [Action::Yes]);
     assert!(second.results.is_none(), "nothing graded here");
     assert_ne!(second.screen, Screen::Results);
     run(&mut second, [Action::NewAttempt]);
@@ -1507,7 +1495,7 @@ fn the_mouse_wheel_scrolls_and_keys_are_inert_below_the_minimum_size() {
         app,
         [
             Action::Start,
-            Action::LastQuestion,
+            Action::Bottom,
             Action::WheelDown,
             Action::WheelDown,
         ],
@@ -1552,7 +1540,7 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
             Action::Pick(1),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     let score = app.results.as_ref().unwrap().total_score;
@@ -1601,10 +1589,10 @@ fn back_from_the_last_question_the_results_show_it() {
             Action::Start,
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
-    run(app, [Action::LastQuestion, Action::Choose]);
+    run(app, [Action::Bottom, Action::Choose]);
     assert_eq!(app.question().unwrap().id, "q6");
     run(app, [Action::Back]);
     assert_eq!((app.screen, app.results_cursor), (Screen::Results, 5));
@@ -1632,7 +1620,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     let shown = screen(app, 100, 30);
     assert!(shown.contains("no score is kept"), "{shown}");
     assert!(!shown.contains("score is kept as"), "{shown}");
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
 
     // Graded with an open answer still pending (no grader): the dialog counts it as lost.
     go_to_q5(app);
@@ -1640,7 +1628,7 @@ fn a_new_attempt_says_what_it_throws_away() {
         app,
         [edited(app, "q5", "a written answer"), Action::OpenReview],
     );
-    run(app, [Action::Submit, Action::Confirm]);
+    run(app, [Action::Submit, Action::Yes]);
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     run(app, [Action::NewAttempt]);
     let shown = screen(app, 100, 30);
@@ -1650,7 +1638,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     };
     assert!(text.contains("1 open answer"), "{shown}");
     assert!(text.contains("will be lost"), "{shown}");
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert!(app.results.is_some(), "cancel keeps the graded attempt");
 }
 
@@ -1658,7 +1646,7 @@ fn a_new_attempt_says_what_it_throws_away() {
 fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let untitled = (0..200).find(|_| {
         run(app, [Action::ScrollDown]);
         !screen(app, 80, 24).contains(". Option ")
@@ -1682,7 +1670,7 @@ fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
 fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     run(
         app,
         [Action::CursorDown, Action::CursorDown, Action::CursorDown],
@@ -1708,20 +1696,20 @@ fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
 fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let last = app.current();
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     assert!(
         app.scroll > 0,
         "G on the last question scrolls to its bottom"
     );
-    run(app, [Action::FirstQuestion]);
+    run(app, [Action::Top]);
     assert_eq!(
         (app.current(), app.scroll),
         (last, 0),
         "g goes to its top first"
     );
-    run(app, [Action::FirstQuestion]);
+    run(app, [Action::Top]);
     assert_eq!(app.current(), 0, "then to question 1");
 }
 
@@ -1731,7 +1719,7 @@ fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
 fn switching_pictures_and_lists_keeps_the_highlighted_option_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     run(app, [Action::CursorDown, Action::CursorDown]);
     let shown = screen(app, 80, 24);
     assert!(shown.contains("3. Option C"), "{shown}");
@@ -1764,7 +1752,7 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
 fn wide_terminals_show_diagram_options_side_by_side() {
     let mut f = fixture_with(settings(false), (160, 50));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let shown = screen(app, 160, 50);
     let pair = shown
         .lines()
@@ -1882,7 +1870,7 @@ fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
     let end = screen(app, 80, 24);
     assert!(end.contains("│ 106 "), "the last line shows:\n{end}");
     // q6's context above the anchor wraps: the panel still opens on the first anchored row.
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     let q6 = screen(app, 80, 24);
     let first = q6
         .lines()
@@ -2032,7 +2020,7 @@ fn every_bad_anchor_shows_its_note_in_the_panel() {
 fn the_compact_comparison_at_80x24() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let footer = screen(app, 80, 24);
     let footer = footer.lines().nth(23).unwrap();
     assert!(
@@ -2077,11 +2065,7 @@ fn v_says_what_it_did() {
     let app = &mut f.app;
     run(
         app,
-        [
-            Action::Start,
-            Action::LastQuestion,
-            Action::ToggleDiagramList,
-        ],
+        [Action::Start, Action::Bottom, Action::ToggleDiagramList],
     );
     assert_eq!(
         app.status.as_deref(),
@@ -2097,7 +2081,7 @@ fn v_says_what_it_did() {
     run(app, [Action::ToggleComparison, Action::ToggleDiagramList]);
     assert!(!app.diagram_view.compare && !app.diagram_view.list);
     // Elsewhere it says what it is for.
-    run(app, [Action::FirstQuestion, Action::ToggleDiagramList]);
+    run(app, [Action::Top, Action::ToggleDiagramList]);
     assert_eq!(
         app.status.as_deref(),
         Some("Nothing to list here: v is for diagram options.")

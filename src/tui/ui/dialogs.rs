@@ -107,9 +107,9 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
         Line::from(text),
         Line::default(),
         Line::from(vec![
-            Span::styled(key_for(Context::Confirm, &Action::Confirm), theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::Yes), theme.key()),
             Span::raw(format!(" {yes}   ")),
-            Span::styled(key_for(Context::Confirm, &Action::Cancel), theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::No), theme.key()),
             Span::raw(format!(" {no}")),
         ]),
     ];
@@ -188,7 +188,7 @@ fn help_scroll_keys() -> String {
         key(Action::ScrollUp),
         key(Action::PageUp),
         key(Action::PageDown),
-        key(Action::FirstQuestion),
-        key(Action::LastQuestion),
+        key(Action::Top),
+        key(Action::Bottom),
     )
 }

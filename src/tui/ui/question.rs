@@ -8,7 +8,6 @@ use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{Context, key_for};
 use crate::tui::markdown;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     let theme = app.settings.theme;
@@ -96,7 +95,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
                     key(Context::Editing, Action::StopEditing),
                     key(Context::Editing, Action::NextQuestion),
                     key(Context::Editing, Action::ExternalEditor),
-                    key(Context::Editing, Action::EditorKey(UNDO)),
+                    key(Context::Editing, Action::Undo),
                 ),
                 theme.key(),
             )
@@ -178,5 +177,3 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
-
-const UNDO: KeyEvent = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);

@@ -113,21 +113,32 @@ fn written_answer_note() -> String {
 
 /// A key inside the answer box; the answer is saved with the batch.
 pub fn key(app: &mut App, key: KeyEvent) {
+    edit(app, |undo, editor| {
+        if crate::tui::undo::is_undo(&key) {
+            undo.undo(editor)
+        } else if crate::tui::undo::is_redo(&key) {
+            undo.redo(editor)
+        } else {
+            undo.before_key(editor, &key);
+            editor_input(editor, key)
+        }
+    });
+}
+
+/// Ctrl-Z in the answer box: its last step undone.
+pub fn undo(app: &mut App) {
+    edit(app, crate::tui::undo::Undo::undo);
+}
+
+/// Changes the open answer box with its undo steps; saves it when `change` says it changed.
+fn edit(app: &mut App, change: impl FnOnce(&mut super::Undo, &mut TextArea<'static>) -> bool) {
     let Some(id) = app.question().map(|q| q.id.clone()) else {
         return;
     };
     let Some(mut editor) = app.editor.take() else {
         return;
     };
-    let undo = undo_for(app, &id);
-    let changed = if crate::tui::undo::is_undo(&key) {
-        undo.undo(&mut editor)
-    } else if crate::tui::undo::is_redo(&key) {
-        undo.redo(&mut editor)
-    } else {
-        undo.before_key(&editor, &key);
-        editor_input(&mut editor, key)
-    };
+    let changed = change(undo_for(app, &id), &mut editor);
     app.editor = Some(editor);
     if changed {
         save_editor(app);

@@ -143,6 +143,15 @@ pub fn start_new_attempt(app: &mut App) {
     });
 }
 
+/// The stop key on the grading screen: the grading task ends.
+pub fn stop_on_key(app: &mut App) -> Effect {
+    if app.screen != Screen::Grading {
+        return Effect::None;
+    }
+    stop(app);
+    Effect::CancelGrading
+}
+
 pub fn stop(app: &mut App) {
     let outcomes = std::mem::take(&mut app.outcomes);
     finish(app, outcomes);

@@ -49,8 +49,8 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::PageUp
             | Action::CursorDown
             | Action::CursorUp
-            | Action::FirstQuestion
-            | Action::LastQuestion
+            | Action::Top
+            | Action::Bottom
             | Action::WheelDown
             | Action::WheelUp
             | Action::ToggleHelp
@@ -166,19 +166,15 @@ fn apply(app: &mut App, action: Action) -> Effect {
                 app.confirm = Some(Confirm::Quit);
             }
         }
-        Action::Confirm => return confirm(app),
-        Action::Cancel => {
-            if app.confirm.take().is_none() && app.screen == Screen::Grading {
-                grading::stop(app);
-                return Effect::CancelGrading;
-            }
-        }
+        Action::Yes => return confirm(app),
+        Action::No => app.confirm = None,
+        Action::StopGrading => return grading::stop_on_key(app),
         Action::Start => return grading::start_or_show(app),
         Action::Back => navigation::back(app),
         Action::NextQuestion => navigation::next(app),
         Action::PrevQuestion => navigation::go(app, app.current().saturating_sub(1)),
-        Action::FirstQuestion => navigation::first(app),
-        Action::LastQuestion => navigation::last(app),
+        Action::Top => navigation::first(app),
+        Action::Bottom => navigation::last(app),
         Action::CursorDown => navigation::move_cursor(app, 1),
         Action::CursorUp => navigation::move_cursor(app, -1),
         Action::Choose => navigation::choose(app),
@@ -214,6 +210,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
             }
         }
         Action::EditorKey(key) => editing::key(app, key),
+        Action::Undo => editing::undo(app),
         Action::WriteKey(key) => editing::write_key(app, key),
         Action::Paste(text) => editing::paste(app, &text),
         Action::ExternalEditor => return editing::external_editor(app),
@@ -397,7 +394,6 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
-        None if app.screen == Screen::Results || app.reading => app.exit = true,
         Some(Confirm::Notice { .. }) | None => {}
     }
     Effect::None

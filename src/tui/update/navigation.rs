@@ -165,8 +165,8 @@ pub fn scroll_help(app: &mut App, action: &Action) -> bool {
         Action::ScrollUp | Action::WheelUp => -1,
         Action::PageDown => page,
         Action::PageUp => -page,
-        Action::FirstQuestion => i16::MIN,
-        Action::LastQuestion => i16::MAX,
+        Action::Top => i16::MIN,
+        Action::Bottom => i16::MAX,
         _ => return false,
     };
     app.help_scroll = app
