@@ -2087,3 +2087,20 @@ fn v_says_what_it_did() {
         Some("Nothing to list here: v is for diagram options.")
     );
 }
+
+/// The terminal shrinks between two frames: the next frame is drawn before the resize
+/// reaches `update`, from a view measured for the bigger size. It draws what fits.
+#[test]
+fn a_frame_drawn_before_a_resize_reaches_update_draws_what_fits() {
+    let mut f = fixture_with(settings(false), (160, 50));
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(app, [Action::ToggleCode, Action::Top]);
+    for (w, h) in [(60, 20), (30, 8)] {
+        let shown = drawn(w, h, |f| super::draw(f, app));
+        assert_eq!(shown.lines().count(), usize::from(h));
+    }
+    run(app, [Action::Bottom]);
+    let shown = drawn(60, 20, |f| super::draw(f, app));
+    assert_eq!(shown.lines().count(), 20);
+}
