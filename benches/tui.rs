@@ -39,7 +39,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
     };
     let mut app = App::new(session, settings, size);
     update(&mut app, Action::Start);
-    update(&mut app, Action::LastQuestion);
+    update(&mut app, Action::Bottom);
     app
 }
 
@@ -54,10 +54,30 @@ fn bench(c: &mut Criterion) {
             });
         });
     }
+    // One key on the mermaid question at 200x60: the update (scrolling the option into
+    // view) and the frame after it, as the event loop does.
+    {
+        let (w, h) = (200u16, 60u16);
+        let mut app = app_on_mermaid_question(dir.path(), (w, h));
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+        let mut down = true;
+        c.bench_function(&format!("key and frame: mermaid question {w}x{h}"), |b| {
+            b.iter(|| {
+                let key = if down {
+                    Action::CursorDown
+                } else {
+                    Action::CursorUp
+                };
+                down = !down;
+                update(&mut app, black_box(key));
+                terminal.draw(|f| draw(f, black_box(&app))).expect("draw");
+            });
+        });
+    }
     // The first question with its code panel open (under it at 100x30, beside at 200x60).
     for (w, h) in [(200u16, 60u16), (100, 30)] {
         let mut app = app_on_mermaid_question(dir.path(), (w, h));
-        update(&mut app, Action::FirstQuestion);
+        update(&mut app, Action::Top);
         update(&mut app, Action::ToggleCode);
         let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
         c.bench_function(&format!("frame: code panel open {w}x{h}"), |b| {

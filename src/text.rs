@@ -50,10 +50,9 @@ pub fn time_ago(at: u64) -> String {
     }
 }
 
-/// Display width of a string in terminal columns (CJK and emoji count 2).
-pub fn display_width(s: &str) -> usize {
-    unicode_width::UnicodeWidthStr::width(s)
-}
+/// Display width of a string in terminal columns (CJK and emoji count 2), per grapheme:
+/// the renderer's measure, so the TUI's text and its diagrams agree in one picture.
+pub use crate::mermaid::display_width;
 
 /// "1 open answer", "2 open answers": a count with the right form of its noun.
 pub fn plural(n: usize, one: &str, many: &str) -> String {

@@ -19,13 +19,20 @@ pub enum Action {
     Quit,
     /// Ctrl-C, SIGTERM: quit now (answers are already saved).
     ForceQuit,
-    Confirm,
-    Cancel,
+    /// Yes to the question over the screen.
+    Yes,
+    /// No to the question over the screen (it closes, nothing happens).
+    No,
+    /// Stop grading: answers are kept, open ones stay pending.
+    StopGrading,
     Start,
     NextQuestion,
     PrevQuestion,
-    FirstQuestion,
-    LastQuestion,
+    /// The top of what scrolls (a question, the results, the help), else the first
+    /// question or row.
+    Top,
+    /// The last question or row, and on it, its bottom.
+    Bottom,
     CursorDown,
     CursorUp,
     /// Space/Enter on the option under the cursor.
@@ -49,6 +56,8 @@ pub enum Action {
     CloseNoticeThen(ratatui::crossterm::event::KeyEvent),
     /// A key inside the open-answer editor.
     EditorKey(ratatui::crossterm::event::KeyEvent),
+    /// The answer box's last step undone (by word, paste, `$EDITOR`).
+    Undo,
     Paste(String),
     /// Open `$VISUAL`/`$EDITOR` on the answer.
     ExternalEditor,

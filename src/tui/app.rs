@@ -14,7 +14,7 @@ use crate::session::Session;
 /// How long after arriving on a question `n`/`p` still count as moving through it.
 pub const MOVING_THROUGH: Duration = Duration::from_millis(1200);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Screen {
     Overview,
     Question,
@@ -184,7 +184,7 @@ pub struct App {
     /// The open-answer editor while it has focus.
     pub editor: Option<TextArea<'static>>,
     /// The answer box's undo steps (by word, paste, `$EDITOR`), for one question.
-    pub undo: Option<super::update::Undo>,
+    pub undo: Option<super::undo::Undo>,
     /// Unsaved drafts by question id (see [`Draft`]).
     pub drafts: std::collections::BTreeMap<String, Draft>,
     /// When the question on screen was arrived at: `n`/`p` pressed right after arriving
@@ -216,6 +216,8 @@ pub struct App {
     pub diagram_view: super::diagrams::View,
     /// The results' diagrams, drawn for the results' width (see [`DiagramCache`]).
     pub result_diagrams: Option<ResultDiagrams>,
+    /// What is on screen, measured after each update (drawing reads it).
+    pub view: super::view::View,
 }
 
 impl App {
@@ -261,6 +263,7 @@ impl App {
             diagram_view: super::diagrams::View::default(),
             diagrams: None,
             drawings: super::drawings::Drawings::default(),
+            view: super::view::View::default(),
         }
     }
 

@@ -1,70 +1,27 @@
 //! The scrollable body of a question: prompt, options, practice feedback.
 //!
-//! Built as plain lines by one function that both drawing and `update` use, so the
-//! update can scroll an option into view knowing exactly where it lands.
+//! Built as plain lines by the view ([`super::view`]) once per change, so `update` scrolls
+//! an option into view knowing exactly where it lands, and drawing only copies rows.
 
-use std::borrow::Cow;
-
-use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::action::Action;
 use super::app::App;
-use super::diagrams::{Arranged, GAP};
-use super::layout::question_areas;
+use super::diagrams::{Arranged, DIAGRAM_INDENT, GAP, Note};
+use super::keymap::{Context, key_for};
 use super::markdown;
 use super::theme::Theme;
 use crate::quiz::{MermaidOption, Question, QuestionKind};
 use crate::text::{display_width, sanitize_line};
 
-/// Diagrams sit under their option's marker (an 80-column terminal leaves 75 columns for
-/// a diagram, a 100-column one 95).
-pub const DIAGRAM_INDENT: &str = "   ";
-
-pub struct Body<'a> {
-    /// Diagram lines borrow from the cache `update` keeps (no copy per frame).
-    pub lines: Vec<Line<'a>>,
+pub struct Body {
+    pub lines: Vec<Line<'static>>,
     /// Rows `[start, end)` of each option, in choice order.
     pub option_rows: Vec<(usize, usize)>,
 }
 
-/// The body's inner width for the current terminal size (the same with or without an
-/// answer box; narrower when the code panel sits beside it).
-pub fn width(app: &App) -> usize {
-    let beside = code_rows(app)
-        .and_then(|_| super::layout::code_beside(app.size.0))
-        .unwrap_or(0);
-    usize::from(app.size.0.saturating_sub(beside).saturating_sub(2)).max(1)
-}
-
-/// The open code panel's lines, when it shows on this question.
-pub fn code_rows(app: &App) -> Option<usize> {
-    if !app.code_open {
-        return None;
-    }
-    app.code()
-        .map(|c| super::ui::code::rows(c, app.size, app.settings.theme))
-}
-
-/// Rows that show body text when it scrolls (the last one says there is more).
-pub fn viewport_rows(app: &App) -> u16 {
-    areas_of(app).body.height.saturating_sub(1).max(1)
-}
-
-pub fn areas_of(app: &App) -> super::layout::QuestionAreas {
-    let open = app
-        .question()
-        .is_some_and(|q| matches!(q.kind, QuestionKind::Open { .. }));
-    let code = code_rows(app);
-    let rows = (open || code.is_some()).then(|| build(app, width(app)).lines.len());
-    question_areas(
-        Rect::new(0, 0, app.size.0, app.size.1),
-        rows.filter(|_| open),
-        code.zip(rows),
-    )
-}
-
-pub fn build(app: &App, width: usize) -> Body<'_> {
+pub fn build(app: &App, width: usize) -> Body {
     let theme = app.settings.theme;
     let mut body = Body {
         lines: Vec::new(),
@@ -103,23 +60,18 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
             }
         }
         QuestionKind::Mermaid { options, .. } => {
-            // Drawn by `update` for this width; drawn here only when that has not happened.
+            // Drawn by `update` for this width; until then (being drawn elsewhere) the
+            // titles, pickable.
             let view = app.diagram_view;
-            let arranged: Cow<'_, Arranged> = match &app.diagrams {
-                Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => {
-                    Cow::Borrowed(&cache.arranged)
-                }
-                // Being drawn elsewhere: the titles, pickable, until the drawing arrives.
-                _ if matches!(app.drawings.drawer, super::drawings::Drawer::Elsewhere(_)) => {
-                    Cow::Owned(Arranged { options: Vec::new(), pairs: false, note: Some("Drawing the options…".into()), comparison: None })
-                }
-                _ => Cow::Owned(super::diagrams::arrange(
-                    options,
-                    diagram_width(width),
-                    width >= super::diagrams::SIDE_BY_SIDE_FROM,
-                    theme,
-                    view,
-                )),
+            let drawing = Arranged {
+                options: Vec::new(),
+                pairs: false,
+                note: Some(Note::Drawing),
+                comparison: None,
+            };
+            let arranged = match &app.diagrams {
+                Some(cache) if cache.question == app.current() && cache.width == width && cache.view == view => &cache.arranged,
+                _ => &drawing,
             };
             let titles: Vec<Line<'static>> = options
                 .iter()
@@ -131,21 +83,9 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
                 })
                 .collect();
             if let Some(note) = &arranged.note {
-                body.lines.push(Line::styled(note.clone(), theme.dim()));
+                body.lines.push(Line::styled(note_text(note), theme.dim()));
             }
-            match arranged {
-                Cow::Borrowed(cached) => push_diagrams(&mut body, &titles, cached, width, theme),
-                Cow::Owned(drawn) => {
-                    // Not cached (a test drawing without `update`): the lines are copied.
-                    let mut local = Body { lines: Vec::new(), option_rows: Vec::new() };
-                    push_diagrams(&mut local, &titles, &drawn, width, theme);
-                    let offset = body.lines.len();
-                    for line in local.lines {
-                        body.lines.push(owned(line));
-                    }
-                    body.option_rows.extend(local.option_rows.into_iter().map(|(a, b)| (a + offset, b + offset)));
-                }
-            }
+            push_diagrams(&mut body, &titles, arranged, width, theme);
         }
         QuestionKind::Open { .. } => {}
         QuestionKind::Unsupported { type_name } => body.lines.push(Line::styled(
@@ -168,12 +108,12 @@ pub fn build(app: &App, width: usize) -> Body<'_> {
 
 /// An open question opened from the results: its verdict, the rubric and the grader's
 /// feedback, as the results show them (the answer is in its box below).
-fn graded_open(body: &mut Body<'_>, app: &App, q: &Question, width: usize) {
+fn graded_open(body: &mut Body, app: &App, q: &Question, width: usize) {
     let theme = app.settings.theme;
     let Some(results) = &app.results else { return };
     let verdict = match results.result(&q.id) {
         Some(r) => {
-            let (mark, style) = super::ui::results::mark(q, r, theme);
+            let (mark, style) = super::results_text::mark(q, r, theme);
             Line::styled(format!("{mark} · {}%", r.score), style)
         }
         None if results.pending.contains(&q.id) => {
@@ -212,7 +152,7 @@ fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
 
 /// An option: marker, then text wrapped with a hanging indent under the marker.
 fn push_option(
-    body: &mut Body<'_>,
+    body: &mut Body,
     marker: &str,
     text: &str,
     width: usize,
@@ -235,17 +175,12 @@ fn push_option(
     body.option_rows.push((start, body.lines.len()));
 }
 
-/// The width one option's diagram gets: the body's, less the indent under its marker.
-pub fn diagram_width(width: usize) -> usize {
-    width.saturating_sub(DIAGRAM_INDENT.len())
-}
-
 /// The options under their titles: two to a row on wide terminals when both fit, else one
 /// under the other. A row holding a difference gets a `▌` in the margin.
-fn push_diagrams<'a>(
-    body: &mut Body<'a>,
+fn push_diagrams(
+    body: &mut Body,
     titles: &[Line<'static>],
-    arranged: &'a Arranged,
+    arranged: &Arranged,
     width: usize,
     theme: Theme,
 ) {
@@ -258,7 +193,7 @@ fn push_diagrams<'a>(
         );
         body.lines.push(Line::default());
     }
-    let half = super::diagrams::half_width(diagram_width(width));
+    let half = super::diagrams::half_width(super::diagrams::diagram_width(width));
     let drawn = &arranged.options;
     let pairs = arranged.pairs && drawn.iter().all(|d| d.width <= half);
     let margin = |marked: bool| {
@@ -338,7 +273,7 @@ pub fn diagrams(options: &[MermaidOption], width: usize, theme: Theme) -> Vec<Ve
 
 /// Practice mode: right or wrong at once, with the explanation.
 fn practice_feedback(
-    body: &mut Body<'_>,
+    body: &mut Body,
     q: &Question,
     saved: Option<&str>,
     width: usize,
@@ -365,21 +300,44 @@ fn practice_feedback(
     }
 }
 
-/// A span that borrows its text: drawing the cached diagrams copies no string.
-fn borrowed<'a>(span: &'a Span<'_>) -> Span<'a> {
-    Span::styled(span.content.as_ref(), span.style)
+/// A copy of a drawn span: the view keeps its own lines, built once per change.
+fn borrowed(span: &Span<'static>) -> Span<'static> {
+    span.clone()
 }
 
-/// A line that owns its text.
-fn owned(line: Line<'_>) -> Line<'static> {
-    let spans: Vec<Span<'static>> = line
-        .spans
-        .into_iter()
-        .map(|s| Span::styled(s.content.into_owned(), s.style))
-        .collect();
-    Line {
-        spans,
-        style: line.style,
-        alignment: line.alignment,
+/// The line over the options, in words, naming the keys that help.
+pub fn note_text(note: &Note) -> String {
+    let key = |action| key_for(Context::Question, &action);
+    match note {
+        Note::Drawing => "Drawing the options…".into(),
+        Note::TooBig => format!(
+            "Listed: an option has over {} lines, too large to draw.",
+            super::diagrams::DRAW_AT_MOST
+        ),
+        Note::TooWide => "Listed: too wide to draw here.".into(),
+        Note::SaySame => format!(
+            "The options say the same, drawn differently: nothing to mark ({} compares them).",
+            key(Action::ToggleComparison)
+        ),
+        Note::WordsMarked => format!(
+            "Laid out differently: the words that differ are marked ({} compares them).",
+            key(Action::ToggleComparison)
+        ),
+        Note::AllApart => format!(
+            "Laid out differently: no cells marked. {} lists them, differing rows marked.",
+            key(Action::ToggleDiagramList)
+        ),
+        Note::Apart(labels) => {
+            let (option, is) = if labels.len() == 1 {
+                ("Option", "is")
+            } else {
+                ("Options", "are")
+            };
+            format!(
+                "{option} {} {is} laid out differently, so not marked: {} lists them.",
+                labels.join(", "),
+                key(Action::ToggleDiagramList)
+            )
+        }
     }
 }

@@ -8,8 +8,6 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::action::Action;
-use super::keymap::{Context, key_for};
 use super::theme::Theme;
 use crate::mermaid::{self, RenderOptions, Rendered};
 use crate::quiz::MermaidOption;
@@ -35,6 +33,25 @@ pub struct Drawn {
     pub width: usize,
 }
 
+/// What the line over the options says (in words, with the keys it names, by the body).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Being drawn elsewhere.
+    Drawing,
+    /// Listed: an option has too many lines to draw.
+    TooBig,
+    /// Listed: too wide to draw here.
+    TooWide,
+    /// The options say the same, drawn differently.
+    SaySame,
+    /// Laid out differently; the differing words are marked.
+    WordsMarked,
+    /// Every option laid out differently: no cells marked.
+    AllApart,
+    /// These options (their labels) are laid out differently, so not marked.
+    Apart(Vec<String>),
+}
+
 /// The options of a question as the body shows them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arranged {
@@ -42,7 +59,7 @@ pub struct Arranged {
     /// Two options to a row (wide terminals, when each fits half the width).
     pub pairs: bool,
     /// A dim line over the options, such as why the differences are marked in the list.
-    pub note: Option<String>,
+    pub note: Option<Note>,
     /// The compact comparison (see [`super::comparison`]), shown instead of the options.
     pub comparison: Option<Vec<Line<'static>>>,
 }
@@ -55,7 +72,16 @@ pub const GAP: usize = 3;
 /// The width each of two options side by side gets, out of `width` for one: the second
 /// has its own marker margin and a gap before it.
 pub fn half_width(width: usize) -> usize {
-    width.saturating_sub(GAP + super::body::DIAGRAM_INDENT.len()) / 2
+    width.saturating_sub(GAP + DIAGRAM_INDENT.len()) / 2
+}
+
+/// Diagrams sit under their option's marker (an 80-column terminal leaves 75 columns for
+/// a diagram, a 100-column one 95).
+pub const DIAGRAM_INDENT: &str = "   ";
+
+/// The width one option's diagram gets: the body's, less the indent under its marker.
+pub fn diagram_width(body: usize) -> usize {
+    body.saturating_sub(DIAGRAM_INDENT.len())
 }
 
 /// The options arranged for a body `width` columns wide (`width` counts the space for
@@ -141,7 +167,7 @@ fn marked(
     view: View,
     pairs: bool,
 ) -> Arranged {
-    let unmarked = |note: Option<String>| Arranged {
+    let unmarked = |note: Option<Note>| Arranged {
         options: rendered_options
             .iter()
             .map(|r| styled(r, None, theme))
@@ -156,13 +182,7 @@ fn marked(
             .iter()
             .all(|r| r.form == mermaid::Form::Compact);
     let big = options.iter().any(|o| too_big_to_draw(&o.source));
-    let fit_note = listed.then(|| {
-        if big {
-            format!("Listed: an option has over {DRAW_AT_MOST} lines, too large to draw.")
-        } else {
-            "Listed: too wide to draw here.".to_string()
-        }
-    });
+    let fit_note = listed.then_some(if big { Note::TooBig } else { Note::TooWide });
     if !view.differences {
         return unmarked(fit_note);
     }
@@ -170,12 +190,8 @@ fn marked(
     // Marks only where the options say something different, item by item.
     let sources: Vec<&str> = options.iter().map(|o| o.source.as_str()).collect();
     let says = mermaid::what_differs::compare(&sources);
-    let compare_key = key_for(Context::Question, &Action::ToggleComparison);
-    let list_key = key_for(Context::Question, &Action::ToggleDiagramList);
     if says.rows.is_empty() && says.unread.is_empty() {
-        return unmarked(Some(format!(
-            "The options say the same, drawn differently: nothing to mark ({compare_key} compares them)."
-        )));
+        return unmarked(Some(Note::SaySame));
     }
     let structured = says.unread.len() + 1 < sources.len();
     for (i, (r, m)) in rendered_options
@@ -195,22 +211,13 @@ fn marked(
         .collect();
     let note = match apart.as_slice() {
         [] => fit_note,
-        _ if structured => Some(format!(
-            "Laid out differently: the words that differ are marked ({compare_key} compares them)."
-        )),
+        _ if structured => Some(Note::WordsMarked),
         _ if apart.len() == rendered_options.len() => {
-            // Marks on nearly every cell say nothing; the list (`v`) marks the rows that differ.
-            return unmarked(Some(format!(
-                "Laid out differently: no cells marked. {list_key} lists them, differing rows marked."
-            )));
+            // Marks on nearly every cell say nothing; the list marks the rows that differ.
+            return unmarked(Some(Note::AllApart));
         }
-        [one] => Some(format!(
-            "Option {} is laid out differently, so not marked: {list_key} lists them.",
-            sanitize_line(one)
-        )),
-        many => Some(format!(
-            "Options {} are laid out differently, so not marked: {list_key} lists them.",
-            sanitize_line(&many.join(", "))
+        _ => Some(Note::Apart(
+            apart.iter().map(|l| sanitize_line(l)).collect(),
         )),
     };
     let options = rendered_options
@@ -378,10 +385,7 @@ mod tests {
             Theme { no_color: true },
             View::default(),
         );
-        assert_eq!(
-            arranged.note.as_deref(),
-            Some("Listed: an option has over 500 lines, too large to draw.")
-        );
+        assert_eq!(arranged.note, Some(Note::TooBig));
         assert!(
             arranged.options[1]
                 .lines

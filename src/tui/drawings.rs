@@ -29,7 +29,7 @@ impl DrawingJob {
         let width = self.key.width;
         super::diagrams::arrange(
             &self.options,
-            super::body::diagram_width(width),
+            super::diagrams::diagram_width(width),
             width >= super::diagrams::SIDE_BY_SIDE_FROM,
             self.theme,
             self.key.view,

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::action::Action;
 
 /// Where the user is; a key means different things in different places.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Context {
     Overview,
     Question,
@@ -53,7 +53,7 @@ impl Context {
 }
 
 /// Which questions a binding is for: the footer and the overlay show it only there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Only {
     Always,
     /// Questions with options to pick (mcq, mermaid).
@@ -81,7 +81,7 @@ pub enum Only {
     LettersType,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
     Char(char),
     Code(KeyCode),
@@ -119,7 +119,6 @@ const EVERYWHERE: &[Context] = &C::ALL;
 const SCREENS: &[Context] = &[C::Overview, C::Question, C::Review, C::Results, C::Reading];
 const QUESTIONS: &[Context] = &[C::Question, C::Reading];
 const LISTS: &[Context] = &[C::Question, C::Reading, C::Review, C::Results];
-const CTRL_U: KeyEvent = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
 
 const fn bind(
     contexts: &'static [Context],
@@ -143,20 +142,20 @@ const fn bind(
 /// The keymap: one row per binding. A key is bound once per context (a test checks).
 #[rustfmt::skip]
 static BINDINGS: &[Binding] = &[
-    bind(&[C::Confirm], &[Char('y'), Code(KeyCode::Enter)], Action::Confirm, ("yes", MUST), Always, "yes"),
-    bind(&[C::Confirm], &[Char('n'), Code(KeyCode::Esc)], Action::Cancel, ("no", MUST), Always, "no, keep things as they are"),
+    bind(&[C::Confirm], &[Char('y'), Code(KeyCode::Enter)], Action::Yes, ("yes", MUST), Always, "yes"),
+    bind(&[C::Confirm], &[Char('n'), Code(KeyCode::Esc)], Action::No, ("no", MUST), Always, "no, keep things as they are"),
     bind(&[C::Help], &[Char('j'), Code(KeyCode::Down)], Action::ScrollDown, ("scroll", MAIN), Always, "scroll down"),
     bind(&[C::Help], &[Char('k'), Code(KeyCode::Up)], Action::ScrollUp, ("", HIDE), Always, "scroll up"),
     bind(&[C::Help], &[Code(KeyCode::PageDown), Ctrl('d'), Char(' ')], Action::PageDown, ("", HIDE), Always, "a page down"),
     bind(&[C::Help], &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
-    bind(&[C::Help], &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "top"),
-    bind(&[C::Help], &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "bottom"),
+    bind(&[C::Help], &[Char('g'), Code(KeyCode::Home)], Action::Top, ("", HIDE), Always, "top"),
+    bind(&[C::Help], &[Char('G'), Code(KeyCode::End)], Action::Bottom, ("", HIDE), Always, "bottom"),
     bind(&[C::Help], &[Code(KeyCode::Esc), Char('?'), Code(KeyCode::F(1)), Char('q')], Action::ToggleHelp, ("close", MUST), Always, "close this help"),
     bind(&[C::Editing], &[Code(KeyCode::Esc)], Action::StopEditing, ("done", MUST), Always, "leave the answer box (what you typed is saved as you type)"),
     bind(&[C::Editing], &[Code(KeyCode::Tab)], Action::NextQuestion, ("next", MAIN), Always, "next question"),
     bind(&[C::Editing], &[Code(KeyCode::BackTab)], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
     bind(&[C::Editing], &[Ctrl('e')], Action::ExternalEditor, ("$EDITOR", MAIN), Always, "write the answer in $VISUAL / $EDITOR"),
-    bind(&[C::Editing], &[Ctrl('z')], Action::EditorKey(CTRL_U), ("undo", MORE), Always, "undo (Ctrl-R redo)"),
+    bind(&[C::Editing], &[Ctrl('z')], Action::Undo, ("undo", MORE), Always, "undo (Ctrl-R redo)"),
     bind(&[C::Editing], &[Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
     bind(&[C::Overview], &[Code(KeyCode::Enter), Char(' '), Char('n'), Code(KeyCode::Right)], Action::Start, ("start", MAIN), Fresh, "start, or carry on where you were"),
     bind(&[C::Overview], &[Char('r')], Action::ShowResults, ("results", MAIN), Graded, "see the results of the graded attempt"),
@@ -177,8 +176,8 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Question], &[Char('x'), Code(KeyCode::Delete), Code(KeyCode::Backspace)], Action::ClearAnswer, ("", HIDE), Always, "clear the answer (a written answer asks first)"),
     bind(QUESTIONS, &[Char('n'), Code(KeyCode::Tab), Code(KeyCode::Right), Char(']')], Action::NextQuestion, ("next", MAIN), Always, "next question (after the last: the review, or from the results: the results)"),
     bind(QUESTIONS, &[Char('p'), Code(KeyCode::BackTab), Code(KeyCode::Left), Char('[')], Action::PrevQuestion, ("prev", MORE), Always, "previous question"),
-    bind(LISTS, &[Char('g'), Code(KeyCode::Home)], Action::FirstQuestion, ("", HIDE), Always, "top, then first question"),
-    bind(LISTS, &[Char('G'), Code(KeyCode::End)], Action::LastQuestion, ("", HIDE), Always, "last question, then bottom"),
+    bind(LISTS, &[Char('g'), Code(KeyCode::Home)], Action::Top, ("", HIDE), Always, "top, then first question"),
+    bind(LISTS, &[Char('G'), Code(KeyCode::End)], Action::Bottom, ("", HIDE), Always, "last question, then bottom"),
     bind(LISTS, &[Code(KeyCode::PageDown), Ctrl('d')], Action::PageDown, ("", HIDE), Always, "a page down"),
     bind(LISTS, &[Code(KeyCode::PageUp), Ctrl('u')], Action::PageUp, ("", HIDE), Always, "a page up"),
     bind(&[C::Reading], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), Always, "back to the results"),
@@ -194,18 +193,18 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Review], &[Code(KeyCode::Enter)], Action::Submit, ("submit", MUST), Always, "submit and grade (asks first when some are unanswered or flagged)"),
     bind(&[C::Review, C::Results], &[Char(' '), Char('o')], Action::Choose, ("open", MAIN), Always, "open the question under the cursor"),
     bind(&[C::Review], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MAIN), Always, "back to the questions"),
-    bind(&[C::Grading], &[Code(KeyCode::Esc), Char('c')], Action::Cancel, ("stop", MUST), Always, "stop grading (answers are kept; open ones stay pending)"),
+    bind(&[C::Grading], &[Code(KeyCode::Esc), Char('c')], Action::StopGrading, ("stop", MUST), Always, "stop grading (answers are kept; open ones stay pending)"),
     bind(&[C::Results], &[Code(KeyCode::Enter)], Action::Choose, ("", HIDE), Always, "open the question under the cursor (Esc comes back)"),
     bind(&[C::Results], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("overview", MORE), Always, "back to the overview (a new attempt starts there)"),
     bind(&[C::Results], &[Char('P')], Action::Post, ("post", MAIN), Postable, "post the results to the pull request, then quit"),
     bind(&[C::Overview, C::Question, C::Review], &[Char('T')], Action::TakeOver, ("take over", MUST), Busy, "take over a quiz open in another quizz window"),
     bind(SCREENS, &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
-    bind(&[C::Results, C::Reading], &[Char('q')], Action::Confirm, ("quit", MUST), Always, "quit"),
+    bind(&[C::Results, C::Reading], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit"),
     bind(&[C::Overview, C::Question, C::Review], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit (asks first while answers are not graded; they are saved)"),
     bind(EVERYWHERE, &[Ctrl('c')], Action::ForceQuit, ("", HIDE), Always, "quit at once (answers are saved)"),
 ];
 
-fn fits(key: Key, event: &KeyEvent) -> bool {
+pub fn fits(key: Key, event: &KeyEvent) -> bool {
     let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
     match (key, event.code) {
         (Ctrl(c), KeyCode::Char(k)) => ctrl && k.eq_ignore_ascii_case(&c),
@@ -267,6 +266,9 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
         _ => Some(Action::EditorKey(*event)),
     }
 }
+
+/// Below the minimum size nothing is drawn and only this key (and Ctrl-C) acts: it quits.
+pub const QUIT_WHEN_TOO_SMALL: Key = Char('q');
 
 pub fn key_label(key: Key) -> String {
     match key {

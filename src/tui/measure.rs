@@ -50,7 +50,8 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
             && matches!(q.kind, QuestionKind::Mermaid { .. })
         {
             let id = q.id.clone();
-            let built = super::body::build(&app, super::body::width(&app));
+            super::update::refresh(&mut app);
+            let built = super::body::build(&app, app.view.widths.body);
             let built_len = built.lines.len();
             let marked: Vec<usize> = built
                 .lines
@@ -60,11 +61,11 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
                 .map(|(i, _)| i)
                 .collect();
             drop(built);
-            let viewport = usize::from(super::body::viewport_rows(&app));
+            let viewport = app.view.question.as_ref().map_or(1, |q| q.rows);
             let last = marked.last().map_or(0, |l| l + 1);
             app.diagram_view.compare = true;
-            super::update::refresh_diagrams(&mut app);
-            let compared = super::body::build(&app, super::body::width(&app));
+            super::update::refresh(&mut app);
+            let compared = super::body::build(&app, app.view.widths.body);
             assert!(
                 compared.lines.iter().any(|l| {
                     let t = l.to_string();

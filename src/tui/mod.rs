@@ -6,17 +6,22 @@
 mod action;
 pub mod app;
 mod body;
+mod code_panel;
 mod comparison;
 mod diagrams;
 mod drawings;
 pub mod generating;
+mod help;
 mod keymap;
 mod layout;
 mod markdown;
+mod results_text;
 mod terminal;
 pub mod theme;
 mod ui;
+mod undo;
 mod update;
+mod view;
 mod wrap;
 
 pub use action::Action;
@@ -62,7 +67,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
         // Below the minimum size nothing is drawn, so no key acts blindly: q and Ctrl-C
         // quit at once (answers are saved), everything else waits for a bigger terminal.
         Event::Key(key) if key.kind != KeyEventKind::Release && !app.fits() => {
-            let quit = key.code == KeyCode::Char('q')
+            let quit = keymap::fits(keymap::QUIT_WHEN_TOO_SMALL, &key)
                 || (key.code == KeyCode::Char('c')
                     && key.modifiers.contains(KeyModifiers::CONTROL));
             quit.then_some(Action::ForceQuit)
@@ -113,6 +118,7 @@ async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
     let mut app = App::new(session, settings, (size.width, size.height));
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     app.drawings.drawer = drawings::on_threads(tx.clone());
+    update::refresh(&mut app);
     let mut events = EventStream::new();
     let mut ticker: Option<tokio::time::Interval> = None;
     // Twice a second, whatever else happens: a window taken over says so at once.
@@ -265,6 +271,8 @@ fn start_grading(
     })
 }
 
+#[cfg(test)]
+mod imports;
 #[cfg(test)]
 mod measure;
 #[cfg(test)]

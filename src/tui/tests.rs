@@ -106,7 +106,11 @@ fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     save_batch(app);
 }
 
-fn screen(app: &App, w: u16, h: u16) -> String {
+/// The screen at `w`x`h` (the terminal resized to it first, as the event loop would).
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    if app.size != (w, h) {
+        update(app, Action::Resize(w, h));
+    }
     drawn(w, h, |f| super::draw(f, app))
 }
 
@@ -133,17 +137,14 @@ fn navigation_stays_in_bounds() {
     let app = &mut f.app;
     run(app, [Action::Start, Action::PrevQuestion]);
     assert_eq!(app.current(), 0);
-    run(app, [Action::LastQuestion, Action::NextQuestion]);
+    run(app, [Action::Bottom, Action::NextQuestion]);
     assert_eq!(app.current(), 5);
     assert_eq!(
         app.screen,
         Screen::Review,
         "after the last question: the review"
     );
-    run(
-        app,
-        [Action::Back, Action::FirstQuestion, Action::NextQuestion],
-    );
+    run(app, [Action::Back, Action::Top, Action::NextQuestion]);
     assert_eq!(app.current(), 1);
     assert_eq!(app.screen, Screen::Question);
 }
@@ -192,7 +193,7 @@ fn picking_saves_at_once_and_moves_the_cursor() {
 fn mermaid_is_chosen_by_label() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion, Action::Pick(3)]);
+    run(app, [Action::Start, Action::Bottom, Action::Pick(3)]);
     assert_eq!(app.session.answer("q6"), Some("D"));
     run(app, [Action::CursorUp, Action::Choose]);
     assert_eq!(app.session.answer("q6"), Some("C"));
@@ -266,7 +267,7 @@ fn quit_asks_only_when_answers_are_not_graded() {
     update(app, Action::Quit);
     assert!(!app.exit);
     assert_eq!(app.confirm, Some(Confirm::Quit));
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert_eq!(app.confirm, None);
     update(app, Action::ForceQuit);
     assert!(app.exit);
@@ -297,7 +298,7 @@ fn submit_grades_closed_questions_and_keeps_open_ones_pending() {
         "asks first: four are unanswered"
     );
     assert_eq!(app.screen, Screen::Review);
-    assert_eq!(update(app, Action::Confirm), Effect::None);
+    assert_eq!(update(app, Action::Yes), Effect::None);
     let results = app.results.as_ref().unwrap();
     assert_eq!(app.screen, Screen::Results);
     assert_eq!(results.total_score, 33);
@@ -320,7 +321,7 @@ fn grading_progress_fills_in_open_scores() {
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
     update(app, Action::Submit);
-    let Effect::StartGrading { previous } = update(app, Action::Confirm) else {
+    let Effect::StartGrading { previous } = update(app, Action::Yes) else {
         panic!("grading starts");
     };
     assert_eq!(previous[4], crate::quiz::Outcome::Pending);
@@ -359,8 +360,8 @@ fn cancelling_grading_keeps_answers_and_leaves_open_ones_pending() {
         .set_answer("q5", Some("an answer".into()))
         .unwrap();
     update(app, Action::Submit);
-    update(app, Action::Confirm);
-    assert_eq!(update(app, Action::Cancel), Effect::CancelGrading);
+    update(app, Action::Yes);
+    assert_eq!(update(app, Action::StopGrading), Effect::CancelGrading);
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     assert_eq!(app.session.answer("q5"), Some("an answer"));
 }
@@ -373,7 +374,7 @@ fn tall_diagrams_scroll_the_chosen_option_into_view() {
         app,
         [
             Action::Start,
-            Action::LastQuestion,
+            Action::Bottom,
             Action::CursorDown,
             Action::CursorDown,
             Action::CursorDown,
@@ -429,11 +430,11 @@ fn snapshots_of_every_screen() {
         insta::assert_snapshot!(name("review"), screen(app, w, h));
         run(app, [Action::Quit]);
         insta::assert_snapshot!(name("confirm_quit"), screen(app, w, h));
-        run(app, [Action::Cancel, Action::Submit]);
+        run(app, [Action::No, Action::Submit]);
         insta::assert_snapshot!(name("confirm_submit"), screen(app, w, h));
-        run(app, [Action::Confirm]);
+        run(app, [Action::Yes]);
         insta::assert_snapshot!(name("results"), screen(app, w, h));
-        run(app, [Action::LastQuestion]);
+        run(app, [Action::Bottom]);
         insta::assert_snapshot!(name("results_end"), screen(app, w, h));
         run(app, [Action::Choose]);
         insta::assert_snapshot!(name("reading"), screen(app, w, h));
@@ -454,20 +455,20 @@ fn a_graded_attempt_comes_back_graded() {
             Action::Pick(0),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     let score = first.results.as_ref().unwrap().total_score;
     drop(first);
     let mut again = open();
-    let shown = screen(&again, 100, 30);
+    let shown = screen(&mut again, 100, 30);
     assert!(shown.contains(&format!("Graded     {score}%")), "{shown}");
     insta::assert_snapshot!("overview_graded_100x30", shown);
     // Enter shows the results; picking is not possible there.
     run(&mut again, [Action::Start]);
     assert_eq!(again.screen, Screen::Results);
     // A new attempt asks, clears the answers and keeps the score.
-    run(&mut again, [Action::NewAttempt, Action::Confirm]);
+    run(&mut again, [Action::NewAttempt, Action::Yes]);
     assert_eq!(again.session.answered_count(), 0);
     assert!(again.results.is_none());
     assert_eq!(again.session.attempt().earlier_scores, [score]);
@@ -482,7 +483,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
     let app = &mut f.app;
     go_to_q5(app);
     press(app, "\nmy words");
-    run(app, [Action::StopEditing, Action::FirstQuestion]);
+    run(app, [Action::StopEditing, Action::Top]);
     // A wrong pick on q1 (whichever option is not the right one).
     let wrong = (0..4)
         .find(|&n| {
@@ -501,7 +502,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
             Action::Pick(wrong),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     assert_eq!(app.screen, Screen::Results);
@@ -554,10 +555,10 @@ fn keys_do_what_the_screen_says() {
             Action::ToggleCode,
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
-    run(app, [Action::LastQuestion, Action::Choose]);
+    run(app, [Action::Bottom, Action::Choose]);
     assert!(app.reading);
     run(app, [Action::NextQuestion]);
     assert_eq!(app.screen, Screen::Results, "after the last: the results");
@@ -567,22 +568,19 @@ fn keys_do_what_the_screen_says() {
 fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [Action::Start, Action::LastQuestion, Action::NextQuestion],
-    );
+    run(app, [Action::Start, Action::Bottom, Action::NextQuestion]);
     assert_eq!(app.screen, Screen::Review);
     assert!(app.status.as_deref().unwrap().contains("last question"));
     run(app, [Action::ToggleHelp]);
     let top = screen(app, 80, 24);
     assert!(top.contains("Review (here)"), "{top}");
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     let bottom = screen(app, 80, 24);
     assert_ne!(top, bottom);
     assert!(app.help_scroll > 0);
-    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app));
+    assert_eq!(app.help_scroll, app.view.help_max_scroll());
     run(app, [Action::ScrollUp]);
-    assert_eq!(app.help_scroll, super::ui::help_max_scroll(app) - 1);
+    assert_eq!(app.help_scroll, app.view.help_max_scroll() - 1);
 }
 
 #[test]
@@ -595,7 +593,7 @@ fn grading_screen_snapshots() {
             .set_answer("q5", Some("an answer".into()))
             .unwrap();
         update(app, Action::Submit);
-        update(app, Action::Confirm);
+        update(app, Action::Yes);
         insta::assert_snapshot!(format!("grading_{w}x{h}"), screen(app, w, h));
     }
 }
@@ -664,7 +662,7 @@ fn ratings_travel_into_the_results_and_flag_miscalibration() {
         [Action::NextQuestion, Action::Pick(0), Action::NextQuestion],
     );
     assert_eq!(app.session.confidence("q3"), None, "any other key skips");
-    run(app, [Action::OpenReview, Action::Submit, Action::Confirm]);
+    run(app, [Action::OpenReview, Action::Submit, Action::Yes]);
     let results = app.results.clone().unwrap();
     assert_eq!(results.result("q1").unwrap().confidence, Some(1));
     assert_eq!(results.result("q2").unwrap().confidence, Some(5));
@@ -753,7 +751,7 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
             Action::Pick(0),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     update(app, Action::Post);
@@ -910,7 +908,7 @@ fn words_typed_on_an_empty_open_answer_are_text_once_the_prompt_is_read() {
         [
             Action::StopEditing,
             Action::ClearAnswer,
-            Action::Confirm,
+            Action::Yes,
             Action::NextQuestion,
             Action::PrevQuestion,
         ],
@@ -982,16 +980,13 @@ fn clearing_a_written_answer_asks_first_and_a_pick_goes_at_once() {
         })
     );
     assert_eq!(app.session.answer("q5"), Some("a long answer"));
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert_eq!(app.session.answer("q5"), Some("a long answer"));
     assert_eq!(saved_on_disk(app).answers["q5"], "a long answer");
-    run(app, [Action::ClearAnswer, Action::Confirm]);
+    run(app, [Action::ClearAnswer, Action::Yes]);
     assert_eq!(app.session.answer("q5"), None);
     // A closed question's pick is one key away from coming back: no question asked.
-    run(
-        app,
-        [Action::FirstQuestion, Action::Pick(1), Action::ClearAnswer],
-    );
+    run(app, [Action::Top, Action::Pick(1), Action::ClearAnswer]);
     assert_eq!(app.confirm, None);
     assert_eq!(app.session.answer("q1"), None);
 }
@@ -1036,11 +1031,11 @@ fn backspace_and_arrows_work_on_whole_graphemes() {
 fn scroll_stays_within_what_the_screen_can_show() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     for _ in 0..10 {
         run(app, [Action::PageDown]);
     }
-    let max = super::ui::max_scroll(app);
+    let max = app.view.max_scroll();
     assert!(max > 0);
     assert_eq!(app.scroll, max);
     let bottom = screen(app, 80, 24);
@@ -1051,11 +1046,8 @@ fn scroll_stays_within_what_the_screen_can_show() {
         "one PgUp after many PgDn moves the view"
     );
 
-    run(
-        app,
-        [Action::OpenReview, Action::Submit, Action::LastQuestion],
-    );
-    let max = super::ui::max_scroll(app);
+    run(app, [Action::OpenReview, Action::Submit, Action::Bottom]);
+    let max = app.view.max_scroll();
     assert_eq!(app.scroll, max);
     run(app, [Action::ScrollUp]);
     assert_eq!(
@@ -1069,7 +1061,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
 fn after_paging_the_cursor_is_on_an_option_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     assert_eq!(app.cursors[5], 0);
     run(app, [Action::PageDown, Action::PageDown]);
     let shown = screen(app, 80, 24);
@@ -1131,7 +1123,7 @@ fn keys_are_answered_while_the_diagrams_are_drawn_and_a_revisit_draws_nothing() 
     app.drawings.drawer = super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
         asked.lock().unwrap().send(job).unwrap();
     }));
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let job = jobs.try_recv().expect("the drawing was asked for");
     let shown = screen(app, 80, 24);
     assert!(shown.contains("Drawing the options…"), "{shown}");
@@ -1267,8 +1259,7 @@ fn a_long_header_never_runs_into_the_count() {
     let mut second = open();
     run(&mut second, [Action::Start, Action::NextQuestion]);
     for width in [60, 80] {
-        second.size = (width, 24);
-        let shown = screen(&second, width, 24);
+        let shown = screen(&mut second, width, 24);
         let header = shown.lines().next().unwrap_or_default().to_string();
         assert!(
             header.contains("read-only") || header.contains('…'),
@@ -1361,18 +1352,18 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     assert!(status.contains("took this quiz over"), "{status}");
     assert!(first.editor.is_some(), "the box stays open");
     // The whole line fits 80 columns (it was cut after "kept as a"); the title says the rest.
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("typing here is a draft."), "{shown}");
     assert!(shown.contains("Esc, then T keeps it"), "{shown}");
     press(&mut first, " done");
     assert_eq!(first.drafts["q5"].text, "half done", "typing goes on, kept");
     assert_eq!(saved_on_disk(&first).answers["q5"], "half", "not saved");
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("half done"), "{shown}");
     assert!(shown.contains("not saved"), "{shown}");
     // Leaving the box, letters are not lost as commands either: the draft is shown.
     run(&mut first, [Action::StopEditing]);
-    let shown = screen(&first, 80, 24);
+    let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("half done"), "{shown}");
     // Taking over again makes the draft the answer (the other window left it as it was).
     drop(second);
@@ -1427,7 +1418,7 @@ fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
     run(&mut second, [Action::OpenReview, Action::Submit]);
     assert_eq!(second.confirm, None, "no dialog");
     assert!(second.status.as_deref().unwrap().contains("T takes over"));
-    run(&mut second, [Action::Confirm]);
+    run(&mut second, [Action::Yes]);
     assert!(second.results.is_none(), "nothing graded here");
     assert_ne!(second.screen, Screen::Results);
     run(&mut second, [Action::NewAttempt]);
@@ -1452,7 +1443,7 @@ fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
     assert!(second.session.owner_closed());
     let status = second.status.clone().unwrap();
     assert!(status.contains("has closed: T takes over"), "{status}");
-    let shown = screen(&second, 100, 30);
+    let shown = screen(&mut second, 100, 30);
     assert!(
         shown.contains("other window closed (T takes over)"),
         "{shown}"
@@ -1496,7 +1487,7 @@ fn the_mouse_wheel_scrolls_and_keys_are_inert_below_the_minimum_size() {
         app,
         [
             Action::Start,
-            Action::LastQuestion,
+            Action::Bottom,
             Action::WheelDown,
             Action::WheelDown,
         ],
@@ -1519,8 +1510,8 @@ fn a_pull_request_quiz_names_its_title_author_and_takers() {
     s.posting = Posting::OnKey {
         pr: "octo/app#7".into(),
     };
-    let f = fixture_with(s, (100, 30));
-    let shown = screen(&f.app, 100, 30);
+    let mut f = fixture_with(s, (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
     assert!(shown.contains("Title      Fix the parser now"), "{shown}");
     assert!(shown.contains("Author     @alice"), "{shown}");
     assert!(
@@ -1541,7 +1532,7 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
             Action::Pick(1),
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
     let score = app.results.as_ref().unwrap().total_score;
@@ -1590,10 +1581,10 @@ fn back_from_the_last_question_the_results_show_it() {
             Action::Start,
             Action::OpenReview,
             Action::Submit,
-            Action::Confirm,
+            Action::Yes,
         ],
     );
-    run(app, [Action::LastQuestion, Action::Choose]);
+    run(app, [Action::Bottom, Action::Choose]);
     assert_eq!(app.question().unwrap().id, "q6");
     run(app, [Action::Back]);
     assert_eq!((app.screen, app.results_cursor), (Screen::Results, 5));
@@ -1621,7 +1612,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     let shown = screen(app, 100, 30);
     assert!(shown.contains("no score is kept"), "{shown}");
     assert!(!shown.contains("score is kept as"), "{shown}");
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
 
     // Graded with an open answer still pending (no grader): the dialog counts it as lost.
     go_to_q5(app);
@@ -1629,7 +1620,7 @@ fn a_new_attempt_says_what_it_throws_away() {
         app,
         [edited(app, "q5", "a written answer"), Action::OpenReview],
     );
-    run(app, [Action::Submit, Action::Confirm]);
+    run(app, [Action::Submit, Action::Yes]);
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     run(app, [Action::NewAttempt]);
     let shown = screen(app, 100, 30);
@@ -1639,7 +1630,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     };
     assert!(text.contains("1 open answer"), "{shown}");
     assert!(text.contains("will be lost"), "{shown}");
-    run(app, [Action::Cancel]);
+    run(app, [Action::No]);
     assert!(app.results.is_some(), "cancel keeps the graded attempt");
 }
 
@@ -1647,7 +1638,7 @@ fn a_new_attempt_says_what_it_throws_away() {
 fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let untitled = (0..200).find(|_| {
         run(app, [Action::ScrollDown]);
         !screen(app, 80, 24).contains(". Option ")
@@ -1671,7 +1662,7 @@ fn enter_chooses_nothing_while_no_option_title_is_on_screen() {
 fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     run(
         app,
         [Action::CursorDown, Action::CursorDown, Action::CursorDown],
@@ -1697,20 +1688,20 @@ fn enter_with_the_highlighted_option_off_screen_highlights_one_in_view() {
 fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let last = app.current();
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     assert!(
         app.scroll > 0,
         "G on the last question scrolls to its bottom"
     );
-    run(app, [Action::FirstQuestion]);
+    run(app, [Action::Top]);
     assert_eq!(
         (app.current(), app.scroll),
         (last, 0),
         "g goes to its top first"
     );
-    run(app, [Action::FirstQuestion]);
+    run(app, [Action::Top]);
     assert_eq!(app.current(), 0, "then to question 1");
 }
 
@@ -1720,7 +1711,7 @@ fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
 fn switching_pictures_and_lists_keeps_the_highlighted_option_in_view() {
     let mut f = fixture_with(settings(false), (80, 24));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     run(app, [Action::CursorDown, Action::CursorDown]);
     let shown = screen(app, 80, 24);
     assert!(shown.contains("3. Option C"), "{shown}");
@@ -1753,7 +1744,7 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
 fn wide_terminals_show_diagram_options_side_by_side() {
     let mut f = fixture_with(settings(false), (160, 50));
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let shown = screen(app, 160, 50);
     let pair = shown
         .lines()
@@ -1871,7 +1862,7 @@ fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
     let end = screen(app, 80, 24);
     assert!(end.contains("│ 106 "), "the last line shows:\n{end}");
     // q6's context above the anchor wraps: the panel still opens on the first anchored row.
-    run(app, [Action::LastQuestion]);
+    run(app, [Action::Bottom]);
     let q6 = screen(app, 80, 24);
     let first = q6
         .lines()
@@ -1894,8 +1885,8 @@ fn the_overview_says_what_the_quiz_covers_of_the_changed_files() {
     .to_vec();
     let mut s = settings(false);
     s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
-    let f = fixture_with(s, (100, 30));
-    let shown = screen(&f.app, 100, 30);
+    let mut f = fixture_with(s, (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
     assert!(shown.contains("Covers     2 of 3 changed files"), "{shown}");
     let files: Vec<&str> = shown
         .lines()
@@ -1923,8 +1914,8 @@ fn many_changed_files_leave_room_for_the_prompt_to_start() {
     let changed: Vec<String> = (0..30).map(|i| format!("src/module_{i}.rs")).collect();
     let mut s = settings(false);
     s.coverage = Some(crate::code::Coverage::of(&quiz, &changed));
-    let f = fixture_with(s, (80, 24));
-    let shown = screen(&f.app, 80, 24);
+    let mut f = fixture_with(s, (80, 24));
+    let shown = screen(&mut f.app, 80, 24);
     assert!(shown.contains("Press Enter to start"), "{shown}");
     assert!(shown.contains("more"), "{shown}");
 }
@@ -2021,7 +2012,7 @@ fn every_bad_anchor_shows_its_note_in_the_panel() {
 fn the_compact_comparison_at_80x24() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(app, [Action::Start, Action::LastQuestion]);
+    run(app, [Action::Start, Action::Bottom]);
     let footer = screen(app, 80, 24);
     let footer = footer.lines().nth(23).unwrap();
     assert!(
@@ -2066,11 +2057,7 @@ fn v_says_what_it_did() {
     let app = &mut f.app;
     run(
         app,
-        [
-            Action::Start,
-            Action::LastQuestion,
-            Action::ToggleDiagramList,
-        ],
+        [Action::Start, Action::Bottom, Action::ToggleDiagramList],
     );
     assert_eq!(
         app.status.as_deref(),
@@ -2086,7 +2073,7 @@ fn v_says_what_it_did() {
     run(app, [Action::ToggleComparison, Action::ToggleDiagramList]);
     assert!(!app.diagram_view.compare && !app.diagram_view.list);
     // Elsewhere it says what it is for.
-    run(app, [Action::FirstQuestion, Action::ToggleDiagramList]);
+    run(app, [Action::Top, Action::ToggleDiagramList]);
     assert_eq!(
         app.status.as_deref(),
         Some("Nothing to list here: v is for diagram options.")
@@ -2129,4 +2116,21 @@ fn a_mermaid_answer_in_another_case_is_neither_picked_nor_right() {
     let shown = body_text(app);
     assert!(shown.contains("(•) 4. Option D"), "{shown}");
     assert!(shown.contains("✓ Right."), "{shown}");
+}
+
+/// The terminal shrinks between two frames: the next frame is drawn before the resize
+/// reaches `update`, from a view measured for the bigger size. It draws what fits.
+#[test]
+fn a_frame_drawn_before_a_resize_reaches_update_draws_what_fits() {
+    let mut f = fixture_with(settings(false), (160, 50));
+    let app = &mut f.app;
+    go_to_q5(app);
+    run(app, [Action::ToggleCode, Action::Top]);
+    for (w, h) in [(60, 20), (30, 8)] {
+        let shown = drawn(w, h, |f| super::draw(f, app));
+        assert_eq!(shown.lines().count(), usize::from(h));
+    }
+    run(app, [Action::Bottom]);
+    let shown = drawn(60, 20, |f| super::draw(f, app));
+    assert_eq!(shown.lines().count(), 20);
 }

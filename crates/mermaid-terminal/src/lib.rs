@@ -52,6 +52,8 @@ pub mod sanitize;
 mod sequence;
 mod style;
 mod text;
+/// Columns a string takes on a terminal, per grapheme as the canvas draws it (the crate's one measure).
+pub use text::display_width;
 pub mod what_differs;
 #[cfg(feature = "ratatui")]
 pub mod widget;

@@ -7,7 +7,8 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::{display_width, sanitize_line};
 use crate::tui::app::App;
-use crate::tui::keymap::hints_naming;
+use crate::tui::keymap::{Key, hints_naming, key_label};
+use ratatui::crossterm::event::KeyCode;
 
 pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
@@ -21,7 +22,7 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     }
     let room = width.saturating_sub(display_width(&right) + 1);
     if display_width(&left) > room {
-        left = super::review::clip(&left, room);
+        left = super::lines::clip(&left, room);
     }
     let pad = width.saturating_sub(display_width(&left) + display_width(&right));
     let line = Line::from(vec![
@@ -106,7 +107,14 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     if matches!(app.confirm, Some(crate::tui::app::Confirm::Notice { .. })) {
         let line = Line::from(vec![
             Span::raw(" "),
-            Span::styled("Enter/Esc", theme.key()),
+            Span::styled(
+                format!(
+                    "{}/{}",
+                    key_label(Key::Code(KeyCode::Enter)),
+                    key_label(Key::Code(KeyCode::Esc))
+                ),
+                theme.key(),
+            ),
             Span::raw(" close"),
         ]);
         frame.render_widget(Paragraph::new(line), area);
@@ -155,7 +163,7 @@ fn fitting(all: &[(String, &str, u8)], width: usize) -> Vec<bool> {
 fn graded_glyph(app: &App, results: &crate::quiz::Results, q: &crate::quiz::Question) -> char {
     match results.result(&q.id) {
         _ if !app.is_answered(&q.id) => '·',
-        Some(r) => super::results::verdict(q, r, app.settings.theme).0,
+        Some(r) => crate::tui::results_text::verdict(q, r, app.settings.theme).0,
         None if results.pending.contains(&q.id) => '…',
         None => '–',
     }

@@ -9,84 +9,23 @@ use crate::text::display_width;
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Confirm};
-use crate::tui::keymap::{Context, everywhere_rows, help_rows, key_for};
+use crate::tui::keymap::{Context, Key, key_for, key_label};
 use crate::tui::layout::centered;
-use crate::tui::markdown;
-use crate::tui::wrap::labelled;
-use ratatui::style::Style;
-
-/// The help box: the whole screen up to 110 columns wide.
-fn help_box(area: Rect) -> Rect {
-    centered(area, area.width.min(110), area.height)
-}
-
-/// The help's text width and height inside its box.
-pub fn help_text_area(area: Rect) -> (usize, usize) {
-    let inner = Block::default().borders(Borders::ALL).inner(help_box(area));
-    (
-        usize::from(inner.width.saturating_sub(1)).max(10),
-        usize::from(inner.height),
-    )
-}
-
-/// The keys of the screen under the help first, then the others, each key once; rows
-/// wrap under their description.
-pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let theme = app.settings.theme;
-    let here = app.context_under_help();
-    let order = std::iter::once(here).chain(
-        Context::ALL
-            .into_iter()
-            .filter(|c| *c != here && *c != Context::Help),
-    );
-    let mut sections: Vec<(String, Vec<(String, &'static str)>)> = order
-        .map(|c| {
-            let title = if c == here {
-                format!("{} (here)", c.title())
-            } else {
-                c.title().to_string()
-            };
-            (title, help_rows(c))
-        })
-        .collect();
-    sections.push(("Everywhere".into(), everywhere_rows()));
-    sections.push(("While this help is open".into(), help_rows(Context::Help)));
-    let key_width = sections
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| display_width(k)))
-        .max()
-        .unwrap_or(0)
-        .min(width / 3)
-        + 3;
-    let mut lines = Vec::new();
-    for (title, rows) in sections.into_iter().filter(|(_, rows)| !rows.is_empty()) {
-        lines.push(Line::styled(title, theme.title()));
-        for (keys, help) in rows {
-            let text = markdown::plain(help, width.saturating_sub(key_width).max(10), Style::new());
-            lines.extend(labelled(
-                Span::styled(format!("  {keys}"), theme.key()),
-                key_width,
-                text,
-            ));
-        }
-        lines.push(Line::default());
-    }
-    lines
-}
+use ratatui::crossterm::event::KeyCode;
 
 pub fn help(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
-    let box_area = help_box(area);
-    let (width, height) = help_text_area(area);
-    let lines = help_lines(app, width);
-    let total = lines.len();
-    let top = usize::from(app.help_scroll);
-    let visible: Vec<Line> = lines.into_iter().skip(top).take(height).collect();
+    let Some(help) = &app.view.help else { return };
+    let box_area = crate::tui::help::help_box(area);
+    let (total, height) = (help.lines.len(), help.height);
+    let top = usize::from(app.help_scroll).min(total);
+    let visible = help.lines[top..(top + height).min(total)].to_vec();
     let position = if total > height {
         format!(
-            " {}–{} of {total} · j/k PgUp/PgDn g/G scroll ",
+            " {}–{} of {total} · {} scroll ",
             top + 1,
-            (top + height).min(total)
+            (top + height).min(total),
+            help_scroll_keys()
         )
     } else {
         String::new()
@@ -168,9 +107,9 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
         Line::from(text),
         Line::default(),
         Line::from(vec![
-            Span::styled(key_for(Context::Confirm, &Action::Confirm), theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::Yes), theme.key()),
             Span::raw(format!(" {yes}   ")),
-            Span::styled(key_for(Context::Confirm, &Action::Cancel), theme.key()),
+            Span::styled(key_for(Context::Confirm, &Action::No), theme.key()),
             Span::raw(format!(" {no}")),
         ]),
     ];
@@ -203,9 +142,9 @@ fn notice(frame: &mut Frame, area: Rect, app: &App, title: &str, text: &str) {
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(vec![
-        Span::styled("Enter", theme.key()),
+        Span::styled(key_label(Key::Code(KeyCode::Enter)), theme.key()),
         Span::raw(" or "),
-        Span::styled("Esc", theme.key()),
+        Span::styled(key_label(Key::Code(KeyCode::Esc)), theme.key()),
         Span::raw(" closes (any other key closes it and goes on)"),
     ]));
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
@@ -238,4 +177,18 @@ fn new_attempt_text(graded: bool, pending: usize, answered: usize) -> String {
         );
     }
     format!("{answers} This attempt's score is kept as an earlier one.")
+}
+
+/// The keys that scroll the help, as the keymap names them: `j/k PgUp/PgDn g/G`.
+fn help_scroll_keys() -> String {
+    let key = |action| key_for(Context::Help, &action);
+    format!(
+        "{}/{} {}/{} {}/{}",
+        key(Action::ScrollDown),
+        key(Action::ScrollUp),
+        key(Action::PageUp),
+        key(Action::PageDown),
+        key(Action::Top),
+        key(Action::Bottom),
+    )
 }

@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     lines.extend(markdown::plain(
         &format!(
             "Closed questions are graded already; open answers go to the grader. {} stops and keeps them pending.",
-            key_for(Context::Grading, &Action::Cancel)
+            key_for(Context::Grading, &Action::StopGrading)
         ),
         width,
         Style::new(),

@@ -12,11 +12,15 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::Widget;
 
+use crate::text::display_width;
+
 /// Lines drawn one per row from the top of the area, cut at its right edge.
 pub struct Lines<'a>(pub &'a [Line<'a>]);
 
 impl Widget for Lines<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        // A view measured for another size (a resize not handled yet) draws what fits.
+        let area = area.intersection(buf.area);
         for (line, y) in self.0.iter().zip(area.top()..area.bottom()) {
             render_line(line, area, y, buf);
         }
@@ -60,6 +64,25 @@ fn render_line(line: &Line, area: Rect, y: u16, buf: &mut Buffer) {
 /// A character that is a one-column grapheme on its own and never joins the next one.
 fn is_simple(c: char) -> bool {
     matches!(c, ' '..='~' | '\u{2190}'..='\u{21FF}' | '\u{2500}'..='\u{25FF}')
+}
+
+/// Cuts text to `width` columns with an ellipsis.
+pub fn clip(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
 }
 
 #[cfg(test)]

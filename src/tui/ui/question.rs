@@ -4,26 +4,18 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::{chrome, position_title};
-use crate::quiz::QuestionKind;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{Context, key_for};
-use crate::tui::layout::question_areas;
-use crate::tui::{body, markdown};
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::tui::markdown;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     let theme = app.settings.theme;
     let Some(q) = app.question() else { return };
-    let open = matches!(q.kind, QuestionKind::Open { .. });
-    let width = body::width(app);
-    let built = body::build(app, width);
-    let rows = built.lines.len();
-    let areas = question_areas(
-        area,
-        open.then_some(rows),
-        body::code_rows(app).map(|c| (c, rows)),
-    );
+    let Some(view) = &app.view.question else {
+        return;
+    };
+    let areas = &view.areas;
     if let Some(header) = areas.header {
         let mut title = position_title(app);
         // read-only first: on a narrow terminal the end of the title gives way
@@ -47,24 +39,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     chrome::strip(frame, areas.strip, app);
 
-    // A body taller than its area gives up its last row to say so.
-    let height = usize::from(areas.body.height);
-    let overflows = built.lines.len() > height;
-    let rows = if overflows {
-        height.saturating_sub(1)
-    } else {
-        height
-    };
-    let max_scroll = built.lines.len().saturating_sub(rows);
+    let max_scroll = usize::from(view.max_scroll);
     let scroll = usize::from(app.scroll).min(max_scroll);
-    let visible: Vec<Line> = built.lines.into_iter().skip(scroll).take(rows).collect();
+    let end = (scroll + view.rows).min(view.lines.len());
+    let visible = &view.lines[scroll.min(end)..end];
     let body_area = areas.body.inner(ratatui::layout::Margin::new(1, 0));
-    frame.render_widget(super::lines::Lines(&visible), body_area);
-    if overflows {
+    frame.render_widget(super::lines::Lines(visible), body_area);
+    if view.overflows {
+        let down = key_for(Context::Question, &Action::PageDown);
+        let up = key_for(Context::Question, &Action::PageUp);
         let more = match (scroll > 0, scroll < max_scroll) {
-            (false, _) => "▼ more below (PgDn)",
-            (true, true) => "▲▼ more (PgUp/PgDn)",
-            (true, false) => "▲ more above (PgUp)",
+            (false, _) => format!("▼ more below ({down})"),
+            (true, true) => format!("▲▼ more ({up}/{down})"),
+            (true, false) => format!("▲ more above ({up})"),
         };
         let label = Line::styled(more, theme.dim()).right_aligned();
         let row = Rect::new(
@@ -79,8 +66,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if let Some(answer_area) = areas.answer {
         answer_box(frame, answer_area, app, &q.id);
     }
-    if let (Some(code_area), Some(code)) = (areas.code, app.code()) {
-        super::code::draw(frame, code_area, app, code);
+    if let (Some(code_area), Some(code), Some(lines)) = (areas.code, app.code(), &view.code) {
+        super::code::draw(frame, code_area, app, code, lines);
     }
     chrome::footer(frame, areas.footer, app);
 }
@@ -108,7 +95,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
                     key(Context::Editing, Action::StopEditing),
                     key(Context::Editing, Action::NextQuestion),
                     key(Context::Editing, Action::ExternalEditor),
-                    key(Context::Editing, Action::EditorKey(UNDO)),
+                    key(Context::Editing, Action::Undo),
                 ),
                 theme.key(),
             )
@@ -190,5 +177,3 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
     }
     frame.render_widget(Paragraph::new(lines), inner);
 }
-
-const UNDO: KeyEvent = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);

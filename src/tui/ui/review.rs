@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::chrome;
+use super::lines::clip;
 use crate::quiz::QuestionKind;
 use crate::text::{display_width, plural, sanitize_line};
 use crate::tui::action::Action;
@@ -124,23 +125,4 @@ fn row(app: &App, i: usize, q: &crate::quiz::Question, width: usize) -> Line<'st
     } else {
         line
     }
-}
-
-/// Cuts text to `width` columns with an ellipsis.
-pub fn clip(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = display_width(c.encode_utf8(&mut [0; 4]));
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    out.push('…');
-    out
 }

@@ -1,7 +1,7 @@
 //! The open answer: the built-in editor, pastes, `$EDITOR`, clearing.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui_textarea::{CursorMove, DataCursor, TextArea, WrapMode};
+use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Effect, busy_message, save_batch, saved};
@@ -9,15 +9,7 @@ use crate::quiz::QuestionKind;
 use crate::tui::action::EditedFile;
 use crate::tui::app::{App, Confirm, Screen};
 
-pub fn new_editor(text: &str) -> TextArea<'static> {
-    let mut editor = TextArea::new(text.split('\n').map(str::to_string).collect());
-    // Undo is ours (by word, paste and editor round trip): see `undo.rs`.
-    editor.set_max_histories(0);
-    editor.set_wrap_mode(WrapMode::WordOrGlyph);
-    editor.move_cursor(CursorMove::Bottom);
-    editor.move_cursor(CursorMove::End);
-    editor
-}
+pub use crate::tui::undo::new_editor;
 
 /// Opens the answer box on the answer, or on this window's unsaved draft of it (while
 /// read-only, only a draft opens: it is kept, not saved).
@@ -121,21 +113,32 @@ fn written_answer_note() -> String {
 
 /// A key inside the answer box; the answer is saved with the batch.
 pub fn key(app: &mut App, key: KeyEvent) {
+    edit(app, |undo, editor| {
+        if crate::tui::undo::is_undo(&key) {
+            undo.undo(editor)
+        } else if crate::tui::undo::is_redo(&key) {
+            undo.redo(editor)
+        } else {
+            undo.before_key(editor, &key);
+            editor_input(editor, key)
+        }
+    });
+}
+
+/// Ctrl-Z in the answer box: its last step undone.
+pub fn undo(app: &mut App) {
+    edit(app, crate::tui::undo::Undo::undo);
+}
+
+/// Changes the open answer box with its undo steps; saves it when `change` says it changed.
+fn edit(app: &mut App, change: impl FnOnce(&mut super::Undo, &mut TextArea<'static>) -> bool) {
     let Some(id) = app.question().map(|q| q.id.clone()) else {
         return;
     };
     let Some(mut editor) = app.editor.take() else {
         return;
     };
-    let undo = undo_for(app, &id);
-    let changed = if super::undo::is_undo(&key) {
-        undo.undo(&mut editor)
-    } else if super::undo::is_redo(&key) {
-        undo.redo(&mut editor)
-    } else {
-        undo.before_key(&editor, &key);
-        editor_input(&mut editor, key)
-    };
+    let changed = change(undo_for(app, &id), &mut editor);
     app.editor = Some(editor);
     if changed {
         save_editor(app);
@@ -208,7 +211,7 @@ pub fn paste(app: &mut App, text: &str) {
 
 /// x, Del, Backspace: a pick goes at once; written text only after a y/N.
 pub fn clear_answer(app: &mut App) {
-    if super::navigation::refuse_answer_change(app) {
+    if super::refuse_answer_change(app) {
         return;
     }
     let Some(q) = app.question() else { return };

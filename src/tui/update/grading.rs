@@ -143,6 +143,15 @@ pub fn start_new_attempt(app: &mut App) {
     });
 }
 
+/// The stop key on the grading screen: the grading task ends.
+pub fn stop_on_key(app: &mut App) -> Effect {
+    if app.screen != Screen::Grading {
+        return Effect::None;
+    }
+    stop(app);
+    Effect::CancelGrading
+}
+
 pub fn stop(app: &mut App) {
     let outcomes = std::mem::take(&mut app.outcomes);
     finish(app, outcomes);
@@ -207,7 +216,7 @@ pub fn refresh_result_diagrams(app: &mut App) {
     if app.screen != Screen::Results || app.results.is_none() {
         return;
     }
-    let width = crate::tui::ui::results_diagram_width(app);
+    let width = crate::tui::view::measure::widths(app).results_diagram;
     if app
         .result_diagrams
         .as_ref()

@@ -7,9 +7,8 @@
 mod editing;
 mod grading;
 mod navigation;
-mod undo;
 
-pub use undo::Undo;
+pub use super::undo::Undo;
 
 use std::time::Instant;
 
@@ -50,8 +49,8 @@ pub fn update(app: &mut App, action: Action) -> Effect {
             | Action::PageUp
             | Action::CursorDown
             | Action::CursorUp
-            | Action::FirstQuestion
-            | Action::LastQuestion
+            | Action::Top
+            | Action::Bottom
             | Action::WheelDown
             | Action::WheelUp
             | Action::ToggleHelp
@@ -68,7 +67,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         app.arrived = Some(Instant::now());
         app.letters_are_commands = false;
     }
-    refresh_diagrams(app);
+    refresh(app);
     if reform {
         // Drawn elsewhere: the place is kept once the new form arrives.
         app.drawings.keep_place = true;
@@ -78,14 +77,22 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         navigation::keep_place_after_reform(app);
     }
     // The drawings may be too different for cell marks: the status says what happened.
-    if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note.clone()) {
-        app.status = Some(note);
+    if differences && let Some(note) = app.diagrams.as_ref().and_then(|c| c.arranged.note.as_ref())
+    {
+        app.status = Some(body::note_text(note));
     }
-    grading::refresh_result_diagrams(app);
     if moves_view {
         navigation::clamp_scrolls(app);
     }
     effect
+}
+
+/// The diagrams drawn and the view measured for the state as it is now (when what they
+/// depend on changed): after each action, and before the first frame.
+pub fn refresh(app: &mut App) {
+    refresh_diagrams(app);
+    grading::refresh_result_diagrams(app);
+    crate::tui::view::measure::refresh(app);
 }
 
 /// After a batch of input, before drawing: write what changed, so what is on screen is
@@ -106,7 +113,7 @@ pub fn refresh_diagrams(app: &mut App) {
         app.diagrams = None;
         return;
     };
-    let width = body::width(app);
+    let width = crate::tui::view::measure::widths(app).body;
     let view = app.diagram_view;
     if app
         .diagrams
@@ -159,19 +166,15 @@ fn apply(app: &mut App, action: Action) -> Effect {
                 app.confirm = Some(Confirm::Quit);
             }
         }
-        Action::Confirm => return confirm(app),
-        Action::Cancel => {
-            if app.confirm.take().is_none() && app.screen == Screen::Grading {
-                grading::stop(app);
-                return Effect::CancelGrading;
-            }
-        }
+        Action::Yes => return confirm(app),
+        Action::No => app.confirm = None,
+        Action::StopGrading => return grading::stop_on_key(app),
         Action::Start => return grading::start_or_show(app),
         Action::Back => navigation::back(app),
         Action::NextQuestion => navigation::next(app),
         Action::PrevQuestion => navigation::go(app, app.current().saturating_sub(1)),
-        Action::FirstQuestion => navigation::first(app),
-        Action::LastQuestion => navigation::last(app),
+        Action::Top => navigation::first(app),
+        Action::Bottom => navigation::last(app),
         Action::CursorDown => navigation::move_cursor(app, 1),
         Action::CursorUp => navigation::move_cursor(app, -1),
         Action::Choose => navigation::choose(app),
@@ -207,6 +210,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
             }
         }
         Action::EditorKey(key) => editing::key(app, key),
+        Action::Undo => editing::undo(app),
         Action::WriteKey(key) => editing::write_key(app, key),
         Action::Paste(text) => editing::paste(app, &text),
         Action::ExternalEditor => return editing::external_editor(app),
@@ -215,6 +219,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
             Err(why) => editing::editor_failed(app, why),
         },
         Action::TakeOver => take_over(app),
+        // Submitted already: the results are the review.
+        Action::OpenReview if app.results.is_some() => grading::show_results(app),
         Action::OpenReview => navigation::open_review(app),
         Action::Submit => return grading::submit(app, false),
         Action::ShowResults => grading::show_results(app),
@@ -241,6 +247,35 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
     }
     Effect::None
+}
+
+/// In practice a closed answer whose verdict showed stays as it is (else a wrong answer
+/// becomes a right one): says so and returns true. A graded attempt refuses too.
+pub fn refuse_answer_change(app: &mut App) -> bool {
+    if refuse_when_graded(app) {
+        return true;
+    }
+    let revealed = app.settings.practice
+        && app.rating.is_none()
+        && app.question().is_some_and(|q| {
+            q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
+        });
+    if revealed {
+        app.status = Some("Practice: the verdict is shown, so this answer stays.".into());
+    }
+    revealed
+}
+
+/// On a graded attempt nothing changes an answer: says so and returns true.
+pub fn refuse_when_graded(app: &mut App) -> bool {
+    if app.results.is_none() {
+        return false;
+    }
+    app.status = Some(format!(
+        "This attempt is graded: answers stay as they were. {} on the overview starts a new attempt.",
+        key_for(Context::Overview, &Action::NewAttempt)
+    ));
+    true
 }
 
 /// `d`: marks where a diagram question's options differ (nothing to mark elsewhere).
@@ -310,7 +345,7 @@ fn toggle_comparison(app: &mut App) {
 }
 
 fn toggle_flag(app: &mut App) {
-    if navigation::refuse_when_graded(app) {
+    if refuse_when_graded(app) {
         return;
     }
     if let Some(id) = app.question().map(|q| q.id.clone()) {
@@ -359,7 +394,6 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
-        None if app.screen == Screen::Results || app.reading => app.exit = true,
         Some(Confirm::Notice { .. }) | None => {}
     }
     Effect::None

@@ -1,13 +1,11 @@
-//! Moving around: questions, option cursors, lists, scrolling. The limits of every
-//! scroll live here; drawing only reads them.
+//! Moving around: questions, option cursors, lists, scrolling. Every scroll is kept
+//! within the measured view ([`crate::tui::view`]); drawing only reads it.
 
-use super::{editing, saved};
+use super::{editing, refuse_answer_change, saved};
 use crate::quiz::QuestionKind;
 use crate::tui::action::Action;
 use crate::tui::app::{App, Screen};
-use crate::tui::body;
 use crate::tui::keymap::{Context, key_for};
-use crate::tui::ui;
 
 pub fn go(app: &mut App, index: usize) {
     let index = index.min(app.question_count().saturating_sub(1));
@@ -35,6 +33,7 @@ pub fn back(app: &mut App) {
         app.screen = Screen::Results;
         app.results_cursor = app.current();
         app.scroll = 0;
+        super::refresh(app);
         scroll_to_result(app);
     } else if app.screen == Screen::Results {
         app.screen = Screen::Overview;
@@ -43,35 +42,6 @@ pub fn back(app: &mut App) {
     } else {
         go(app, app.current());
     }
-}
-
-/// In practice a closed answer whose verdict showed stays as it is (else a wrong answer
-/// becomes a right one): says so and returns true. A graded attempt refuses too.
-pub fn refuse_answer_change(app: &mut App) -> bool {
-    if refuse_when_graded(app) {
-        return true;
-    }
-    let revealed = app.settings.practice
-        && app.rating.is_none()
-        && app.question().is_some_and(|q| {
-            q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
-        });
-    if revealed {
-        app.status = Some("Practice: the verdict is shown, so this answer stays.".into());
-    }
-    revealed
-}
-
-/// On a graded attempt nothing changes an answer: says so and returns true.
-pub fn refuse_when_graded(app: &mut App) -> bool {
-    if app.results.is_none() {
-        return false;
-    }
-    app.status = Some(format!(
-        "This attempt is graded: answers stay as they were. {} on the overview starts a new attempt.",
-        key_for(Context::Overview, &Action::NewAttempt)
-    ));
-    true
 }
 
 /// The next question; after the last one, the review (where submitting is), or for a
@@ -92,12 +62,9 @@ pub fn next(app: &mut App) {
     }
 }
 
+/// The review (before submitting; once submitted the results are the review, see
+/// `Action::OpenReview` in `update`).
 pub fn open_review(app: &mut App) {
-    if app.results.is_some() {
-        // Submitted already: the results are the review.
-        super::grading::show_results(app);
-        return;
-    }
     app.editor = None;
     app.from_review = false;
     app.screen = Screen::Review;
@@ -185,9 +152,9 @@ fn clamp_i16(n: isize) -> i16 {
 
 /// Keeps every scroll within what its screen can show (after a resize too).
 pub fn clamp_scrolls(app: &mut App) {
-    app.scroll = app.scroll.min(ui::max_scroll(app));
-    app.code_scroll = app.code_scroll.min(code_max_scroll(app));
-    app.help_scroll = app.help_scroll.min(ui::help_max_scroll(app));
+    app.scroll = app.scroll.min(app.view.max_scroll());
+    app.code_scroll = app.code_scroll.min(app.view.code_max_scroll());
+    app.help_scroll = app.help_scroll.min(app.view.help_max_scroll());
 }
 
 /// Scroll keys while the help is open move the help; returns whether it took the action.
@@ -198,14 +165,14 @@ pub fn scroll_help(app: &mut App, action: &Action) -> bool {
         Action::ScrollUp | Action::WheelUp => -1,
         Action::PageDown => page,
         Action::PageUp => -page,
-        Action::FirstQuestion => i16::MIN,
-        Action::LastQuestion => i16::MAX,
+        Action::Top => i16::MIN,
+        Action::Bottom => i16::MAX,
         _ => return false,
     };
     app.help_scroll = app
         .help_scroll
         .saturating_add_signed(by)
-        .min(ui::help_max_scroll(app));
+        .min(app.view.help_max_scroll());
     true
 }
 
@@ -215,20 +182,17 @@ pub fn keep_place_after_reform(app: &mut App) {
     if app.screen != Screen::Question || app.scroll == 0 {
         return;
     }
-    let built = body::build(app, body::width(app));
     let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
-    if let Some(&(start, _)) = built.option_rows.get(cursor) {
+    if let Some(&(start, _)) = option_rows(app).get(cursor) {
         app.scroll = clamp_u16(start);
     }
 }
 
 /// Keeps the option under the cursor on screen (tall diagrams scroll into view).
 fn scroll_to_cursor(app: &mut App) {
-    let width = body::width(app);
-    let viewport = body::viewport_rows(app);
-    let built = body::build(app, width);
+    let viewport = clamp_u16(viewport_rows(app));
     let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
-    if let Some(&(start, end)) = built.option_rows.get(cursor) {
+    if let Some(&(start, end)) = option_rows(app).get(cursor) {
         let (start, end) = (clamp_u16(start), clamp_u16(end));
         if start < app.scroll {
             app.scroll = start;
@@ -240,12 +204,19 @@ fn scroll_to_cursor(app: &mut App) {
 
 /// Keeps the question under the results cursor on screen.
 fn scroll_to_result(app: &mut App) {
-    let (starts, total, height) = ui::results_rows(app);
-    let Some(&start) = starts.get(app.results_cursor) else {
+    let Some(text) = &app.view.results else {
+        return;
+    };
+    let (total, height) = (text.lines.len(), text.height);
+    let Some(&start) = text.starts.get(app.results_cursor) else {
         return;
     };
     // The last question's block runs to the end of the text.
-    let end = starts.get(app.results_cursor + 1).copied().unwrap_or(total);
+    let end = text
+        .starts
+        .get(app.results_cursor + 1)
+        .copied()
+        .unwrap_or(total);
     let (start, end, height) = (clamp_u16(start), clamp_u16(end), clamp_u16(height));
     if start < app.scroll {
         app.scroll = start;
@@ -261,9 +232,15 @@ fn scroll_to_result(app: &mut App) {
 fn cursor_to_view(app: &mut App) {
     match app.screen {
         Screen::Results => {
-            let (starts, _, height) = ui::results_rows(app);
             let top = usize::from(app.scroll);
-            if let Some(n) = starts.iter().rposition(|&s| s <= top + height / 3) {
+            let Some(text) = &app.view.results else {
+                return;
+            };
+            if let Some(n) = text
+                .starts
+                .iter()
+                .rposition(|&s| s <= top + text.height / 3)
+            {
                 app.results_cursor = n;
             }
             return;
@@ -271,26 +248,23 @@ fn cursor_to_view(app: &mut App) {
         Screen::Question if !app.reading => {}
         _ => return,
     }
-    let width = body::width(app);
-    let viewport = usize::from(body::viewport_rows(app));
     let top = usize::from(app.scroll);
-    let bottom = top + viewport;
-    let built = body::build(app, width);
+    let bottom = top + viewport_rows(app);
+    let option_rows = option_rows(app).to_vec();
     let i = app.current();
     let Some(&cursor) = app.cursors.get(i) else {
         return;
     };
     // An option is in view when its title row is: that is what Enter would choose.
     let titled = |&(start, _): &(usize, usize)| start >= top && start < bottom;
-    if built.option_rows.get(cursor).is_some_and(titled) {
+    if option_rows.get(cursor).is_some_and(titled) {
         return;
     }
     let overlapping = |&(start, end): &(usize, usize)| start < bottom && end > top;
-    if let Some(n) = built
-        .option_rows
+    if let Some(n) = option_rows
         .iter()
         .position(titled)
-        .or_else(|| built.option_rows.iter().position(overlapping))
+        .or_else(|| option_rows.iter().position(overlapping))
         && let Some(c) = app.cursors.get_mut(i)
     {
         *c = n;
@@ -313,11 +287,23 @@ fn titles_in_view(app: &App) -> Vec<usize> {
 
 /// The body row of each option's title, and whether a body row is on screen.
 fn option_titles(app: &App) -> (Vec<usize>, impl Fn(usize) -> bool) {
-    let viewport = usize::from(body::viewport_rows(app));
+    let viewport = viewport_rows(app);
     let top = usize::from(app.scroll);
-    let built = body::build(app, body::width(app));
-    let starts = built.option_rows.iter().map(|&(start, _)| start).collect();
+    let starts = option_rows(app).iter().map(|&(start, _)| start).collect();
     (starts, move |row: usize| row >= top && row < top + viewport)
+}
+
+/// Rows `[start, end)` of each option of the question on screen, as measured.
+fn option_rows(app: &App) -> &[(usize, usize)] {
+    app.view
+        .question
+        .as_ref()
+        .map_or(&[], |q| q.option_rows.as_slice())
+}
+
+/// Rows of the body that show text (at least one).
+fn viewport_rows(app: &App) -> usize {
+    app.view.question.as_ref().map_or(1, |q| q.rows.max(1))
 }
 
 fn clamp_u16(n: usize) -> u16 {
@@ -383,6 +369,8 @@ pub fn pick(app: &mut App, n: usize) {
     }
     let r = app.session.set_answer(&id, Some(value));
     saved(app, r);
+    // The answer shows in the body (practice adds its verdict): measured before scrolling.
+    super::refresh(app);
     scroll_to_cursor(app);
     if app.settings.practice
         && app.settings.ask_confidence
@@ -462,28 +450,24 @@ pub fn scroll_code(app: &mut App, delta: i16) {
     app.code_scroll = app
         .code_scroll
         .saturating_add_signed(delta)
-        .min(code_max_scroll(app));
-}
-
-fn code_max_scroll(app: &App) -> u16 {
-    let lines = app.code().map_or(0, |c| {
-        crate::tui::ui::code::rows(c, app.size, app.settings.theme)
-    });
-    let shown = body::areas_of(app)
-        .code
-        .map_or(0, |a| usize::from(a.height.saturating_sub(2)));
-    u16::try_from(lines.saturating_sub(shown)).unwrap_or(u16::MAX)
+        .min(app.view.code_max_scroll());
 }
 
 /// Where the code panel starts: at the top when the anchored lines fit under the context
 /// before them; else scrolled just enough to show them all, at most to the first one.
 pub fn start_code_scroll(app: &mut App) {
-    let (before, through_last) = app
-        .code()
-        .map_or((0, 0), |c| crate::tui::ui::code::anchor_rows(c, app.size));
-    let shown = body::areas_of(app)
+    super::refresh(app);
+    let Some(view) = &app.view.question else {
+        app.code_scroll = 0;
+        return;
+    };
+    let (before, through_last) = view.code.as_ref().map_or((0, 0), |c| c.anchor);
+    let shown = view
+        .areas
         .code
         .map_or(0, |a| usize::from(a.height.saturating_sub(2)));
     let scroll = through_last.saturating_sub(shown).min(before);
-    app.code_scroll = u16::try_from(scroll).unwrap_or(0).min(code_max_scroll(app));
+    app.code_scroll = u16::try_from(scroll)
+        .unwrap_or(0)
+        .min(app.view.code_max_scroll());
 }

@@ -2,7 +2,7 @@
 //! own history undoes a character at a time and is lost when the editor comes back).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui_textarea::{CursorMove, DataCursor, TextArea};
+use ratatui_textarea::{CursorMove, DataCursor, TextArea, WrapMode};
 
 /// The text and cursor before one step.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,8 +134,19 @@ impl Undo {
     }
 }
 
+/// An answer box holding `text`, the cursor at its end.
+pub fn new_editor(text: &str) -> TextArea<'static> {
+    let mut editor = TextArea::new(text.split('\n').map(str::to_string).collect());
+    // Undo is ours (by word, paste and editor round trip): see `undo.rs`.
+    editor.set_max_histories(0);
+    editor.set_wrap_mode(WrapMode::WordOrGlyph);
+    editor.move_cursor(CursorMove::Bottom);
+    editor.move_cursor(CursorMove::End);
+    editor
+}
+
 fn restore(editor: &mut TextArea<'static>, to: &Snapshot) {
-    let mut fresh = super::editing::new_editor(&to.lines.join("\n"));
+    let mut fresh = new_editor(&to.lines.join("\n"));
     let (row, col) = to.cursor;
     fresh.move_cursor(CursorMove::Jump(
         u16::try_from(row).unwrap_or(u16::MAX),

@@ -1,0 +1,72 @@
+//! The help's text: the keys of the screen under it first, from the keymap table.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+use crate::text::display_width;
+use crate::tui::app::App;
+use crate::tui::keymap::{Context, everywhere_rows, help_rows};
+use crate::tui::layout::centered;
+use crate::tui::markdown;
+use crate::tui::wrap::labelled;
+
+/// The help box: the whole screen up to 110 columns wide.
+pub fn help_box(area: Rect) -> Rect {
+    centered(area, area.width.min(110), area.height)
+}
+
+/// The help's text width and height inside its box.
+pub fn help_text_area(area: Rect) -> (usize, usize) {
+    let inner = Block::default().borders(Borders::ALL).inner(help_box(area));
+    (
+        usize::from(inner.width.saturating_sub(1)).max(10),
+        usize::from(inner.height),
+    )
+}
+
+/// The keys of the screen under the help first, then the others, each key once; rows
+/// wrap under their description.
+pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    let theme = app.settings.theme;
+    let here = app.context_under_help();
+    let order = std::iter::once(here).chain(
+        Context::ALL
+            .into_iter()
+            .filter(|c| *c != here && *c != Context::Help),
+    );
+    let mut sections: Vec<(String, Vec<(String, &'static str)>)> = order
+        .map(|c| {
+            let title = if c == here {
+                format!("{} (here)", c.title())
+            } else {
+                c.title().to_string()
+            };
+            (title, help_rows(c))
+        })
+        .collect();
+    sections.push(("Everywhere".into(), everywhere_rows()));
+    sections.push(("While this help is open".into(), help_rows(Context::Help)));
+    let key_width = sections
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| display_width(k)))
+        .max()
+        .unwrap_or(0)
+        .min(width / 3)
+        + 3;
+    let mut lines = Vec::new();
+    for (title, rows) in sections.into_iter().filter(|(_, rows)| !rows.is_empty()) {
+        lines.push(Line::styled(title, theme.title()));
+        for (keys, help) in rows {
+            let text = markdown::plain(help, width.saturating_sub(key_width).max(10), Style::new());
+            lines.extend(labelled(
+                Span::styled(format!("  {keys}"), theme.key()),
+                key_width,
+                text,
+            ));
+        }
+        lines.push(Line::default());
+    }
+    lines
+}
