@@ -112,11 +112,15 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         .into());
     }
     let plain = wants_plain(args.plain || args.json);
+    // A quiz written a question at a time is taken as soon as its first question is
+    // ready: `rest` brings the others.
+    let mut rest = None;
     let pr_take = if from_pr {
         let cwd = std::env::current_dir()?;
-        let Some(take) = open_pr_take(args, &store, &cwd, plain)? else {
+        let Some((take, more)) = open_pr_take(args, &store, &cwd, plain)? else {
             return Ok(());
         };
+        rest = more;
         Some(take)
     } else {
         None
@@ -130,10 +134,12 @@ pub fn run(args: &TakeArgs) -> Result<()> {
             let made = if plain {
                 super::generate::local_quiz(&args.local, None, &store, &cwd)?
             } else {
-                let Some(made) = super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
+                let Some((made, more)) =
+                    super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
                 else {
                     return Ok(());
                 };
+                rest = more;
                 made
             };
             code_dir = made.top;
@@ -146,9 +152,15 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         None => args.source.source()?.load()?,
     };
     let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store, &code_dir);
-    let mut session =
-        Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
-    if args.new_attempt {
+    let mut session = match &rest {
+        Some(rest) => {
+            let path = rest.attempt_path(&store, &loaded.origin);
+            Session::open_writing(store.clone(), loaded, path)
+        }
+        None => Session::open(store.clone(), loaded),
+    }
+    .context("cannot open the saved answers")?;
+    if args.new_attempt && rest.is_none() {
         start_again(&mut session)?;
     }
     let config = crate::config::take();
@@ -160,7 +172,7 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     if plain {
         run_plain(session, args, &store, pr_take.as_ref(), &code, mode)
     } else {
-        run_tui(session, args, &store, pr_take.as_ref(), code, mode)
+        run_tui(session, args, &store, pr_take.as_ref(), code, mode, rest)
     }
 }
 
@@ -175,10 +187,10 @@ fn open_pr_take(
     store: &Store,
     cwd: &std::path::Path,
     in_plain_mode: bool,
-) -> Result<Option<PrTake>> {
+) -> Result<Option<(PrTake, Option<super::generate::Rest>)>> {
     let mut missing =
         match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
-            PrQuiz::Posted(take) => return Ok(Some(*take)),
+            PrQuiz::Posted(take) => return Ok(Some((*take, None))),
             PrQuiz::Missing(missing) => *missing,
         };
     let choice = args.generation.choice();
@@ -223,17 +235,15 @@ fn open_pr_take(
         return Err(missing.why.into());
     };
     let mut notes = vec![written_note(&missing, &plan)];
+    let mut rest = None;
     let quiz = match plan.prepared {
         generate_pr::PrPrepared::ToWrite(job) if on_screen => {
             let offer = (choice == GenerateChoice::Ask).then(|| missing.why.to_string());
             let screen = job.screen(missing.header(), offer)?;
-            let store = store.clone();
-            let written = super::generate::write_on_screen(screen, move |on_stage, cancel| {
-                job.write(&store, on_stage, cancel)
-            })?;
-            let Some(quiz) = written else {
+            let Some((quiz, more)) = job.write_on_screen(screen, store)? else {
                 return Ok(None);
             };
+            rest = more;
             quiz
         }
         prepared => generate_pr::write_with_lines(
@@ -245,7 +255,7 @@ fn open_pr_take(
         )?,
     };
     notes.extend(earlier_quiz_note(store, &missing.pr.origin(), &quiz));
-    Ok(Some(missing.into_take(quiz, notes)))
+    Ok(Some((missing.into_take(quiz, notes), rest)))
 }
 
 /// A PR's quiz is new after a push: the results of the one before stay saved, and are said
@@ -439,6 +449,7 @@ fn run_tui(
     pr_take: Option<&PrTake>,
     code: QuizCode,
     mode: Mode,
+    rest: Option<super::generate::Rest>,
 ) -> Result<()> {
     let waiting = store.outbox_list().len();
     if waiting > 0 {
@@ -481,7 +492,12 @@ fn run_tui(
         hyperlinks: crate::text::hyperlinks_supported(),
         ask_confidence: mode.confidence,
     };
-    let finished = crate::tui::run(session, settings, selection.grader)?;
+    let finished = match rest {
+        Some(rest) => {
+            crate::tui::run_growing(session, settings, selection.grader, rest.writing, rest.feed)?
+        }
+        None => crate::tui::run(session, settings, selection.grader)?,
+    };
     // The UI caught the ending signals; posting after it must still stop on one.
     crate::signals::exit_on_signals(None);
     // Printed after the UI: posting and outbox lines wrap between words, not inside one.
@@ -489,6 +505,9 @@ fn run_tui(
         std::io::stdout(),
         crate::text::output_width(std::io::stdout().is_terminal()),
     );
+    if let Some(note) = &finished.writing_note {
+        writeln!(out, "{}", crate::text::sanitize_line(note))?;
+    }
     let Some(results) = &finished.results else {
         if let Some(owner) = finished.session.busy() {
             writeln!(

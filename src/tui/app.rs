@@ -32,6 +32,8 @@ pub struct Finished {
     pub post: bool,
     /// Open answers whose grading failed: `(question id, reason)`.
     pub failures: Vec<(String, String)>,
+    /// What became of a quiz that was still being written (kept, or too short to keep).
+    pub writing_note: Option<String>,
 }
 
 /// Where graded results go.
@@ -69,6 +71,8 @@ pub enum Confirm {
     /// Not a question: a message too long for the footer (an editor that failed, and
     /// where its text was kept), shown whole until a key closes it.
     Notice { title: String, text: String },
+    /// Stop writing the rest of the quiz and take the `ready` questions written.
+    StopWriting { ready: usize },
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.
@@ -225,6 +229,8 @@ pub struct App {
     pub diagram_view: super::diagrams::View,
     /// The results' diagrams, drawn for the results' width (see [`DiagramCache`]).
     pub result_diagrams: Option<ResultDiagrams>,
+    /// The rest of the quiz, while it is written (`None`: the quiz is whole).
+    pub writing: Option<super::writing::Writing>,
 }
 
 impl App {
@@ -276,6 +282,7 @@ impl App {
             diagram_view: super::diagrams::View::default(),
             diagrams: None,
             drawings: super::drawings::Drawings::default(),
+            writing: None,
         }
     }
 
@@ -411,7 +418,7 @@ impl App {
 
     /// Whether work is running that needs the spinner to move.
     pub fn is_busy(&self) -> bool {
-        self.screen == Screen::Grading && self.grading.is_some()
+        (self.screen == Screen::Grading && self.grading.is_some()) || self.writing.is_some()
     }
 }
 

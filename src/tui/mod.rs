@@ -18,6 +18,7 @@ pub mod theme;
 mod ui;
 mod update;
 mod wrap;
+pub mod writing;
 
 pub use action::Action;
 pub use app::{App, Finished, GraderInfo, Posting, PullRequestInfo, Screen, Settings};
@@ -52,7 +53,24 @@ pub fn run(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(event_loop(session, settings, grader))
+    runtime.block_on(event_loop(session, settings, grader, None))
+}
+
+/// As [`run`], for a quiz still being written: `session` holds its first questions,
+/// `writing` what is known of the rest, and `feed` brings the rest as it is written. The
+/// question screen opens on the first question at once.
+pub fn run_growing(
+    session: Session,
+    settings: Settings,
+    grader: Option<Arc<dyn Grader>>,
+    writing: writing::Writing,
+    feed: generating::Feed,
+) -> Result<Finished> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(event_loop(session, settings, grader, Some((writing, feed))))
 }
 
 /// How often the window looks at who saves the attempt.
@@ -70,6 +88,19 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
                 || (key.code == KeyCode::Char('c')
                     && key.modifiers.contains(KeyModifiers::CONTROL));
             quit.then_some(Action::ForceQuit)
+        }
+        // Esc while the rest of the quiz is written, where it means nothing else: stop it.
+        Event::Key(key)
+            if key.kind != KeyEventKind::Release
+                && key.code == KeyCode::Esc
+                && app.writing.is_some()
+                && matches!(
+                    app.context(),
+                    keymap::Context::Question | keymap::Context::Overview
+                )
+                && !app.from_review =>
+        {
+            Some(Action::StopWriting)
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             let context = app.context();
@@ -115,10 +146,17 @@ async fn event_loop(
     session: Session,
     settings: Settings,
     grader: Option<Arc<dyn Grader>>,
+    growing: Option<(writing::Writing, generating::Feed)>,
 ) -> Result<Finished> {
     let mut guard = terminal::enter(settings.mouse).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height), grader);
+    let mut feed = growing.map(|(writing, feed)| {
+        app.writing = Some(writing);
+        // The first question is ready: it is on screen at once.
+        update::update(&mut app, Action::Start);
+        feed
+    });
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     app.drawings.drawer = drawings::on_threads(tx.clone());
     let mut events = EventStream::new();
@@ -139,6 +177,7 @@ async fn event_loop(
                 None => Some(Action::ForceQuit),
             },
             Some(action) = rx.recv() => Some(action),
+            Some(news) = written(feed.as_mut()) => Some(Action::Writing(news)),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
             _ = poll.tick() => Some(Action::Poll),
             _ = signals.recv() => Some(Action::ForceQuit),
@@ -171,6 +210,11 @@ async fn event_loop(
                             .clone()
                             .map(|g| start_grading(&app, previous, g, tx.clone()));
                     }
+                    Effect::StopWriting => {
+                        if let Some(feed) = &feed {
+                            feed.cancel();
+                        }
+                    }
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {
                             task.abort();
@@ -202,6 +246,23 @@ async fn event_loop(
         };
         guard.draw(&app)?;
     }
+    // Quitting while the rest is written stops it: what was written is kept, with its
+    // answers.
+    if let Some(feed) = feed.take() {
+        feed.cancel();
+        drop(feed);
+    }
+    let mut writing_note = None;
+    if app.writing.as_ref().is_some_and(|w| w.ended.is_none()) {
+        app.status = None;
+        writing::keep_written(&mut app, None);
+        writing_note = app.status.clone();
+    }
+    let writing_note = app
+        .writing
+        .as_ref()
+        .and_then(|w| w.ended.clone())
+        .or(writing_note);
     update::save_batch(&mut app);
     if let Some(task) = grading_task {
         task.abort();
@@ -221,7 +282,24 @@ async fn event_loop(
         post: app.post,
         failures,
         session: app.session,
+        writing_note,
     })
+}
+
+/// The next thing the writing tells (never, without a writing).
+async fn written(feed: Option<&mut generating::Feed>) -> Option<writing::WritingNews> {
+    let Some(feed) = feed else {
+        return std::future::pending().await;
+    };
+    match feed.next().await {
+        Some(generating::Written::Stage(stage)) => Some(writing::WritingNews::Stage(stage)),
+        Some(generating::Written::Done(answer)) => {
+            Some(writing::WritingNews::Done(answer.map_err(|e| {
+                (!generating::is_cancelled(&e)).then(|| format!("{e:#}"))
+            })))
+        }
+        None => std::future::pending().await,
+    }
 }
 
 async fn tick(ticker: Option<&mut tokio::time::Interval>) {

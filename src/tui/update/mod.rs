@@ -37,6 +37,8 @@ pub enum Effect {
         previous: Vec<Outcome>,
     },
     CancelGrading,
+    /// Stop writing the rest of the quiz (it answers with what it was cancelled at).
+    StopWriting,
 }
 
 /// Applies one action; then keeps the current question's diagrams drawn for its width
@@ -86,6 +88,11 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         navigation::clamp_scrolls(app);
     }
     effect
+}
+
+/// Opens question `index` (a question the taker waited for has arrived).
+pub fn go_to(app: &mut App, index: usize) {
+    navigation::go(app, index);
 }
 
 /// After a batch of input, before drawing: write what changed, so what is on screen is
@@ -148,6 +155,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
         return Effect::None;
     }
     if navigation::rate_or_skip(app, &action) {
+        return Effect::None;
+    }
+    if super::writing::hold(app, &action) {
         return Effect::None;
     }
     match action {
@@ -236,6 +246,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
         }
         Action::Poll => poll(app),
         Action::DiagramsDrawn(key, arranged) => app.drawings.arrived(key, arranged),
+        Action::Writing(news) => return super::writing::news(app, news),
+        Action::StopWriting => super::writing::stop(app),
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
@@ -359,6 +371,7 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
+        Some(Confirm::StopWriting { .. }) => return super::writing::stop_confirmed(app),
         None if app.screen == Screen::Results || app.reading => app.exit = true,
         Some(Confirm::Notice { .. }) | None => {}
     }

@@ -1,0 +1,293 @@
+//! A quiz taken while the rest of it is written (the pipeline): what the app knows of the
+//! questions still coming, and how each thing the writing tells changes the app. The
+//! questions arrive as actions from the writing's thread, as keys do from the terminal.
+
+use std::time::Instant;
+
+use super::app::{App, Confirm, Screen};
+use super::update::Effect;
+use crate::generate::Stage;
+use crate::generate::cache::{self, QuizKey};
+use crate::generate::checks::MIN_QUESTIONS;
+use crate::generate::growing::{Grew, Growing};
+use crate::quiz::Quiz;
+
+/// The rest of the quiz, being written.
+#[derive(Debug, Clone)]
+pub struct Writing {
+    pub growing: Growing,
+    /// What the quiz is kept under: what was written is kept there when the writing stops.
+    pub key: QuizKey,
+    pub started: Instant,
+    /// The latest stage, in a few words.
+    pub summary: String,
+    /// `n` past the last ready question: the slot it waits for, and the question it was
+    /// pressed on (it opens only if the taker is still there).
+    pub waiting: Option<(usize, String)>,
+    /// The taker asked the writing to stop (Esc, then y): what was written is kept.
+    pub stopping: bool,
+    /// The writing ended without a quiz that can be kept (too few questions): why.
+    pub ended: Option<String>,
+}
+
+impl Writing {
+    pub fn new(growing: Growing, key: QuizKey, started: Instant, summary: String) -> Self {
+        Self {
+            growing,
+            key,
+            started,
+            summary,
+            waiting: None,
+            stopping: false,
+            ended: None,
+        }
+    }
+
+    /// Questions still being written (none once it ended).
+    pub fn pending(&self) -> usize {
+        if self.ended.is_some() {
+            0
+        } else {
+            self.growing.writing()
+        }
+    }
+
+    /// What the footer says of the writing: `q3, q4 being written · planned 4 … · 0:12`.
+    pub fn progress(&self, now: Instant) -> String {
+        if let Some(why) = &self.ended {
+            return why.clone();
+        }
+        let slots: Vec<String> = self
+            .growing
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, crate::generate::growing::Slot::Writing))
+            .map(|(i, _)| format!("q{}", i + 1))
+            .collect();
+        let secs = now.saturating_duration_since(self.started).as_secs();
+        let clock = format!("{}:{:02}", secs / 60, secs % 60);
+        let what = if self.stopping {
+            "stopping the writing…".to_string()
+        } else {
+            format!("{} being written", slots.join(", "))
+        };
+        format!("✎ {what} · {} · {clock}", self.summary)
+    }
+}
+
+/// What the writing's thread tells the app.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WritingNews {
+    Stage(Stage),
+    /// The whole quiz; or why not (`None`: it was cancelled).
+    Done(Result<Quiz, Option<String>>),
+}
+
+/// Applies what the writing told.
+pub fn news(app: &mut App, news: WritingNews) -> Effect {
+    match news {
+        WritingNews::Stage(stage) => arrived(app, &stage),
+        WritingNews::Done(Ok(quiz)) => whole(app, quiz),
+        WritingNews::Done(Err(None)) => keep_written(app, None),
+        WritingNews::Done(Err(Some(why))) => keep_written(app, Some(why)),
+    }
+    Effect::None
+}
+
+fn arrived(app: &mut App, stage: &Stage) {
+    let Some(writing) = app.writing.as_mut() else {
+        return;
+    };
+    if !matches!(stage, Stage::Writing { activity: None, .. }) || writing.summary.is_empty() {
+        writing.summary = stage.summary().trim_end_matches(':').to_string();
+    }
+    match writing.growing.apply(stage) {
+        Grew::Arrived { slot, position } => {
+            let waited = writing.waiting.take();
+            let quiz = writing.growing.quiz();
+            let on = app.question().map(|q| q.id.clone());
+            insert(app, quiz, position);
+            match waited {
+                // Still where `n` was pressed: the question waited for opens.
+                Some((s, from)) if s == slot => {
+                    if app.screen == Screen::Question && on.as_deref() == Some(from.as_str()) {
+                        super::update::go_to(app, position);
+                        app.status = None;
+                    }
+                }
+                other => {
+                    if let Some(w) = app.writing.as_mut() {
+                        w.waiting = other;
+                    }
+                }
+            }
+        }
+        Grew::Dropped { slot } => {
+            if writing.waiting.as_ref().is_some_and(|(s, _)| *s == slot) {
+                writing.waiting = None;
+                app.status = Some(format!(
+                    "question {} is left out: it failed its checks.",
+                    slot + 1
+                ));
+            }
+        }
+        Grew::Planned | Grew::Nothing => {}
+    }
+}
+
+/// A question arrived at `position`: the quiz grows; the taker stays on the question they
+/// are on, and every answer and option cursor stays with its question.
+fn insert(app: &mut App, quiz: Quiz, position: usize) {
+    let shifts = position <= app.current() && app.question_count() > 0;
+    let current = app.current() + usize::from(shifts);
+    app.session.grow(quiz);
+    app.session.set_current(current);
+    app.cursors.insert(position.min(app.cursors.len()), 0);
+    if app.review_cursor >= position && shifts {
+        app.review_cursor += 1;
+    }
+    app.diagrams = None;
+    app.drawings.shifted(position);
+}
+
+/// The whole quiz is written: it is the one taken, its answers saved where every later
+/// take of it looks.
+fn whole(app: &mut App, quiz: Quiz) {
+    let count = quiz.questions.len();
+    let on = app.question().map(|q| q.id.clone());
+    app.session.grow(quiz);
+    if let Some(at) = on.and_then(|id| app.session.quiz.questions.iter().position(|q| q.id == id)) {
+        app.session.set_current(at);
+    }
+    app.reload_cursors();
+    app.diagrams = None;
+    app.drawings.shifted(0);
+    app.writing = None;
+    let r = app.session.settle();
+    if let Err(e) = r {
+        app.status = Some(format!("cannot save the answers: {e}"));
+    } else {
+        app.status = Some(format!(
+            "All {count} questions are written: the review and submitting are open."
+        ));
+    }
+}
+
+/// The writing stopped (asked to, or failed) or the taker quits while it runs: the
+/// questions written so far are the quiz, kept for the change with their answers. Fewer
+/// than a quiz needs: nothing can be kept, and the taker is told.
+pub fn keep_written(app: &mut App, failure: Option<String>) {
+    let Some(writing) = app.writing.as_mut() else {
+        return;
+    };
+    let ready = writing.growing.ready();
+    let why = match &failure {
+        Some(why) => format!("The writing failed ({why})"),
+        None => "The writing stopped".to_string(),
+    };
+    if ready < MIN_QUESTIONS {
+        writing.ended = Some(format!(
+            "{why}: only {ready} question was written, too few for a quiz; q quits ({}).",
+            if app.session.answered_count() > 0 {
+                "its answer is not kept"
+            } else {
+                "nothing is kept"
+            }
+        ));
+        app.status = writing.ended.clone();
+        return;
+    }
+    let quiz = writing.growing.quiz();
+    let key = writing.key.clone();
+    app.writing = None;
+    let kept = cache::save(app.session.store(), &key, &quiz);
+    app.session.grow(quiz);
+    let settled = app.session.settle();
+    app.status = Some(match (kept, settled) {
+        (Ok(_), Ok(())) => format!(
+            "{why}: the quiz is the {ready} questions written, kept with your answers (--regenerate writes a fresh one)."
+        ),
+        (Err(e), _) | (_, Err(e)) => format!("{why}; cannot keep what was written: {e}"),
+    });
+}
+
+/// Esc while the rest is written: asks before stopping (what is written is kept).
+pub fn stop(app: &mut App) {
+    let Some(writing) = &app.writing else {
+        return;
+    };
+    if writing.ended.is_some() || writing.stopping {
+        return;
+    }
+    let ready = writing.growing.ready();
+    if ready < MIN_QUESTIONS {
+        app.status = Some(format!(
+            "Only {ready} question is written: a quiz needs {MIN_QUESTIONS}, so the writing goes on (q quits)."
+        ));
+    } else {
+        app.confirm = Some(Confirm::StopWriting { ready });
+    }
+}
+
+/// y on "stop writing?".
+pub fn stop_confirmed(app: &mut App) -> Effect {
+    match app.writing.as_mut() {
+        Some(w) if !w.stopping => {
+            w.stopping = true;
+            Effect::StopWriting
+        }
+        _ => Effect::None,
+    }
+}
+
+/// While the rest is written, what waits for it: `n` past the last ready question says
+/// so (and opens the one it waits for when it arrives), the review and submitting wait.
+/// `true`: the action was handled here.
+pub fn hold(app: &mut App, action: &super::Action) -> bool {
+    use super::Action;
+    let Some(writing) = app.writing.as_ref() else {
+        return false;
+    };
+    let pending = writing.pending();
+    let blocked = writing.ended.clone();
+    match action {
+        Action::NextQuestion
+            if app.screen == Screen::Question
+                && !app.reading
+                && app.current() + 1 >= app.question_count()
+                && pending > 0 =>
+        {
+            let from = writing.growing.slot_of(app.current()).unwrap_or_default();
+            let Some(slot) = writing.growing.next_writing(from) else {
+                return false;
+            };
+            let id = app.question().map(|q| q.id.clone()).unwrap_or_default();
+            if let Some(w) = app.writing.as_mut() {
+                w.waiting = Some((slot, id));
+            }
+            app.status = Some(format!(
+                "question {} is still being written: it opens here when it is ready.",
+                slot + 1
+            ));
+            true
+        }
+        Action::OpenReview | Action::Submit | Action::NextQuestion
+            if matches!(action, Action::OpenReview | Action::Submit)
+                || app.current() + 1 >= app.question_count() =>
+        {
+            app.status = Some(match blocked {
+                Some(why) => why,
+                None if pending == 0 => {
+                    "The review and submitting wait for the whole quiz's last checks.".into()
+                }
+                None => format!(
+                    "The review and submitting wait for every question: {} still being written.",
+                    crate::text::plural(pending, "question is", "questions are")
+                ),
+            });
+            true
+        }
+        _ => false,
+    }
+}
