@@ -186,6 +186,23 @@ pub fn local_quiz(
     Ok(made(quiz))
 }
 
+/// `take --local` in plain mode: as [`local_quiz`], but a quiz written a question at a
+/// time comes back as soon as its first question is ready, with the rest to come.
+pub fn local_quiz_plain(
+    args: &LocalArgs,
+    store: &Store,
+    dir: &Path,
+) -> Result<(LocalQuiz, Option<super::growing::PlainRest>)> {
+    let mut plan = plan_local(args, None, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok((made, None));
+    }
+    say_reading(&plan.job.input);
+    let made = plan.made();
+    let (quiz, rest) = super::growing::write_plain(plan.job, store)?;
+    Ok((made(quiz), rest))
+}
+
 /// `take --local` in the full-screen UI: the quiz kept for the change, or one the model
 /// writes on the generation screen (and that is kept). `None`: none was written (the
 /// taker cancelled; said on stdout). Written a question at a time (the pipeline), the

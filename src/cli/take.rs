@@ -132,14 +132,16 @@ pub fn run(args: &TakeArgs) -> Result<()> {
             let cwd = std::env::current_dir()?;
             // The full-screen UI shows the writing on its own screen; plain mode on stderr.
             let made = if plain {
-                super::generate::local_quiz(&args.local, None, &store, &cwd)?
+                let (made, more) = super::generate::local_quiz_plain(&args.local, &store, &cwd)?;
+                rest = more.map(Rest::Plain);
+                made
             } else {
                 let Some((made, more)) =
                     super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
                 else {
                     return Ok(());
                 };
-                rest = more;
+                rest = more.map(Rest::Screen);
                 made
             };
             code_dir = made.top;
@@ -169,10 +171,46 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         confidence: config.confidence,
         mouse: !args.no_mouse && config.mouse,
     };
+    let (on_screen, in_plain) = match rest {
+        Some(Rest::Screen(r)) => (Some(r), None),
+        Some(Rest::Plain(r)) => (None, Some(r)),
+        None => (None, None),
+    };
     if plain {
-        run_plain(session, args, &store, pr_take.as_ref(), &code, mode)
+        run_plain(
+            session,
+            args,
+            &store,
+            pr_take.as_ref(),
+            &code,
+            mode,
+            in_plain,
+        )
     } else {
-        run_tui(session, args, &store, pr_take.as_ref(), code, mode, rest)
+        run_tui(
+            session,
+            args,
+            &store,
+            pr_take.as_ref(),
+            code,
+            mode,
+            on_screen,
+        )
+    }
+}
+
+/// The rest of a quiz taken while it is written.
+enum Rest {
+    Screen(super::generate::Rest),
+    Plain(super::growing::PlainRest),
+}
+
+impl Rest {
+    fn attempt_path(&self, store: &Store, origin: &crate::store::Origin) -> std::path::PathBuf {
+        match self {
+            Self::Screen(r) => r.attempt_path(store, origin),
+            Self::Plain(r) => r.attempt_path(store, origin),
+        }
     }
 }
 
@@ -187,7 +225,7 @@ fn open_pr_take(
     store: &Store,
     cwd: &std::path::Path,
     in_plain_mode: bool,
-) -> Result<Option<(PrTake, Option<super::generate::Rest>)>> {
+) -> Result<Option<(PrTake, Option<Rest>)>> {
     let mut missing =
         match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
             PrQuiz::Posted(take) => return Ok(Some((*take, None))),
@@ -243,7 +281,13 @@ fn open_pr_take(
             let Some((quiz, more)) = job.write_on_screen(screen, store)? else {
                 return Ok(None);
             };
-            rest = more;
+            rest = more.map(Rest::Screen);
+            quiz
+        }
+        generate_pr::PrPrepared::ToWrite(job) => {
+            super::generate::say_reading(&job.input);
+            let (quiz, more) = super::growing::write_plain(*job, store)?;
+            rest = more.map(Rest::Plain);
             quiz
         }
         prepared => generate_pr::write_with_lines(
@@ -585,6 +629,7 @@ fn run_plain(
     pr_take: Option<&PrTake>,
     code: &QuizCode,
     mode: Mode,
+    mut rest: Option<super::growing::PlainRest>,
 ) -> Result<()> {
     if let Some(owner) = session.busy() {
         anyhow::bail!(
@@ -635,6 +680,7 @@ fn run_plain(
         &opts,
         &retry,
         &carry_on(args, pr_take),
+        rest.as_mut().map(|r| r as &mut dyn crate::plain::Rest),
     )?
     else {
         return Ok(());
@@ -692,6 +738,7 @@ fn plain_results(
     opts: &PlainOptions,
     retry: &str,
     carry_on: &str,
+    rest: Option<&mut dyn crate::plain::Rest>,
 ) -> Result<Option<(crate::quiz::Results, bool)>> {
     if let Some(saved) = session.attempt().graded() {
         // Graded already: final, as in the terminal UI.
@@ -708,7 +755,7 @@ fn plain_results(
             None => (saved, false),
         }));
     }
-    if crate::plain::ask_all(session, input, prompts, opts)? == Finish::Stop {
+    if crate::plain::ask_growing(session, input, prompts, opts, rest)? == Finish::Stop {
         writeln!(
             prompts,
             "Answers saved ({} of {}), not graded. To carry on: `{carry_on}`.",

@@ -4,7 +4,20 @@
 //! is the one the pipeline returns (the same questions, ids and order).
 
 use super::Stage;
+use super::cache::{self, QuizKey};
+use super::checks::MIN_QUESTIONS;
 use crate::quiz::{Question, Quiz, WIRE_VERSION};
+use crate::session::Session;
+use crate::store::StoreError;
+
+/// What was kept of a quiz whose writing stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// These many questions are the quiz, kept for the change with their answers.
+    Quiz(usize),
+    /// Too few questions were written for a quiz: nothing is kept.
+    TooFew(usize),
+}
 
 /// One slot of the plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +103,20 @@ impl Growing {
                 .collect(),
             extra: serde_json::Map::new(),
         }
+    }
+
+    /// The writing stopped (asked to, or failed): the questions written so far are the
+    /// quiz, kept under `key` as a whole quiz would be, and `session`'s answers move to it.
+    pub fn keep(&self, key: &QuizKey, session: &mut Session) -> Result<Kept, StoreError> {
+        let ready = self.ready();
+        if ready < MIN_QUESTIONS {
+            return Ok(Kept::TooFew(ready));
+        }
+        let quiz = self.quiz();
+        cache::save(session.store(), key, &quiz)?;
+        session.grow(quiz);
+        session.settle()?;
+        Ok(Kept::Quiz(ready))
     }
 
     pub fn ready(&self) -> usize {

@@ -58,6 +58,21 @@ pub enum Finish {
     Stop,
 }
 
+/// The rest of a quiz still being written, for a take that asks each question as soon as
+/// it is ready.
+pub trait Rest {
+    /// Applies what the writing told since (each stage said on stderr), the questions that
+    /// arrived put into `session`'s quiz. `wait`: blocks (saying what it waits for) until
+    /// a question arrives or the quiz is whole.
+    fn news(&mut self, session: &mut Session, wait: bool) -> Result<()>;
+    /// Every question is in (or the writing ended, and what was written is the quiz).
+    fn is_whole(&self) -> bool;
+    /// How many questions the quiz will have.
+    fn planned(&self) -> usize;
+    /// Input ended: stop the writing and keep what was written.
+    fn stop(&mut self, session: &mut Session) -> Result<()>;
+}
+
 /// Asks the questions in order, from the first unanswered one (every one when all are
 /// answered); returns when the last one is answered or input ends.
 pub fn ask_all(
@@ -66,20 +81,43 @@ pub fn ask_all(
     out: &mut dyn Write,
     opts: &PlainOptions,
 ) -> Result<Finish> {
+    ask_growing(session, input, out, opts, None)
+}
+
+/// [`ask_all`] for a quiz whose `rest` is still being written: each question is asked as
+/// soon as it is ready (in the quiz's order among those ready), and it returns once every
+/// one is in and asked, or input ends (the writing then stops, and what was written is
+/// kept).
+pub fn ask_growing(
+    session: &mut Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+    mut rest: Option<&mut dyn Rest>,
+) -> Result<Finish> {
     let input: &mut dyn BufRead = &mut NumberedInput::new(input);
     let width = opts.width;
-    let total = session.quiz.questions.len();
+    let total = rest
+        .as_ref()
+        .map_or(session.quiz.questions.len(), |r| r.planned());
     let counts: Vec<String> = session
         .quiz
         .count_by_type()
         .iter()
         .map(|(t, n)| format!("{n} {t}"))
         .collect();
-    let title = format!(
-        "Quiz: {} — {total} questions ({}).",
-        session.origin.describe(),
-        counts.join(", ")
-    );
+    let title = if rest.is_some() {
+        format!(
+            "Quiz: {} — {total} questions, being written: each is asked as soon as it is ready.",
+            session.origin.describe()
+        )
+    } else {
+        format!(
+            "Quiz: {} — {total} questions ({}).",
+            session.origin.describe(),
+            counts.join(", ")
+        )
+    };
     print_wrapped(out, &title, width, "", "")?;
     for line in pull_request_lines(&opts.pull_request, width) {
         writeln!(out, "{line}")?;
@@ -120,11 +158,38 @@ pub fn ask_all(
         "",
     )?;
     let mut read = 0; // answers read in this run: none, and nothing is graded
-    for index in start..total {
+    // Asked already (or before the first unanswered one): a question that arrives late is
+    // asked after the one on screen.
+    let mut asked: std::collections::BTreeSet<String> = session.quiz.questions[..start]
+        .iter()
+        .map(|q| q.id.clone())
+        .collect();
+    loop {
+        if let Some(rest) = rest.as_deref_mut() {
+            rest.news(session, false)?;
+        }
+        let next = session
+            .quiz
+            .questions
+            .iter()
+            .position(|q| !asked.contains(&q.id));
+        let Some(index) = next else {
+            match rest.as_deref_mut() {
+                Some(rest) if !rest.is_whole() => {
+                    rest.news(session, true)?;
+                    continue;
+                }
+                _ => break,
+            }
+        };
         session.set_current(index);
         let Some(question) = session.question(index).cloned() else {
             break;
         };
+        asked.insert(question.id.clone());
+        let total = rest
+            .as_ref()
+            .map_or(session.quiz.questions.len(), |r| r.planned());
         print_question(
             out,
             &question,
@@ -149,6 +214,9 @@ pub fn ask_all(
                             Rating::Rated(n) => session.set_confidence(&question.id, n)?,
                             Rating::Skipped => {}
                             Rating::EndOfInput => {
+                                if let Some(rest) = rest.as_deref_mut() {
+                                    rest.stop(session)?;
+                                }
                                 return end_of_input(session, input, out, opts, read);
                             }
                         }
@@ -158,7 +226,12 @@ pub fn ask_all(
                 }
             }
             Entry::Skip => {}
-            Entry::EndOfInput => return end_of_input(session, input, out, opts, read),
+            Entry::EndOfInput => {
+                if let Some(rest) = rest.as_deref_mut() {
+                    rest.stop(session)?;
+                }
+                return end_of_input(session, input, out, opts, read);
+            }
         }
     }
     Ok(Finish::Grade)

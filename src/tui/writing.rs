@@ -7,9 +7,9 @@ use std::time::Instant;
 use super::app::{App, Confirm, Screen};
 use super::update::Effect;
 use crate::generate::Stage;
-use crate::generate::cache::{self, QuizKey};
+use crate::generate::cache::QuizKey;
 use crate::generate::checks::MIN_QUESTIONS;
-use crate::generate::growing::{Grew, Growing};
+use crate::generate::growing::{Grew, Growing, Kept};
 use crate::quiz::Quiz;
 
 /// The rest of the quiz, being written.
@@ -181,35 +181,34 @@ pub fn keep_written(app: &mut App, failure: Option<String>) {
     let Some(writing) = app.writing.as_mut() else {
         return;
     };
-    let ready = writing.growing.ready();
     let why = match &failure {
         Some(why) => format!("The writing failed ({why})"),
         None => "The writing stopped".to_string(),
     };
-    if ready < MIN_QUESTIONS {
-        writing.ended = Some(format!(
-            "{why}: only {ready} question was written, too few for a quiz; q quits ({}).",
-            if app.session.answered_count() > 0 {
-                "its answer is not kept"
-            } else {
-                "nothing is kept"
-            }
-        ));
-        app.status = writing.ended.clone();
-        return;
+    let answered = app.session.answered_count() > 0;
+    match writing.growing.keep(&writing.key, &mut app.session) {
+        Ok(Kept::TooFew(ready)) => {
+            writing.ended = Some(format!(
+                "{why}: only {ready} question was written, too few for a quiz; q quits ({}).",
+                if answered {
+                    "its answer is not kept"
+                } else {
+                    "nothing is kept"
+                }
+            ));
+            app.status = writing.ended.clone();
+        }
+        Ok(Kept::Quiz(ready)) => {
+            app.writing = None;
+            app.status = Some(format!(
+                "{why}: the quiz is the {ready} questions written, kept with your answers (--regenerate writes a fresh one)."
+            ));
+        }
+        Err(e) => {
+            app.writing = None;
+            app.status = Some(format!("{why}; cannot keep what was written: {e}"));
+        }
     }
-    let quiz = writing.growing.quiz();
-    let key = writing.key.clone();
-    app.writing = None;
-    let kept = cache::save(app.session.store(), &key, &quiz);
-    app.session.grow(quiz);
-    let settled = app.session.settle();
-    app.status = Some(match (kept, settled) {
-        (Ok(_), Ok(())) => format!(
-            "{why}: the quiz is the {ready} questions written, kept with your answers (--regenerate writes a fresh one)."
-        ),
-        (Err(e), _) | (_, Err(e)) => format!("{why}; cannot keep what was written: {e}"),
-    });
 }
 
 /// Esc while the rest is written: asks before stopping (what is written is kept).

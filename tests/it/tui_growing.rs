@@ -170,3 +170,63 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     assert!(screen.contains("Questions  2 (2 mcq)"), "{screen}");
     assert_eq!(server.posts().len(), asked);
 }
+
+/// Plain mode: question 1 is asked, and answered, before question 3 is written; the
+/// grading waits for every question.
+#[test]
+fn a_plain_take_asks_question_1_before_question_3_is_written() {
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(3),
+        Draft::After(3),
+    ]);
+    let home = repo.home.path();
+    // stdout and stderr in one file: the transcript in the order it was written.
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let out = log.reopen().unwrap();
+    let mut child = crate::messages_fake::quizz(home)
+        .args(["take", "--local", "--plain"])
+        .current_dir(&repo.path)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("QUIZZ_GRADER", "anthropic")
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("ANTHROPIC_BASE_URL", &server.url)
+        .env("QUIZZ_GENERATE", "pipeline")
+        .stdin(std::process::Stdio::piped())
+        .stdout(out.try_clone().unwrap())
+        .stderr(out)
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"1\n1\nt\nIt fails twice only when the server is down.\n.\n")
+            .unwrap();
+    }
+    assert!(child.wait().unwrap().success());
+    let transcript = std::fs::read_to_string(log.path()).unwrap();
+    let at = |text: &str| {
+        transcript
+            .find(text)
+            .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
+    };
+    let q3_ready = at("question q3 is ready");
+    assert!(at("Question 1 of 4") < q3_ready, "{transcript}");
+    assert!(
+        at("Question 2 of 4") < q3_ready,
+        "q1 was answered: {transcript}"
+    );
+    assert!(at("still being written") < q3_ready, "{transcript}");
+    assert!(q3_ready < at("Question 3 of 4"), "{transcript}");
+    assert!(
+        at("quiz ready: 4 questions") < at("Results: "),
+        "{transcript}"
+    );
+    let saved = crate::messages_fake::json_files(&home.join("data/quizz/attempts"));
+    assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
+}
