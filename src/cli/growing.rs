@@ -18,6 +18,7 @@ use crate::store::{Origin, Store};
 use crate::tui::generating::is_cancelled;
 
 /// What the writing's thread tells.
+#[allow(clippy::large_enum_variant)] // one at a time, straight from the channel
 enum Told {
     Stage(Stage),
     Done(Result<Quiz>),

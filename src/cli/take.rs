@@ -114,36 +114,23 @@ pub fn run(args: &TakeArgs) -> Result<()> {
     let plain = wants_plain(args.plain || args.json);
     // A quiz written a question at a time is taken as soon as its first question is
     // ready: `rest` brings the others.
-    let mut rest = None;
-    let pr_take = if from_pr {
+    let (pr_take, mut rest) = if from_pr {
         let cwd = std::env::current_dir()?;
-        let Some((take, more)) = open_pr_take(args, &store, &cwd, plain)? else {
+        let Some((take, rest)) = open_pr_take(args, &store, &cwd, plain)? else {
             return Ok(());
         };
-        rest = more;
-        Some(take)
+        (Some(take), rest)
     } else {
-        None
+        (None, None)
     };
     let mut code_dir = std::env::current_dir().unwrap_or_default();
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
         None if local => {
-            let cwd = std::env::current_dir()?;
-            // The full-screen UI shows the writing on its own screen; plain mode on stderr.
-            let made = if plain {
-                let (made, more) = super::generate::local_quiz_plain(&args.local, &store, &cwd)?;
-                rest = more.map(Rest::Plain);
-                made
-            } else {
-                let Some((made, more)) =
-                    super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
-                else {
-                    return Ok(());
-                };
-                rest = more.map(Rest::Screen);
-                made
+            let Some((made, more)) = local_take(args, &store, plain)? else {
+                return Ok(());
             };
+            rest = more;
             code_dir = made.top;
             crate::source::LoadedQuiz {
                 quiz: made.quiz,
@@ -154,14 +141,7 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         None => args.source.source()?.load()?,
     };
     let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store, &code_dir);
-    let mut session = match &rest {
-        Some(rest) => {
-            let path = rest.attempt_path(&store, &loaded.origin);
-            Session::open_writing(store.clone(), loaded, path)
-        }
-        None => Session::open(store.clone(), loaded),
-    }
-    .context("cannot open the saved answers")?;
+    let mut session = open_session(&store, loaded, rest.as_ref())?;
     if args.new_attempt && rest.is_none() {
         start_again(&mut session)?;
     }
@@ -197,6 +177,41 @@ pub fn run(args: &TakeArgs) -> Result<()> {
             on_screen,
         )
     }
+}
+
+/// The saved answers of `loaded`; of a quiz still being written, a fresh attempt saved
+/// under the writing's name until the quiz is whole.
+fn open_session(
+    store: &Store,
+    loaded: crate::source::LoadedQuiz,
+    rest: Option<&Rest>,
+) -> Result<Session> {
+    match rest {
+        Some(rest) => {
+            let path = rest.attempt_path(store, &loaded.origin);
+            Session::open_writing(store.clone(), loaded, path)
+        }
+        None => Session::open(store.clone(), loaded),
+    }
+    .context("cannot open the saved answers")
+}
+
+/// `take --local`'s quiz: the full-screen UI shows the writing on its own screen; plain
+/// mode on stderr. `None`: none was written (the taker cancelled on the screen).
+fn local_take(
+    args: &TakeArgs,
+    store: &Store,
+    plain: bool,
+) -> Result<Option<(super::generate::LocalQuiz, Option<Rest>)>> {
+    let cwd = std::env::current_dir()?;
+    if plain {
+        let (made, more) = super::generate::local_quiz_plain(&args.local, store, &cwd)?;
+        return Ok(Some((made, more.map(Rest::Plain))));
+    }
+    Ok(
+        super::generate::local_quiz_on_screen(&args.local, store, &cwd)?
+            .map(|(made, more)| (made, more.map(Rest::Screen))),
+    )
 }
 
 /// The rest of a quiz taken while it is written.
@@ -290,7 +305,7 @@ fn open_pr_take(
             rest = more.map(Rest::Plain);
             quiz
         }
-        prepared => generate_pr::write_with_lines(
+        prepared @ generate_pr::PrPrepared::Kept { .. } => generate_pr::write_with_lines(
             generate_pr::PrPlan {
                 head: plan.head,
                 prepared,

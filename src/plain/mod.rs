@@ -100,63 +100,8 @@ pub fn ask_growing(
     let total = rest
         .as_ref()
         .map_or(session.quiz.questions.len(), |r| r.planned());
-    let counts: Vec<String> = session
-        .quiz
-        .count_by_type()
-        .iter()
-        .map(|(t, n)| format!("{n} {t}"))
-        .collect();
-    let title = if rest.is_some() {
-        format!(
-            "Quiz: {} — {total} questions, being written: each is asked as soon as it is ready.",
-            session.origin.describe()
-        )
-    } else {
-        format!(
-            "Quiz: {} — {total} questions ({}).",
-            session.origin.describe(),
-            counts.join(", ")
-        )
-    };
-    print_wrapped(out, &title, width, "", "")?;
-    for line in pull_request_lines(&opts.pull_request, width) {
-        writeln!(out, "{line}")?;
-    }
-    if let Some(coverage) = &opts.coverage {
-        print_coverage(out, coverage, width)?;
-    }
-    for note in &session.notes {
-        print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
-    }
-    let answered = session.answered_count();
+    print_header(session, out, opts, total, rest.is_some())?;
     let start = first_unanswered(session).unwrap_or(0);
-    if answered > 0 {
-        let resume = if start > 0 {
-            format!(
-                "Resuming: {answered} of {total} answered; starting at question {}, the first unanswered one. An empty line keeps a saved answer.",
-                start + 1
-            )
-        } else {
-            format!("Resuming: {answered} of {total} answered; an empty line keeps a saved answer.")
-        };
-        print_wrapped(out, &resume, width, "", "")?;
-    }
-    if opts.practice {
-        print_wrapped(
-            out,
-            "Practice: you see right or wrong, and the explanation, after each answer.",
-            width,
-            "",
-            "",
-        )?;
-    }
-    print_wrapped(
-        out,
-        "An empty line leaves a question as it is. End of input (Ctrl-D) stops early.",
-        width,
-        "",
-        "",
-    )?;
     let mut read = 0; // answers read in this run: none, and nothing is graded
     // Asked already (or before the first unanswered one): a question that arrives late is
     // asked after the one on screen.
@@ -235,6 +180,76 @@ pub fn ask_growing(
         }
     }
     Ok(Finish::Grade)
+}
+
+/// The take's header: the quiz, the pull request, the notes, where it resumes, how to
+/// answer. `growing`: the quiz is still being written.
+fn print_header(
+    session: &Session,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+    total: usize,
+    growing: bool,
+) -> Result<()> {
+    let width = opts.width;
+    let counts: Vec<String> = session
+        .quiz
+        .count_by_type()
+        .iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect();
+    let title = if growing {
+        format!(
+            "Quiz: {} — {total} questions, being written: each is asked as soon as it is ready.",
+            session.origin.describe()
+        )
+    } else {
+        format!(
+            "Quiz: {} — {total} questions ({}).",
+            session.origin.describe(),
+            counts.join(", ")
+        )
+    };
+    print_wrapped(out, &title, width, "", "")?;
+    for line in pull_request_lines(&opts.pull_request, width) {
+        writeln!(out, "{line}")?;
+    }
+    if let Some(coverage) = &opts.coverage {
+        print_coverage(out, coverage, width)?;
+    }
+    for note in &session.notes {
+        print_wrapped(out, &sanitize(note), width, "Note: ", "      ")?;
+    }
+    let answered = session.answered_count();
+    let start = first_unanswered(session).unwrap_or(0);
+    if answered > 0 {
+        let resume = if start > 0 {
+            format!(
+                "Resuming: {answered} of {total} answered; starting at question {}, the first unanswered one. An empty line keeps a saved answer.",
+                start + 1
+            )
+        } else {
+            format!("Resuming: {answered} of {total} answered; an empty line keeps a saved answer.")
+        };
+        print_wrapped(out, &resume, width, "", "")?;
+    }
+    if opts.practice {
+        print_wrapped(
+            out,
+            "Practice: you see right or wrong, and the explanation, after each answer.",
+            width,
+            "",
+            "",
+        )?;
+    }
+    print_wrapped(
+        out,
+        "An empty line leaves a question as it is. End of input (Ctrl-D) stops early.",
+        width,
+        "",
+        "",
+    )?;
+    Ok(())
 }
 
 /// `Pull request: octo/app#7 · …`, then the lines after it (who took the quiz) hanging

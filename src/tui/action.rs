@@ -103,7 +103,7 @@ pub enum Action {
     /// Grading is over: one outcome per question (still pending where it failed).
     GradingDone(Vec<crate::quiz::Outcome>),
     /// What the writing of the rest of the quiz told: a stage, a question, its end.
-    Writing(super::writing::WritingNews),
+    Writing(Box<super::writing::WritingNews>),
     /// Esc while the rest is written: stop writing (asks first), keep what is written.
     StopWriting,
 }

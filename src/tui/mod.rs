@@ -177,7 +177,7 @@ async fn event_loop(
                 None => Some(Action::ForceQuit),
             },
             Some(action) = rx.recv() => Some(action),
-            Some(news) = written(feed.as_mut()) => Some(Action::Writing(news)),
+            Some(news) = written(feed.as_mut()) => Some(Action::Writing(Box::new(news))),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
             _ = poll.tick() => Some(Action::Poll),
             _ = signals.recv() => Some(Action::ForceQuit),
@@ -246,28 +246,17 @@ async fn event_loop(
         };
         guard.draw(&app)?;
     }
-    // Quitting while the rest is written stops it: what was written is kept, with its
-    // answers.
-    if let Some(feed) = feed.take() {
-        feed.cancel();
-        drop(feed);
-    }
-    let mut writing_note = None;
-    if app.writing.as_ref().is_some_and(|w| w.ended.is_none()) {
-        app.status = None;
-        writing::keep_written(&mut app, None);
-        writing_note = app.status.clone();
-    }
-    let writing_note = app
-        .writing
-        .as_ref()
-        .and_then(|w| w.ended.clone())
-        .or(writing_note);
+    let writing_note = end_writing(&mut app, feed);
     update::save_batch(&mut app);
     if let Some(task) = grading_task {
         task.abort();
     }
     drop(guard);
+    Ok(finished(app, writing_note))
+}
+
+/// What the UI hands back once it closed.
+fn finished(app: App, writing_note: Option<String>) -> Finished {
     let failures = app
         .grading
         .iter()
@@ -277,13 +266,31 @@ async fn event_loop(
             _ => None,
         })
         .collect();
-    Ok(Finished {
+    Finished {
         results: app.results,
         post: app.post,
         failures,
         session: app.session,
         writing_note,
-    })
+    }
+}
+
+/// Quitting while the rest is written stops it: what was written is kept, with its
+/// answers. What became of it, for the line after the UI.
+fn end_writing(app: &mut App, feed: Option<generating::Feed>) -> Option<String> {
+    if let Some(feed) = feed {
+        feed.cancel();
+    }
+    let writing = app.writing.as_ref()?;
+    if writing.ended.is_some() {
+        return writing.ended.clone();
+    }
+    app.status = None;
+    writing::keep_written(app, None);
+    app.writing
+        .as_ref()
+        .and_then(|w| w.ended.clone())
+        .or_else(|| app.status.clone())
 }
 
 /// The next thing the writing tells (never, without a writing).

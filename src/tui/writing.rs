@@ -78,19 +78,33 @@ impl Writing {
 
 /// What the writing's thread tells the app.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)] // one at a time, straight from the channel to `update`
 pub enum WritingNews {
     Stage(Stage),
     /// The whole quiz; or why not (`None`: it was cancelled).
     Done(Result<Quiz, Option<String>>),
 }
 
+/// The actions of a quiz being written, handled before any other (`None`: not one of
+/// them): what the writing told, Esc, and what waits for the rest.
+pub fn handle(app: &mut App, action: &super::Action) -> Option<Effect> {
+    match action {
+        super::Action::Writing(told) => Some(news(app, told)),
+        super::Action::StopWriting => {
+            app.status = None;
+            stop(app);
+            Some(Effect::None)
+        }
+        _ => hold(app, action).then_some(Effect::None),
+    }
+}
+
 /// Applies what the writing told.
-pub fn news(app: &mut App, news: WritingNews) -> Effect {
+fn news(app: &mut App, news: &WritingNews) -> Effect {
     match news {
-        WritingNews::Stage(stage) => arrived(app, &stage),
-        WritingNews::Done(Ok(quiz)) => whole(app, quiz),
-        WritingNews::Done(Err(None)) => keep_written(app, None),
-        WritingNews::Done(Err(Some(why))) => keep_written(app, Some(why)),
+        WritingNews::Stage(stage) => arrived(app, stage),
+        WritingNews::Done(Ok(quiz)) => whole(app, quiz.clone()),
+        WritingNews::Done(Err(why)) => keep_written(app, why.as_deref()),
     }
     Effect::None
 }
@@ -177,7 +191,7 @@ fn whole(app: &mut App, quiz: Quiz) {
 /// The writing stopped (asked to, or failed) or the taker quits while it runs: the
 /// questions written so far are the quiz, kept for the change with their answers. Fewer
 /// than a quiz needs: nothing can be kept, and the taker is told.
-pub fn keep_written(app: &mut App, failure: Option<String>) {
+pub fn keep_written(app: &mut App, failure: Option<&str>) {
     let Some(writing) = app.writing.as_mut() else {
         return;
     };
@@ -212,7 +226,7 @@ pub fn keep_written(app: &mut App, failure: Option<String>) {
 }
 
 /// Esc while the rest is written: asks before stopping (what is written is kept).
-pub fn stop(app: &mut App) {
+fn stop(app: &mut App) {
     let Some(writing) = &app.writing else {
         return;
     };
@@ -243,11 +257,17 @@ pub fn stop_confirmed(app: &mut App) -> Effect {
 /// While the rest is written, what waits for it: `n` past the last ready question says
 /// so (and opens the one it waits for when it arrives), the review and submitting wait.
 /// `true`: the action was handled here.
-pub fn hold(app: &mut App, action: &super::Action) -> bool {
+fn hold(app: &mut App, action: &super::Action) -> bool {
     use super::Action;
     let Some(writing) = app.writing.as_ref() else {
         return false;
     };
+    if !matches!(
+        app.context(),
+        super::Context::Question | super::Context::Overview
+    ) {
+        return false;
+    }
     let pending = writing.pending();
     let blocked = writing.ended.clone();
     match action {
@@ -288,5 +308,178 @@ pub fn hold(app: &mut App, action: &super::Action) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::cache;
+    use crate::quiz::{Question, parse_quiz};
+    use crate::source::{DEMO_QUIZ, LoadedQuiz};
+    use crate::store::{Origin, Store};
+    use crate::tui::{Action, update};
+
+    fn demo(i: usize) -> Question {
+        parse_quiz(DEMO_QUIZ).unwrap().questions[i].clone()
+    }
+
+    fn ready(index: usize) -> Action {
+        Action::Writing(Box::new(WritingNews::Stage(Stage::QuestionReady {
+            index,
+            question: demo(index),
+        })))
+    }
+
+    fn key() -> QuizKey {
+        QuizKey {
+            repository: "/repo".into(),
+            digest: "ab".repeat(32),
+            model: "m".into(),
+        }
+    }
+
+    /// The demo's first four questions planned; slots 0 and 2 ready; the question screen on
+    /// the first.
+    fn app(dir: &std::path::Path) -> App {
+        let mut growing = Growing::new(0);
+        growing.apply(&Stage::Planned {
+            slots: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        });
+        for i in [0, 2] {
+            growing.apply(&Stage::QuestionReady {
+                index: i,
+                question: demo(i),
+            });
+        }
+        let store = Store::at(dir);
+        let origin = Origin::Demo;
+        let path = store.writing_attempt_path(&origin, &key().writing_name());
+        let loaded = LoadedQuiz {
+            quiz: growing.quiz(),
+            origin,
+            notes: Vec::new(),
+        };
+        let session = Session::open_writing(store, loaded, path).unwrap();
+        let settings = crate::tui::Settings {
+            practice: false,
+            theme: crate::tui::theme::Theme { no_color: true },
+            mouse: false,
+            grader: None,
+            posting: crate::tui::Posting::NoPullRequest,
+            grade_later: String::new(),
+            pr: None,
+            code: std::sync::Arc::default(),
+            coverage: None,
+            hyperlinks: false,
+            ask_confidence: false,
+        };
+        let mut app = App::new(session, settings, (80, 24), None);
+        app.writing = Some(Writing::new(growing, key(), Instant::now(), String::new()));
+        update(&mut app, Action::Start);
+        app
+    }
+
+    use crate::session::Session;
+
+    #[test]
+    fn a_question_arriving_before_the_one_on_screen_keeps_the_place_and_every_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        assert_eq!(app.screen, Screen::Question);
+        update(&mut app, Action::Pick(1));
+        update(&mut app, Action::NextQuestion);
+        assert_eq!(app.question().unwrap().id, "q3");
+        update(&mut app, Action::CursorDown);
+        let cursor = app.cursors[1];
+        update(&mut app, ready(1));
+        assert_eq!(app.question().unwrap().id, "q3", "still on q3");
+        assert_eq!(app.current(), 2);
+        assert_eq!(app.cursors.len(), 3);
+        assert_eq!(app.cursors[2], cursor, "its cursor moved with it");
+        assert!(app.is_answered("q1"));
+        assert_eq!(app.session.answered_count(), 1);
+    }
+
+    #[test]
+    fn n_past_the_last_ready_question_waits_for_the_next_one_and_opens_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        update(&mut app, Action::NextQuestion);
+        update(&mut app, Action::NextQuestion);
+        assert_eq!(app.screen, Screen::Question, "no review yet");
+        assert_eq!(app.question().unwrap().id, "q3");
+        let status = app.status.clone().unwrap();
+        assert!(
+            status.contains("question 4 is still being written"),
+            "{status}"
+        );
+        update(&mut app, ready(3));
+        assert_eq!(app.question().unwrap().id, "q4", "opened as it arrived");
+        // One that arrives elsewhere (slot 1) does not move the taker.
+        update(&mut app, ready(1));
+        assert_eq!(app.question().unwrap().id, "q4");
+    }
+
+    #[test]
+    fn the_review_and_submit_wait_for_every_question() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        for action in [Action::OpenReview, Action::Submit] {
+            update(&mut app, action);
+            assert_eq!(app.screen, Screen::Question);
+            let status = app.status.clone().unwrap();
+            assert!(
+                status.contains("2 questions are still being written"),
+                "{status}"
+            );
+        }
+        // Whole: the quiz is the one the pipeline returned, the answers under its digest.
+        update(&mut app, Action::Pick(0));
+        update(&mut app, ready(1));
+        update(&mut app, ready(3));
+        let whole = app.writing.as_ref().unwrap().growing.quiz();
+        update(
+            &mut app,
+            Action::Writing(Box::new(WritingNews::Done(Ok(whole.clone())))),
+        );
+        assert!(app.writing.is_none());
+        let store = app.session.store().clone();
+        assert_eq!(
+            app.session.path(),
+            store.attempt_path(&Origin::Demo, &whole.digest())
+        );
+        crate::tui::save_batch(&mut app);
+        let found = store.load_attempt(&Origin::Demo, &whole).unwrap();
+        assert_eq!(found.attempt.answers.len(), 1);
+        update(&mut app, Action::OpenReview);
+        assert_eq!(app.screen, Screen::Review);
+    }
+
+    #[test]
+    fn stopping_keeps_the_questions_written_and_their_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        update(&mut app, Action::Pick(0));
+        update(&mut app, Action::StopWriting);
+        assert_eq!(app.confirm, Some(Confirm::StopWriting { ready: 2 }));
+        assert_eq!(update(&mut app, Action::Confirm), Effect::StopWriting);
+        update(
+            &mut app,
+            Action::Writing(Box::new(WritingNews::Done(Err(None)))),
+        );
+        assert!(app.writing.is_none());
+        let kept = cache::load(app.session.store(), &key()).unwrap().0;
+        assert_eq!(kept.questions.len(), 2);
+        let found = app
+            .session
+            .store()
+            .load_attempt(&Origin::Demo, &kept)
+            .unwrap();
+        assert_eq!(
+            found.attempt.answers.len(),
+            1,
+            "the answer moved with the quiz"
+        );
     }
 }

@@ -19,7 +19,7 @@ enum Draft {
     Invalid,
 }
 
-/// The fake model: a plan of retry_quiz's four questions (mcq, mcq, tf, open: the open
+/// The fake model: a plan of `retry_quiz`'s four questions (mcq, mcq, tf, open: the open
 /// one last), then each slot's question as `drafts` says.
 fn writer(drafts: [Draft; 4]) -> FakeMessages {
     let all = retry_quiz()["questions"].as_array().unwrap().clone();

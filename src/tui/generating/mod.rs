@@ -125,6 +125,7 @@ impl Drop for Worker {
 }
 
 /// What the writing tells after the screen handed over its first question.
+#[allow(clippy::large_enum_variant)] // one at a time, straight from the channel
 pub enum Written {
     Stage(Stage),
     /// The job returned: the whole quiz, or why not.

@@ -122,6 +122,9 @@ fn writing_cells(
     cells
 }
 
+/// The footer's hint while the rest of the quiz is written (after `Esc`).
+const STOP: &str = " stop writing  ";
+
 /// The keys that work here (from the keymap), or the status message when there is one.
 /// When they do not all fit, the least needed go first; `? help` and `q quit` stay.
 pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
@@ -156,7 +159,6 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
             crate::tui::Context::Question | crate::tui::Context::Overview
         )
         && !app.from_review;
-    const STOP: &str = " stop writing  ";
     let width =
         usize::from(area.width).saturating_sub(if stop_writing { 3 + STOP.len() } else { 0 });
     let named = |keys: usize| {

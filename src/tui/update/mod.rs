@@ -65,7 +65,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
     let before = (app.screen, app.current());
-    let effect = apply(app, action);
+    let effect = super::writing::handle(app, &action).unwrap_or_else(|| apply(app, action));
     if (app.screen, app.current()) != before && app.screen == Screen::Question {
         app.arrived = Some(Instant::now());
         app.letters_are_commands = false;
@@ -157,9 +157,6 @@ fn apply(app: &mut App, action: Action) -> Effect {
     if navigation::rate_or_skip(app, &action) {
         return Effect::None;
     }
-    if super::writing::hold(app, &action) {
-        return Effect::None;
-    }
     match action {
         Action::ForceQuit => app.exit = true,
         Action::Quit => {
@@ -193,8 +190,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => toggle_list(app),
         Action::ToggleComparison => toggle_comparison(app),
-        // Handled by the rating it skips; without one it means nothing.
-        Action::SkipRating => {}
+        // Handled by the rating it skips; without one it means nothing. The writing's own
+        // are handled before (`writing::handle`).
+        Action::SkipRating | Action::Writing(_) | Action::StopWriting => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),
@@ -246,8 +244,6 @@ fn apply(app: &mut App, action: Action) -> Effect {
         }
         Action::Poll => poll(app),
         Action::DiagramsDrawn(key, arranged) => app.drawings.arrived(key, arranged),
-        Action::Writing(news) => return super::writing::news(app, news),
-        Action::StopWriting => super::writing::stop(app),
         Action::GradeStarted(id) => grading::started(app, &id),
         Action::GradeFinished(id, result) => grading::finished(app, &id, result),
         Action::GradingDone(outcomes) => grading::done(app, outcomes),
