@@ -331,6 +331,13 @@ impl App {
         self.session.quiz.questions.len()
     }
 
+    /// How many questions the quiz has, counting those still being written.
+    pub fn planned_count(&self) -> usize {
+        self.writing
+            .as_ref()
+            .map_or(self.question_count(), |w| w.planned())
+    }
+
     pub fn context(&self) -> Context {
         if self.confirm.is_some() {
             Context::Confirm

@@ -43,6 +43,14 @@ impl Writing {
         }
     }
 
+    /// The questions the quiz will have: ready, or being written (none left out).
+    pub fn planned(&self) -> usize {
+        if self.ended.is_some() {
+            return self.growing.ready();
+        }
+        self.growing.ready() + self.growing.writing()
+    }
+
     /// Questions still being written (none once it ended).
     pub fn pending(&self) -> usize {
         if self.ended.is_some() {
@@ -215,7 +223,7 @@ pub fn keep_written(app: &mut App, failure: Option<&str>) {
         Ok(Kept::Quiz(ready)) => {
             app.writing = None;
             app.status = Some(format!(
-                "{why}: the quiz is the {ready} questions written, kept with your answers (--regenerate writes a fresh one)."
+                "{why}: the quiz is the {ready} questions written, kept with your answers."
             ));
         }
         Err(e) => {

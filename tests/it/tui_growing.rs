@@ -230,3 +230,32 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     let saved = crate::messages_fake::json_files(&home.join("data/quizz/attempts"));
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
 }
+
+/// Not a test: serves a slow pipeline for trying `take --local` by hand (slot k's question
+/// after k × `QUIZZ_FAKE_DELAY` seconds, default 4) for `QUIZZ_SERVE_SECS` (default 600),
+/// and prints the environment and the repository to try it in:
+/// `cargo test --test it tui_growing::serve -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool for trying quizz by hand, not a test"]
+fn serve_a_slow_pipeline() {
+    let secs = |var: &str, default: u64| {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let delay = secs("QUIZZ_FAKE_DELAY", 4);
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(delay),
+        Draft::After(2 * delay),
+        Draft::After(3 * delay),
+        Draft::After(4 * delay),
+    ]);
+    eprintln!(
+        "cd {}\nexport QUIZZ_GENERATE=pipeline QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={}\nquizz take --local",
+        repo.path.display(),
+        server.url
+    );
+    std::thread::sleep(Duration::from_secs(secs("QUIZZ_SERVE_SECS", 600)));
+}

@@ -13,7 +13,7 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
     let width = usize::from(area.width);
     let mut left = format!(" quizz · {}", sanitize_line(title));
-    let (done, all) = (app.session.answered_count(), app.question_count());
+    let (done, all) = (app.session.answered_count(), app.planned_count());
     let mut right = format!("{done}/{all} answered ");
     // A long title gives way: the count goes short, then the title is cut.
     if display_width(&left) + display_width(&right) + 1 > width {
