@@ -335,7 +335,7 @@ impl App {
     pub fn planned_count(&self) -> usize {
         self.writing
             .as_ref()
-            .map_or(self.question_count(), |w| w.planned())
+            .map_or(self.question_count(), super::writing::Writing::planned)
     }
 
     pub fn context(&self) -> Context {

@@ -186,15 +186,8 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     // stdout and stderr in one file: the transcript in the order it was written.
     let log = tempfile::NamedTempFile::new().unwrap();
     let out = log.reopen().unwrap();
-    let mut child = crate::messages_fake::quizz(home)
-        .args(["take", "--local", "--plain"])
-        .current_dir(&repo.path)
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("QUIZZ_GRADER", "anthropic")
-        .env("ANTHROPIC_API_KEY", "test-key")
-        .env("ANTHROPIC_BASE_URL", &server.url)
+    let mut child = repo
+        .quizz(&server, &["take", "--local", "--plain"])
         .env("QUIZZ_GENERATE", "pipeline")
         .stdin(std::process::Stdio::piped())
         .stdout(out.try_clone().unwrap())
