@@ -32,6 +32,8 @@ pub struct Finished {
     pub post: bool,
     /// Open answers whose grading failed: `(question id, reason)`.
     pub failures: Vec<(String, String)>,
+    /// What became of a quiz that was still being written (kept, or too short to keep).
+    pub writing_note: Option<String>,
 }
 
 /// Where graded results go.
@@ -62,6 +64,8 @@ pub enum Confirm {
     /// Not a question: a message too long for the footer (an editor that failed, and
     /// where its text was kept), shown whole until a key closes it.
     Notice { title: String, text: String },
+    /// Stop writing the rest of the quiz and take the `ready` questions written.
+    StopWriting { ready: usize },
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.
@@ -218,6 +222,8 @@ pub struct App {
     pub result_diagrams: Option<ResultDiagrams>,
     /// What is on screen, measured after each update (drawing reads it).
     pub view: super::view::View,
+    /// The rest of the quiz, while it is written (`None`: the quiz is whole).
+    pub writing: Option<super::rest::Writing>,
 }
 
 impl App {
@@ -264,6 +270,7 @@ impl App {
             diagrams: None,
             drawings: super::drawings::Drawings::default(),
             view: super::view::View::default(),
+            writing: None,
         }
     }
 
@@ -310,6 +317,13 @@ impl App {
 
     pub fn question_count(&self) -> usize {
         self.session.quiz.questions.len()
+    }
+
+    /// How many questions the quiz has, counting those still being written.
+    pub fn planned_count(&self) -> usize {
+        self.writing
+            .as_ref()
+            .map_or(self.question_count(), super::rest::Writing::planned)
     }
 
     pub fn context(&self) -> Context {
@@ -399,7 +413,7 @@ impl App {
 
     /// Whether work is running that needs the spinner to move.
     pub fn is_busy(&self) -> bool {
-        self.screen == Screen::Grading && self.grading.is_some()
+        (self.screen == Screen::Grading && self.grading.is_some()) || self.writing.is_some()
     }
 }
 
