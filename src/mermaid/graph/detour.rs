@@ -121,55 +121,6 @@ fn pass(p: &Plane, cell: (usize, usize), horizontal: bool) -> Pass {
     }
 }
 
-/// Is there a line (an edge's or a frame's) right beside `cell`, running the way `d` does?
-fn beside_parallel(p: &Plane, cell: (usize, usize), d: Dir4, grid: Grid) -> bool {
-    let horizontal = is_horizontal(d);
-    let sides = if horizontal {
-        [Dir4::Up, Dir4::Down]
-    } else {
-        [Dir4::Left, Dir4::Right]
-    };
-    sides.iter().any(|&s| {
-        step(cell, s, grid)
-            .and_then(|c| p.occ.get(&c))
-            .is_some_and(|o| {
-                let line = if horizontal { o.h } else { o.v };
-                line != 0 && line != BLOCK
-            })
-    })
-}
-
-/// Is a label (or a box) within three cells of `cell` along a line running horizontally
-/// (or vertically) through it?
-fn label_along(p: &Plane, (row, col): (usize, usize), horizontal: bool) -> bool {
-    (1..=3).any(|k| {
-        let cells = if horizontal {
-            [col.checked_sub(k).map(|c| (row, c)), Some((row, col + k))]
-        } else {
-            [row.checked_sub(k).map(|r| (r, col)), Some((row + k, col))]
-        };
-        cells
-            .into_iter()
-            .flatten()
-            .any(|c| p.occ.get(&c).is_some_and(|o| o.h == BLOCK))
-    })
-}
-
-/// Is an edge label two cells from `cell` (left, right, above or below)?
-fn label_within_two(p: &Plane, (row, col): (usize, usize)) -> bool {
-    let label = |c: (usize, usize)| {
-        p.occ.get(&c).is_some_and(|o| o.h == BLOCK)
-            && p.canvas.style_at(c.0, c.1) == Some(Style::Label)
-    };
-    let around = [
-        Some((row, col + 2)),
-        col.checked_sub(2).map(|c| (row, c)),
-        Some((row + 2, col)),
-        row.checked_sub(2).map(|r| (r, col)),
-    ];
-    around.into_iter().flatten().any(label)
-}
-
 /// Does an edge (not a box, a label or a frame) hold the cell?
 fn edge_at(p: &Plane, cell: (usize, usize)) -> bool {
     p.occ
@@ -240,14 +191,100 @@ pub const NO_WAY_ROUND: &str = "no way round for a back edge";
 /// Marks a cell a line cannot enter.
 const WALL: u32 = 1 << 20;
 
+/// What each cell near the grid holds, as far as a step's cost cares, read once from the
+/// plane per search (reading the plane cell by cell for every step was most of a route's
+/// time).
+struct Facts {
+    /// first column covered (three left of the grid: labels are looked for that far)
+    left: usize,
+    /// columns covered from `left`
+    width: usize,
+    bits: Vec<u16>,
+}
+
+/// how a line running vertically / horizontally may take the cell ([`Pass`] as 2 bits)
+const PASS_V: u16 = 0b11;
+const PASS_H_SHIFT: u16 = 2;
+/// a box, a label or a note holds it
+const HOLDS_BLOCK: u16 = 1 << 4;
+/// an edge label holds it
+const HOLDS_LABEL: u16 = 1 << 5;
+/// a line (an edge's or a frame's) runs through it horizontally / vertically
+const LINE_H: u16 = 1 << 6;
+const LINE_V: u16 = 1 << 7;
+/// an edge (not a frame) holds it
+const HOLDS_EDGE: u16 = 1 << 8;
+
+fn pass_bits(pass: Pass) -> u16 {
+    match pass {
+        Pass::Free => 0,
+        Pass::Cross => 1,
+        Pass::Wall => 2,
+    }
+}
+
+impl Facts {
+    /// Cells the cost of a step in `grid` looks at: the grid and three cells round it.
+    fn read(p: &Plane, grid: Grid, mut bits: Vec<u16>) -> Self {
+        let left = grid.left.saturating_sub(3);
+        let width = grid.cols + 3 - left;
+        let rows = grid.rows + 3;
+        bits.clear();
+        bits.resize(rows * width, 0);
+        for row in 0..rows {
+            for col in left..left + width {
+                let cell = (row, col);
+                let mut b = pass_bits(pass(p, cell, false))
+                    | (pass_bits(pass(p, cell, true)) << PASS_H_SHIFT);
+                if let Some(o) = p.occ.get(&cell) {
+                    if o.h == BLOCK {
+                        b |= HOLDS_BLOCK;
+                        if p.canvas.style_at(row, col) == Some(Style::Label) {
+                            b |= HOLDS_LABEL;
+                        }
+                    }
+                    if o.h != 0 && o.h != BLOCK {
+                        b |= LINE_H;
+                    }
+                    if o.v != 0 && o.v != BLOCK {
+                        b |= LINE_V;
+                    }
+                    if edge_at(p, cell) {
+                        b |= HOLDS_EDGE;
+                    }
+                }
+                bits[row * width + col - left] = b;
+            }
+        }
+        Facts { left, width, bits }
+    }
+
+    fn at(&self, (row, col): (usize, usize)) -> u16 {
+        self.bits[row * self.width + col - self.left]
+    }
+
+    fn has(&self, cell: (usize, usize), flag: u16) -> bool {
+        self.at(cell) & flag != 0
+    }
+
+    fn pass(&self, cell: (usize, usize), horizontal: bool) -> Pass {
+        let shift = if horizontal { PASS_H_SHIFT } else { 0 };
+        match (self.at(cell) >> shift) & PASS_V {
+            0 => Pass::Free,
+            1 => Pass::Cross,
+            _ => Pass::Wall,
+        }
+    }
+}
+
 /// What entering each cell of the grid costs, worked out when the search first asks
 /// (it visits a part of the grid) and kept for the rest of the route.
-struct StepCosts<'a, 'p> {
-    p: &'a Plane<'p>,
+struct StepCosts<'a> {
+    facts: &'a Facts,
     grid: Grid,
     /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
     /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
-    memo: Vec<[u32; 2]>,
+    memo: &'a mut Vec<[u32; 2]>,
 }
 
 const UNKNOWN: u32 = u32::MAX;
@@ -257,13 +294,11 @@ const CROSSING: u32 = 1 << 30;
 const NEAR: u32 = 1 << 29;
 const COST: u32 = NEAR - 1;
 
-impl<'a, 'p> StepCosts<'a, 'p> {
-    fn new(p: &'a Plane<'p>, grid: Grid) -> Self {
-        StepCosts {
-            p,
-            grid,
-            memo: vec![[UNKNOWN; 2]; grid.rows * grid.cols],
-        }
+impl<'a> StepCosts<'a> {
+    fn new(facts: &'a Facts, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
+        memo.clear();
+        memo.resize(grid.rows * grid.cols, [UNKNOWN; 2]);
+        StepCosts { facts, grid, memo }
     }
 
     /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
@@ -279,32 +314,82 @@ impl<'a, 'p> StepCosts<'a, 'p> {
     }
 
     fn work_out(&self, cell: (usize, usize), horizontal: bool) -> u32 {
-        let (p, grid) = (self.p, self.grid);
-        let near = DIRS.iter().any(|&d| {
-            step(cell, d, grid)
-                .and_then(|c| p.occ.get(&c))
-                .is_some_and(|o| o.h == BLOCK)
-        });
+        let (f, grid) = (self.facts, self.grid);
+        let near = DIRS
+            .iter()
+            .any(|&d| step(cell, d, grid).is_some_and(|c| f.has(c, HOLDS_BLOCK)));
         let flags = if near { NEAR } else { 0 };
-        let mut c = match pass(p, cell, horizontal) {
+        let mut c = match f.pass(cell, horizontal) {
             Pass::Wall => return WALL | flags,
             Pass::Free => 0,
-            Pass::Cross if edge_at(p, cell) => CROSS,
+            Pass::Cross if f.has(cell, HOLDS_EDGE) => CROSS,
             Pass::Cross => BORDER,
         };
         let crossing = if c > 0 { CROSSING } else { 0 };
-        if c == CROSS && label_along(p, cell, !horizontal) {
+        if c == CROSS && label_along(f, cell, !horizontal) {
             c += NEAR_LABEL;
         }
-        let d = if horizontal { Dir4::Right } else { Dir4::Down };
-        if beside_parallel(p, cell, d, grid) {
+        if beside_parallel(f, cell, horizontal, grid) {
             c += PARALLEL;
         }
-        if !near && label_within_two(p, cell) {
+        if !near && label_within_two(f, cell) {
             c += BY_LABEL;
         }
         c | crossing | flags
     }
+}
+
+/// Is there a line (an edge's or a frame's) right beside `cell`, running the same way
+/// (horizontally or not)?
+fn beside_parallel(f: &Facts, cell: (usize, usize), horizontal: bool, grid: Grid) -> bool {
+    let (sides, line) = if horizontal {
+        ([Dir4::Up, Dir4::Down], LINE_H)
+    } else {
+        ([Dir4::Left, Dir4::Right], LINE_V)
+    };
+    sides
+        .iter()
+        .any(|&s| step(cell, s, grid).is_some_and(|c| f.has(c, line)))
+}
+
+/// Is a label (or a box) within three cells of `cell` along a line running horizontally
+/// (or vertically) through it?
+fn label_along(f: &Facts, (row, col): (usize, usize), horizontal: bool) -> bool {
+    (1..=3).any(|k| {
+        let cells = if horizontal {
+            [col.checked_sub(k).map(|c| (row, c)), Some((row, col + k))]
+        } else {
+            [row.checked_sub(k).map(|r| (r, col)), Some((row + k, col))]
+        };
+        cells.into_iter().flatten().any(|c| f.has(c, HOLDS_BLOCK))
+    })
+}
+
+/// Is an edge label two cells from `cell` (left, right, above or below)?
+fn label_within_two(f: &Facts, (row, col): (usize, usize)) -> bool {
+    let around = [
+        Some((row, col + 2)),
+        col.checked_sub(2).map(|c| (row, c)),
+        Some((row + 2, col)),
+        row.checked_sub(2).map(|r| (r, col)),
+    ];
+    around.into_iter().flatten().any(|c| f.has(c, HOLDS_LABEL))
+}
+
+/// The search's buffers, kept from one search to the next: allocating them afresh (and
+/// the page faults of memory just returned) was a fifth of a route's time.
+#[derive(Default)]
+struct Scratch {
+    facts: Vec<u16>,
+    memo: Vec<[u32; 2]>,
+    goal: Vec<u8>,
+    dist: Vec<u32>,
+    prev: Vec<u32>,
+    buckets: Buckets,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// Route every taken-out back edge, the shortest spans first so longer ones go round
@@ -406,6 +491,11 @@ struct Buckets {
 const NONE: u32 = u32::MAX;
 
 impl Buckets {
+    fn clear(&mut self) {
+        self.head.clear();
+        self.arena.clear();
+    }
+
     fn push(&mut self, f: u32, s: usize) {
         let f = f as usize;
         if self.head.len() <= f {
@@ -432,45 +522,67 @@ fn search(
     starts: &[Port],
     goals: &[Port],
 ) -> Option<Vec<usize>> {
+    SCRATCH.with(|scratch| search_in(&mut scratch.borrow_mut(), p, target, grid, starts, goals))
+}
+
+fn search_in(
+    scratch: &mut Scratch,
+    p: &Plane,
+    target: usize,
+    grid: Grid,
+    starts: &[Port],
+    goals: &[Port],
+) -> Option<Vec<usize>> {
     let (rows, cols) = (grid.rows, grid.cols);
     let cells = rows * cols;
     let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
     // which way a line must arrive at each goal cell
-    let mut goal = vec![0u8; cells];
+    let Scratch {
+        facts: fact_bits,
+        memo,
+        goal,
+        dist,
+        prev,
+        buckets,
+    } = scratch;
+    goal.clear();
+    goal.resize(cells, 0);
     for port in goals {
         goal[port.cell.0 * cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    let mut costs = StepCosts::new(p, grid);
+    let facts = Facts::read(p, grid, std::mem::take(fact_bits));
+    let mut costs = StepCosts::new(&facts, grid, memo);
     // A* towards the target's outline (a bound on the steps left), with a bucket queue:
     // costs are small integers and the bound is consistent, so buckets fill in order.
     let (trow, tcol) = p.box_at[target];
     let (tw, th) = p.plan.boxes[target];
     let (r0, r1) = (trow.saturating_sub(1), trow + th);
     let (c0, c1) = (tcol.saturating_sub(1), tcol + tw);
-    let bound = |at: usize| {
-        let (row, col) = (at / cols, at % cols);
+    let bound = |(row, col): (usize, usize)| {
         let dr = r0.saturating_sub(row) + row.saturating_sub(r1);
         let dc = c0.saturating_sub(col) + col.saturating_sub(c1);
         u32::try_from(dr + dc).unwrap_or(u32::MAX / 4)
     };
-    let mut dist = vec![u32::MAX; cells * 4];
-    let mut prev = vec![u32::MAX; cells * 4];
-    let mut buckets = Buckets::default();
+    dist.clear();
+    dist.resize(cells * 4, u32::MAX);
+    prev.clear();
+    prev.resize(cells * 4, u32::MAX);
+    buckets.clear();
     for port in starts {
         let s = state(port.cell, port.out);
         dist[s] = 0;
-        buckets.push(bound(s / 4), s);
+        buckets.push(bound(port.cell), s);
     }
     let mut found = None;
     let mut f = 0;
     'search: while f < buckets.head.len() {
         while let Some(s) = buckets.pop(f) {
             let at = s / 4;
+            let cell = (at / cols, at % cols);
             let cost = dist[s];
-            if cost + bound(at) != f as u32 {
+            if cost + bound(cell) != f as u32 {
                 continue; // reached again more cheaply since
             }
-            let cell = (at / cols, at % cols);
             let d = DIRS[s % 4];
             if goal[at] & (1 << index(d)) != 0 {
                 found = Some(s);
@@ -499,12 +611,14 @@ fn search(
                 if c < dist[ns] {
                     dist[ns] = c;
                     prev[ns] = s as u32;
-                    buckets.push(c + bound(to), ns);
+                    buckets.push(c + bound(next), ns);
                 }
             }
         }
         f += 1;
     }
+    drop(costs);
+    *fact_bits = facts.bits;
     let end = found?;
     let mut path = vec![end];
     while let Some(&before) = prev.get(*path.last().unwrap_or(&end)) {
