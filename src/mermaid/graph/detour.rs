@@ -6,9 +6,9 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::mermaid::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
-use crate::mermaid::graph::draw::{BLOCK, FRAME, Plane, bit, footnote};
 use crate::mermaid::graph::layout::Plan;
 use crate::mermaid::graph::model::Graph;
+use crate::mermaid::graph::plane::{BLOCK, FRAME, Plane, bit, footnote};
 use crate::mermaid::graph::rank::Ranked;
 use crate::mermaid::style::Style;
 use crate::mermaid::text::{display_width, max_width, wrap_all};

@@ -12,6 +12,7 @@ mod model;
 mod parse_class;
 mod parse_flowchart;
 mod parse_state;
+mod plane;
 mod rank;
 mod refs;
 mod route;
