@@ -8,7 +8,7 @@
 use crate::mermaid::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
 use crate::mermaid::graph::layout::Plan;
 use crate::mermaid::graph::model::Graph;
-use crate::mermaid::graph::plane::{BLOCK, FRAME, Plane, bit, footnote};
+use crate::mermaid::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, footnote};
 use crate::mermaid::graph::rank::Ranked;
 use crate::mermaid::style::Style;
 use crate::mermaid::text::{display_width, max_width, wrap_all};
@@ -183,10 +183,6 @@ fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
     }
     out
 }
-
-/// Why a drawing with lanes failed when a back edge found no way round (the same
-/// layering with its ports spread wider finds none either).
-pub const NO_WAY_ROUND: &str = "no way round for a back edge";
 
 /// Marks a cell a line cannot enter.
 const WALL: u32 = 1 << 20;
@@ -394,7 +390,7 @@ thread_local! {
 
 /// Route every taken-out back edge, the shortest spans first so longer ones go round
 /// them; `Err` when one has no way round.
-pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), String> {
+pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> {
     let mut order = r.lanes.clone();
     let span = |e: usize| {
         let edge = &g.edges[e];
@@ -443,13 +439,13 @@ fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     }
 }
 
-fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), String> {
+fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let grid = grid(p, 6, lanes);
     let cols = grid.cols;
     let starts = ports(p, edge.from, grid);
     let goals = ports(p, edge.to, grid);
-    let path = search(p, edge.to, grid, &starts, &goals).ok_or(NO_WAY_ROUND)?;
+    let path = search(p, edge.to, grid, &starts, &goals).ok_or(DrawError::NoWayRound)?;
     let end = path[path.len() - 1];
     let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
     let cell_of = |s: usize| ((s / 4) / cols, (s / 4) % cols);
@@ -639,7 +635,7 @@ fn draw_path(
     e: usize,
     corners: &[(usize, usize)],
     (start, target): (Port, Port),
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let owner = e as u32 + 1;
     let kind = edge.line;

@@ -12,7 +12,9 @@ use crate::mermaid::graph::layout::{
     NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
 };
 use crate::mermaid::graph::model::{Graph, NoteSide, Shape};
-use crate::mermaid::graph::plane::{FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
+use crate::mermaid::graph::plane::{
+    DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph,
+};
 use crate::mermaid::graph::rank::{Ranked, Seg};
 use crate::mermaid::graph::route::LabelAt;
 use crate::mermaid::graph::shapes;
@@ -53,7 +55,7 @@ pub fn draw(
     plan: &Plan,
     ascii: bool,
     width: usize,
-) -> Result<Drawing, String> {
+) -> Result<Drawing, DrawError> {
     let glyphs = Glyphs::new(ascii);
     // Leftmost cross coordinate of anything drawn (labels may hang left of their edge).
     let mut min_cross = plan.cross.iter().copied().min().unwrap_or(0);
@@ -265,11 +267,11 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
 }
 
 /// Phase 2: subgraph frames (titles come last, clear of the edges).
-fn frames(p: &mut Plane) -> Result<(), String> {
+fn frames(p: &mut Plane) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let (r0, c0, r1, c1) = p.frame_rect(f);
         let owner = FRAME + f.cluster as u32;
-        let overlap = |_| "a subgraph frame overlaps".to_string();
+        let overlap = |_| DrawError::Overlap("a subgraph frame overlaps");
         for c in c0..=c1 {
             for rr in [r0, r1] {
                 p.claim(rr, c, true, owner, c == c0 || c == c1)
@@ -287,7 +289,7 @@ fn frames(p: &mut Plane) -> Result<(), String> {
 }
 
 /// Phase 3: one piece of an edge between two layers, with the heads at its ends.
-fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String> {
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawError> {
     let plan = p.plan;
     let s: &Seg = &r.segs[si];
     let e = &g.edges[s.edge];
@@ -373,7 +375,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String
 }
 
 /// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
-fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
+fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
     let plan = p.plan;
     let Some(at) = plan.label_at[si] else {
         return Ok(());
@@ -488,7 +490,7 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
 }
 
 /// Phase 5: frame titles on the top border, on a stretch no edge crosses.
-fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
+fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let title = &g.clusters[f.cluster].title;
         if title.is_empty() {
@@ -521,7 +523,7 @@ fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
 }
 
 /// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
-fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
+fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
     let e = &g.edges[ei];
     let n = e.from;
     let (row, col) = p.box_at[n];

@@ -8,6 +8,22 @@ use crate::mermaid::graph::layout::{Frame, Plan};
 use crate::mermaid::style::Style;
 use crate::mermaid::text::{display_width, max_width};
 
+/// Why a drawing stopped: the caller tries another stage (and in the end the compact list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawError {
+    /// a back edge taken out of the layers found no way round (the same layering with its
+    /// ports spread wider finds none either)
+    NoWayRound,
+    /// something would overlap, or could not be placed: what
+    Overlap(&'static str),
+}
+
+impl From<&'static str> for DrawError {
+    fn from(what: &'static str) -> Self {
+        DrawError::Overlap(what)
+    }
+}
+
 pub(super) const BLOCK: u32 = u32::MAX;
 /// Frame owners start here (one owner per subgraph, so frames never overlap each other).
 pub(super) const FRAME: u32 = u32::MAX / 2;
@@ -133,7 +149,7 @@ impl Plane<'_> {
         horizontal: bool,
         owner: u32,
         corner: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), DrawError> {
         let o = self.occ.entry((row, col));
         let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
         if mine == BLOCK || other == BLOCK {
@@ -165,7 +181,7 @@ impl Plane<'_> {
         kind: LineKind,
         owner: u32,
         corners: (bool, bool),
-    ) -> Result<(), String> {
+    ) -> Result<(), DrawError> {
         if a.0 == b.0 {
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
             for c in c0..=c1 {
@@ -194,7 +210,7 @@ impl Plane<'_> {
         pts: &[(usize, i64)],
         kind: LineKind,
         owner: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), DrawError> {
         let pts: Vec<(usize, usize)> = pts.iter().map(|&(m, c)| self.at(m, c)).collect();
         if pts.len() == 1 || pts.windows(2).all(|w| w[0] == w[1]) {
             let p = pts[0];
@@ -243,7 +259,7 @@ impl Plane<'_> {
         spots: &[(usize, usize)],
         lines: &[String],
         own: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), DrawError> {
         let w = max_width(lines);
         let spot = spots.iter().copied().find(|&(row, col)| {
             lines.iter().enumerate().all(|(k, line)| {
@@ -289,7 +305,7 @@ pub(super) fn footnote(
     path: &[(usize, usize)],
     owner: u32,
     text: String,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let mut cells = Vec::new();
     for w in path.windows(2) {
         let (a, b) = (w[0], w[1]);
