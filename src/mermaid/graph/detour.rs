@@ -529,10 +529,7 @@ fn search_in(
     starts: &[Port],
     goals: &[Port],
 ) -> Option<Vec<usize>> {
-    let (rows, cols) = (grid.rows, grid.cols);
-    let cells = rows * cols;
-    let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
-    // which way a line must arrive at each goal cell
+    let cells = grid.rows * grid.cols;
     let Scratch {
         facts: fact_bits,
         memo,
@@ -541,81 +538,138 @@ fn search_in(
         prev,
         buckets,
     } = scratch;
+    // which way a line must arrive at each goal cell
     goal.clear();
     goal.resize(cells, 0);
     for port in goals {
-        goal[port.cell.0 * cols + port.cell.1] |= 1 << index(opposite(port.out));
+        goal[port.cell.0 * grid.cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
     let facts = Facts::read(p, grid, std::mem::take(fact_bits));
-    let mut costs = StepCosts::new(&facts, grid, memo);
-    // A* towards the target's outline (a bound on the steps left), with a bucket queue:
-    // costs are small integers and the bound is consistent, so buckets fill in order.
-    let (trow, tcol) = p.box_at[target];
-    let (tw, th) = p.plan.boxes[target];
-    let (r0, r1) = (trow.saturating_sub(1), trow + th);
-    let (c0, c1) = (tcol.saturating_sub(1), tcol + tw);
-    let bound = |(row, col): (usize, usize)| {
-        let dr = r0.saturating_sub(row) + row.saturating_sub(r1);
-        let dc = c0.saturating_sub(col) + col.saturating_sub(c1);
-        u32::try_from(dr + dc).unwrap_or(u32::MAX / 4)
-    };
     dist.clear();
     dist.resize(cells * 4, u32::MAX);
     prev.clear();
     prev.resize(cells * 4, u32::MAX);
     buckets.clear();
-    for port in starts {
-        let s = state(port.cell, port.out);
-        dist[s] = 0;
-        buckets.push(bound(port.cell), s);
+    let mut queue = Queue {
+        costs: StepCosts::new(&facts, grid, memo),
+        bound: Bound::round(p, target),
+        grid,
+        goal,
+        dist,
+        prev,
+        buckets,
+    };
+    let found = queue.cheapest(starts);
+    drop(queue);
+    *fact_bits = facts.bits;
+    Some(path_back(prev, found?))
+}
+
+/// A lower bound on the steps left: the distance to the ring of cells round the target's
+/// box (the search is A* towards it).
+#[derive(Clone, Copy)]
+struct Bound {
+    rows: (usize, usize),
+    cols: (usize, usize),
+}
+
+impl Bound {
+    fn round(p: &Plane, target: usize) -> Self {
+        let (trow, tcol) = p.box_at[target];
+        let (tw, th) = p.plan.boxes[target];
+        Bound {
+            rows: (trow.saturating_sub(1), trow + th),
+            cols: (tcol.saturating_sub(1), tcol + tw),
+        }
     }
-    let mut found = None;
-    let mut f = 0;
-    'search: while f < buckets.head.len() {
-        while let Some(s) = buckets.pop(f) {
-            let at = s / 4;
-            let cell = (at / cols, at % cols);
-            let cost = dist[s];
-            if cost + bound(cell) != f as u32 {
-                continue; // reached again more cheaply since
+
+    fn at(self, (row, col): (usize, usize)) -> u32 {
+        let (r0, r1) = self.rows;
+        let (c0, c1) = self.cols;
+        let dr = r0.saturating_sub(row) + row.saturating_sub(r1);
+        let dc = c0.saturating_sub(col) + col.saturating_sub(c1);
+        u32::try_from(dr + dc).unwrap_or(u32::MAX / 4)
+    }
+}
+
+/// One search's state: states are cell × direction of travel (`cell * 4 + way`).
+struct Queue<'a> {
+    costs: StepCosts<'a>,
+    bound: Bound,
+    grid: Grid,
+    /// per cell: the ways a line may arrive at it to end there
+    goal: &'a [u8],
+    /// cheapest cost found to each state
+    dist: &'a mut [u32],
+    /// the state each was reached from
+    prev: &'a mut [u32],
+    buckets: &'a mut Buckets,
+}
+
+impl Queue<'_> {
+    /// The first goal state reached, the cheapest: with a bucket queue, as costs are
+    /// small integers and the bound is consistent, so buckets fill in order.
+    fn cheapest(&mut self, starts: &[Port]) -> Option<usize> {
+        let cols = self.grid.cols;
+        for port in starts {
+            let s = (port.cell.0 * cols + port.cell.1) * 4 + index(port.out);
+            self.dist[s] = 0;
+            self.buckets.push(self.bound.at(port.cell), s);
+        }
+        let mut f = 0;
+        while f < self.buckets.head.len() {
+            while let Some(s) = self.buckets.pop(f) {
+                let at = s / 4;
+                let cell = (at / cols, at % cols);
+                if self.dist[s] + self.bound.at(cell) != f as u32 {
+                    continue; // reached again more cheaply since
+                }
+                let d = DIRS[s % 4];
+                if self.goal[at] & (1 << index(d)) != 0 {
+                    return Some(s);
+                }
+                self.expand(s, cell, d);
             }
-            let d = DIRS[s % 4];
-            if goal[at] & (1 << index(d)) != 0 {
-                found = Some(s);
-                break 'search;
+            f += 1;
+        }
+        None
+    }
+
+    /// Every step from state `s` (at `cell`, running `d`) that is cheaper than known.
+    fn expand(&mut self, s: usize, cell: (usize, usize), d: Dir4) {
+        let cols = self.grid.cols;
+        let cost = self.dist[s];
+        let (_, crossing, _) = self.costs.get(cell, is_horizontal(d));
+        for nd in DIRS {
+            // no U-turns; no turn on a crossing
+            if nd == opposite(d) || (crossing && nd != d) {
+                continue;
             }
-            let (_, crossing, _) = costs.get(cell, is_horizontal(d));
-            for nd in DIRS {
-                // no U-turns; no turn on a crossing
-                if nd == opposite(d) || (crossing && nd != d) {
-                    continue;
-                }
-                let Some(next) = step(cell, nd, grid) else {
-                    continue;
-                };
-                let to = next.0 * cols + next.1;
-                let at_goal = goal[to] & (1 << index(nd)) != 0;
-                let (enter, _, near) = costs.get(next, is_horizontal(nd));
-                if enter >= WALL || (near && !at_goal) {
-                    continue;
-                }
-                let mut c = cost + STEP + enter;
-                if nd != d {
-                    c += TURN;
-                }
-                let ns = to * 4 + index(nd);
-                if c < dist[ns] {
-                    dist[ns] = c;
-                    prev[ns] = s as u32;
-                    buckets.push(c + bound(next), ns);
-                }
+            let Some(next) = step(cell, nd, self.grid) else {
+                continue;
+            };
+            let to = next.0 * cols + next.1;
+            let at_goal = self.goal[to] & (1 << index(nd)) != 0;
+            let (enter, _, near) = self.costs.get(next, is_horizontal(nd));
+            if enter >= WALL || (near && !at_goal) {
+                continue;
+            }
+            let mut c = cost + STEP + enter;
+            if nd != d {
+                c += TURN;
+            }
+            let ns = to * 4 + index(nd);
+            if c < self.dist[ns] {
+                self.dist[ns] = c;
+                self.prev[ns] = s as u32;
+                self.buckets.push(c + self.bound.at(next), ns);
             }
         }
-        f += 1;
     }
-    drop(costs);
-    *fact_bits = facts.bits;
-    let end = found?;
+}
+
+/// The states from a start to `end`, following `prev` back.
+fn path_back(prev: &[u32], end: usize) -> Vec<usize> {
     let mut path = vec![end];
     while let Some(&before) = prev.get(*path.last().unwrap_or(&end)) {
         if before == u32::MAX {
@@ -624,7 +678,7 @@ fn search_in(
         path.push(before as usize);
     }
     path.reverse();
-    Some(path)
+    path
 }
 
 /// Lay the routed line on the canvas, with its ends joined to (or pointing at) the boxes,
