@@ -445,7 +445,9 @@ fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawErr
     let cols = grid.cols;
     let starts = ports(p, edge.from, grid);
     let goals = ports(p, edge.to, grid);
-    let path = search(p, edge.to, grid, &starts, &goals).ok_or(DrawError::NoWayRound)?;
+    let path = SCRATCH
+        .with(|scratch| search(&mut scratch.borrow_mut(), p, edge.to, grid, &starts, &goals))
+        .ok_or(DrawError::NoWayRound)?;
     let end = path[path.len() - 1];
     let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
     let cell_of = |s: usize| ((s / 4) / cols, (s / 4) % cols);
@@ -512,16 +514,6 @@ impl Buckets {
 /// The cheapest way (as states: cell × direction of travel) from one of `starts` to one of
 /// `goals`, arriving towards the target; `None` when there is none.
 fn search(
-    p: &Plane,
-    target: usize,
-    grid: Grid,
-    starts: &[Port],
-    goals: &[Port],
-) -> Option<Vec<usize>> {
-    SCRATCH.with(|scratch| search_in(&mut scratch.borrow_mut(), p, target, grid, starts, goals))
-}
-
-fn search_in(
     scratch: &mut Scratch,
     p: &Plane,
     target: usize,
@@ -560,7 +552,6 @@ fn search_in(
         buckets,
     };
     let found = queue.cheapest(starts);
-    drop(queue);
     *fact_bits = facts.bits;
     Some(path_back(prev, found?))
 }
