@@ -121,6 +121,55 @@ fn pass(p: &Plane, cell: (usize, usize), horizontal: bool) -> Pass {
     }
 }
 
+/// Is there a line (an edge's or a frame's) right beside `cell`, running the way `d` does?
+fn beside_parallel(p: &Plane, cell: (usize, usize), d: Dir4, grid: Grid) -> bool {
+    let horizontal = is_horizontal(d);
+    let sides = if horizontal {
+        [Dir4::Up, Dir4::Down]
+    } else {
+        [Dir4::Left, Dir4::Right]
+    };
+    sides.iter().any(|&s| {
+        step(cell, s, grid)
+            .and_then(|c| p.occ.get(&c))
+            .is_some_and(|o| {
+                let line = if horizontal { o.h } else { o.v };
+                line != 0 && line != BLOCK
+            })
+    })
+}
+
+/// Is a label (or a box) within three cells of `cell` along a line running horizontally
+/// (or vertically) through it?
+fn label_along(p: &Plane, (row, col): (usize, usize), horizontal: bool) -> bool {
+    (1..=3).any(|k| {
+        let cells = if horizontal {
+            [col.checked_sub(k).map(|c| (row, c)), Some((row, col + k))]
+        } else {
+            [row.checked_sub(k).map(|r| (r, col)), Some((row + k, col))]
+        };
+        cells
+            .into_iter()
+            .flatten()
+            .any(|c| p.occ.get(&c).is_some_and(|o| o.h == BLOCK))
+    })
+}
+
+/// Is an edge label two cells from `cell` (left, right, above or below)?
+fn label_within_two(p: &Plane, (row, col): (usize, usize)) -> bool {
+    let label = |c: (usize, usize)| {
+        p.occ.get(&c).is_some_and(|o| o.h == BLOCK)
+            && p.canvas.style_at(c.0, c.1) == Some(Style::Label)
+    };
+    let around = [
+        Some((row, col + 2)),
+        col.checked_sub(2).map(|c| (row, c)),
+        Some((row + 2, col)),
+        row.checked_sub(2).map(|r| (r, col)),
+    ];
+    around.into_iter().flatten().any(label)
+}
+
 /// Does an edge (not a box, a label or a frame) hold the cell?
 fn edge_at(p: &Plane, cell: (usize, usize)) -> bool {
     p.occ
@@ -187,96 +236,10 @@ fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
 /// Marks a cell a line cannot enter.
 const WALL: u32 = 1 << 20;
 
-/// What each cell near the grid holds, as far as a step's cost cares, read once from the
-/// plane per search (reading the plane cell by cell for every step was most of a route's
-/// time).
-struct Facts {
-    /// first column covered (three left of the grid: labels are looked for that far)
-    left: usize,
-    /// columns covered from `left`
-    width: usize,
-    bits: Vec<u16>,
-}
-
-/// how a line running vertically / horizontally may take the cell ([`Pass`] as 2 bits)
-const PASS_V: u16 = 0b11;
-const PASS_H_SHIFT: u16 = 2;
-/// a box, a label or a note holds it
-const HOLDS_BLOCK: u16 = 1 << 4;
-/// an edge label holds it
-const HOLDS_LABEL: u16 = 1 << 5;
-/// a line (an edge's or a frame's) runs through it horizontally / vertically
-const LINE_H: u16 = 1 << 6;
-const LINE_V: u16 = 1 << 7;
-/// an edge (not a frame) holds it
-const HOLDS_EDGE: u16 = 1 << 8;
-
-fn pass_bits(pass: Pass) -> u16 {
-    match pass {
-        Pass::Free => 0,
-        Pass::Cross => 1,
-        Pass::Wall => 2,
-    }
-}
-
-impl Facts {
-    /// Cells the cost of a step in `grid` looks at: the grid and three cells round it.
-    fn read(p: &Plane, grid: Grid, mut bits: Vec<u16>) -> Self {
-        let left = grid.left.saturating_sub(3);
-        let width = grid.cols + 3 - left;
-        let rows = grid.rows + 3;
-        bits.clear();
-        bits.resize(rows * width, 0);
-        for row in 0..rows {
-            for col in left..left + width {
-                let cell = (row, col);
-                let mut b = pass_bits(pass(p, cell, false))
-                    | (pass_bits(pass(p, cell, true)) << PASS_H_SHIFT);
-                if let Some(o) = p.occ.get(&cell) {
-                    if o.h == BLOCK {
-                        b |= HOLDS_BLOCK;
-                        if p.canvas.style_at(row, col) == Some(Style::Label) {
-                            b |= HOLDS_LABEL;
-                        }
-                    }
-                    if o.h != 0 && o.h != BLOCK {
-                        b |= LINE_H;
-                    }
-                    if o.v != 0 && o.v != BLOCK {
-                        b |= LINE_V;
-                    }
-                    if edge_at(p, cell) {
-                        b |= HOLDS_EDGE;
-                    }
-                }
-                bits[row * width + col - left] = b;
-            }
-        }
-        Facts { left, width, bits }
-    }
-
-    fn at(&self, (row, col): (usize, usize)) -> u16 {
-        self.bits[row * self.width + col - self.left]
-    }
-
-    fn has(&self, cell: (usize, usize), flag: u16) -> bool {
-        self.at(cell) & flag != 0
-    }
-
-    fn pass(&self, cell: (usize, usize), horizontal: bool) -> Pass {
-        let shift = if horizontal { PASS_H_SHIFT } else { 0 };
-        match (self.at(cell) >> shift) & PASS_V {
-            0 => Pass::Free,
-            1 => Pass::Cross,
-            _ => Pass::Wall,
-        }
-    }
-}
-
 /// What entering each cell of the grid costs, worked out when the search first asks
 /// (it visits a part of the grid) and kept for the rest of the route.
-struct StepCosts<'a> {
-    facts: &'a Facts,
+struct StepCosts<'a, 'p> {
+    p: &'a Plane<'p>,
     grid: Grid,
     /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
     /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
@@ -290,11 +253,11 @@ const CROSSING: u32 = 1 << 30;
 const NEAR: u32 = 1 << 29;
 const COST: u32 = NEAR - 1;
 
-impl<'a> StepCosts<'a> {
-    fn new(facts: &'a Facts, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
+impl<'a, 'p> StepCosts<'a, 'p> {
+    fn new(p: &'a Plane<'p>, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
         memo.clear();
         memo.resize(grid.rows * grid.cols, [UNKNOWN; 2]);
-        StepCosts { facts, grid, memo }
+        StepCosts { p, grid, memo }
     }
 
     /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
@@ -310,73 +273,38 @@ impl<'a> StepCosts<'a> {
     }
 
     fn work_out(&self, cell: (usize, usize), horizontal: bool) -> u32 {
-        let (f, grid) = (self.facts, self.grid);
-        let near = DIRS
-            .iter()
-            .any(|&d| step(cell, d, grid).is_some_and(|c| f.has(c, HOLDS_BLOCK)));
+        let (p, grid) = (self.p, self.grid);
+        let near = DIRS.iter().any(|&d| {
+            step(cell, d, grid)
+                .and_then(|c| p.occ.get(&c))
+                .is_some_and(|o| o.h == BLOCK)
+        });
         let flags = if near { NEAR } else { 0 };
-        let mut c = match f.pass(cell, horizontal) {
+        let mut c = match pass(p, cell, horizontal) {
             Pass::Wall => return WALL | flags,
             Pass::Free => 0,
-            Pass::Cross if f.has(cell, HOLDS_EDGE) => CROSS,
+            Pass::Cross if edge_at(p, cell) => CROSS,
             Pass::Cross => BORDER,
         };
         let crossing = if c > 0 { CROSSING } else { 0 };
-        if c == CROSS && label_along(f, cell, !horizontal) {
+        if c == CROSS && label_along(p, cell, !horizontal) {
             c += NEAR_LABEL;
         }
-        if beside_parallel(f, cell, horizontal, grid) {
+        let d = if horizontal { Dir4::Right } else { Dir4::Down };
+        if beside_parallel(p, cell, d, grid) {
             c += PARALLEL;
         }
-        if !near && label_within_two(f, cell) {
+        if !near && label_within_two(p, cell) {
             c += BY_LABEL;
         }
         c | crossing | flags
     }
 }
 
-/// Is there a line (an edge's or a frame's) right beside `cell`, running the same way
-/// (horizontally or not)?
-fn beside_parallel(f: &Facts, cell: (usize, usize), horizontal: bool, grid: Grid) -> bool {
-    let (sides, line) = if horizontal {
-        ([Dir4::Up, Dir4::Down], LINE_H)
-    } else {
-        ([Dir4::Left, Dir4::Right], LINE_V)
-    };
-    sides
-        .iter()
-        .any(|&s| step(cell, s, grid).is_some_and(|c| f.has(c, line)))
-}
-
-/// Is a label (or a box) within three cells of `cell` along a line running horizontally
-/// (or vertically) through it?
-fn label_along(f: &Facts, (row, col): (usize, usize), horizontal: bool) -> bool {
-    (1..=3).any(|k| {
-        let cells = if horizontal {
-            [col.checked_sub(k).map(|c| (row, c)), Some((row, col + k))]
-        } else {
-            [row.checked_sub(k).map(|r| (r, col)), Some((row + k, col))]
-        };
-        cells.into_iter().flatten().any(|c| f.has(c, HOLDS_BLOCK))
-    })
-}
-
-/// Is an edge label two cells from `cell` (left, right, above or below)?
-fn label_within_two(f: &Facts, (row, col): (usize, usize)) -> bool {
-    let around = [
-        Some((row, col + 2)),
-        col.checked_sub(2).map(|c| (row, c)),
-        Some((row + 2, col)),
-        row.checked_sub(2).map(|r| (r, col)),
-    ];
-    around.into_iter().flatten().any(|c| f.has(c, HOLDS_LABEL))
-}
-
 /// The search's buffers, kept from one search to the next: allocating them afresh (and
 /// the page faults of memory just returned) was a fifth of a route's time.
 #[derive(Default)]
 struct Scratch {
-    facts: Vec<u16>,
     memo: Vec<[u32; 2]>,
     goal: Vec<u8>,
     dist: Vec<u32>,
@@ -523,7 +451,6 @@ fn search(
 ) -> Option<Vec<usize>> {
     let cells = grid.rows * grid.cols;
     let Scratch {
-        facts: fact_bits,
         memo,
         goal,
         dist,
@@ -536,14 +463,13 @@ fn search(
     for port in goals {
         goal[port.cell.0 * grid.cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    let facts = Facts::read(p, grid, std::mem::take(fact_bits));
     dist.clear();
     dist.resize(cells * 4, u32::MAX);
     prev.clear();
     prev.resize(cells * 4, u32::MAX);
     buckets.clear();
     let mut queue = Queue {
-        costs: StepCosts::new(&facts, grid, memo),
+        costs: StepCosts::new(p, grid, memo),
         bound: Bound::round(p, target),
         grid,
         goal,
@@ -552,7 +478,6 @@ fn search(
         buckets,
     };
     let found = queue.cheapest(starts);
-    *fact_bits = facts.bits;
     Some(path_back(prev, found?))
 }
 
@@ -585,7 +510,7 @@ impl Bound {
 
 /// One search's state: states are cell × direction of travel (`cell * 4 + way`).
 struct Queue<'a> {
-    costs: StepCosts<'a>,
+    costs: StepCosts<'a, 'a>,
     bound: Bound,
     grid: Grid,
     /// per cell: the ways a line may arrive at it to end there
