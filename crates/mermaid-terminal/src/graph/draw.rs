@@ -8,13 +8,9 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::layout::{
-    NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
-};
+use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
-use crate::graph::plane::{
-    DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph,
-};
+use crate::graph::plane::{DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
 use crate::graph::shapes;
