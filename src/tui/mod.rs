@@ -76,7 +76,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
             let context = app.context();
             let action = to_action_of_key(app, &key);
             if context == keymap::Context::Confirm
-                && matches!(app.confirm, Some(app::Confirm::Notice { .. }))
+                && matches!(app.confirm(), Some(app::Confirm::Notice { .. }))
             {
                 return Some(action.unwrap_or(Action::CloseNoticeThen(key)));
             }
