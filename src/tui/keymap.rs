@@ -86,7 +86,8 @@ pub enum Key {
     Char(char),
     Code(KeyCode),
     Ctrl(char),
-    /// `1`–`9`, mapped to [`Action::Pick`].
+    /// `1`–`9`: the binding's action takes the digit ([`Action::Pick`] the option,
+    /// [`Action::Rate`] how sure); the table writes it with 1.
     Digits,
 }
 
@@ -162,7 +163,7 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Overview], &[Char('g')], Action::GradePending, ("grade", MORE), Graded, "grade the open answers still pending"),
     bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MAIN), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
     bind(&[C::Question], &[Digits], Action::Pick(0), ("pick", MAIN), Options, "pick option 1–9"),
-    bind(&[C::Rating], &[Digits], Action::Pick(0), ("how sure (1 guessing … 5 certain)", MUST), Always, "1–5: how sure you are, 1 guessing to 5 certain; then the answer shows"),
+    bind(&[C::Rating], &[Digits], Action::Rate(1), ("how sure (1 guessing … 5 certain)", MUST), Always, "1–5: how sure you are, 1 guessing to 5 certain; then the answer shows"),
     bind(&[C::Rating], &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key (the question stays asked)"),
     bind(&[C::Rating], &[Code(KeyCode::Esc)], Action::SkipRating, ("skip", MUST), Always, "skip the rating (so does any other key); then the answer shows"),
     bind(&[C::Question], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back to the review", MUST), FromReview, "back to the review (a question opened from it)"),
@@ -242,7 +243,7 @@ fn find<'a>(
     for binding in bindings.filter(|b| b.contexts.contains(&context)) {
         if let Some(&key) = binding.keys.iter().find(|k| fits(**k, event)) {
             return Some(match (key, event.code) {
-                (Digits, KeyCode::Char(d)) => Action::Pick(d as usize - '1' as usize),
+                (Digits, KeyCode::Char(d)) => binding.action.with_digit(d),
                 _ => binding.action.clone(),
             });
         }
@@ -310,6 +311,15 @@ pub fn key_for(context: Context, action: &Action) -> String {
     binding_for(context, action)
         .and_then(|b| b.keys.first())
         .map_or_else(|| "?".into(), |k| key_label(*k))
+}
+
+/// `key`'s name when it is bound to `action` in `context`, else the first key's (a hint
+/// that names the key most takers press, `Enter` rather than `Space`).
+pub fn key_for_preferring(context: Context, action: &Action, key: Key) -> String {
+    match binding_for(context, action) {
+        Some(b) if b.keys.contains(&key) => key_label(key),
+        _ => key_for(context, action),
+    }
 }
 
 /// Footer hints for a context where `here` holds (the question's kind, graded or not):
@@ -428,6 +438,8 @@ mod tests {
             Some(Action::Pick(2))
         );
         assert_eq!(dispatch(Context::Question, &key('q')), Some(Action::Quit));
+        // Asked how sure: a digit rates (1 is 1), it picks no option.
+        assert_eq!(dispatch(Context::Rating, &key('3')), Some(Action::Rate(3)));
         assert_eq!(
             dispatch(Context::Editing, &key('q')),
             Some(Action::EditorKey(key('q')))

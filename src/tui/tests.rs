@@ -628,7 +628,7 @@ fn practice_mode_says_right_or_wrong_at_once() {
     let asking = screen(app, 100, 30);
     assert!(asking.contains("How sure are you?"), "{asking}");
     assert!(!asking.contains("Not quite"), "{asking}");
-    run(app, [Action::Pick(4)]);
+    run(app, [Action::Rate(5)]);
     assert_eq!(app.session.confidence("q2"), Some(5));
     assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
     assert!(app.status.as_deref().unwrap().contains("✗ not quite"));
@@ -671,10 +671,10 @@ fn ratings_travel_into_the_results_and_flag_miscalibration() {
     let mut f = fixture_with(s, (100, 30));
     let app = &mut f.app;
     // q1 right (option 1) but rated 1; q2 wrong (true) but rated 5; q3 skipped with `n`.
-    run(app, [Action::Start, Action::Pick(0), Action::Pick(0)]);
+    run(app, [Action::Start, Action::Pick(0), Action::Rate(1)]);
     run(
         app,
-        [Action::NextQuestion, Action::PickTrue, Action::Pick(4)],
+        [Action::NextQuestion, Action::PickTrue, Action::Rate(5)],
     );
     run(
         app,

@@ -185,8 +185,8 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => toggle_list(app),
         Action::ToggleComparison => toggle_comparison(app),
-        // Handled by the rating it skips; without one it means nothing.
-        Action::SkipRating => {}
+        // Handled by the rating they rate or skip; without one they mean nothing.
+        Action::SkipRating | Action::Rate(_) => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),

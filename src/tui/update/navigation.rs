@@ -361,9 +361,16 @@ pub fn choose(app: &mut App) {
                 if let Some(c) = app.cursors.get_mut(i) {
                     *c = first;
                 }
+                let enter =
+                    crate::tui::keymap::Key::Code(ratatui::crossterm::event::KeyCode::Enter);
                 app.status = Some(format!(
-                    "Option {} is highlighted now: Enter picks it (or press a number).",
-                    first + 1
+                    "Option {} is highlighted now: {} picks it (or press a number).",
+                    first + 1,
+                    crate::tui::keymap::key_for_preferring(
+                        Context::Question,
+                        &Action::Choose,
+                        enter
+                    )
                 ));
             } else {
                 app.status = Some(
@@ -421,8 +428,7 @@ pub fn rate_or_skip(app: &mut App, action: &Action) -> bool {
     match action {
         a if a.is_passive() => false,
         Action::ForceQuit | Action::ToggleHelp => false,
-        Action::Pick(n) if *n < 5 => {
-            let rating = u8::try_from(n + 1).unwrap_or(5);
+        &Action::Rate(rating @ 1..=5) => {
             let r = app.session.set_confidence(&id, rating);
             saved(app, r);
             done(app);
