@@ -50,7 +50,48 @@ impl Session {
             mut notes,
         } = loaded;
         let found = store.load_attempt(&origin, &quiz)?;
-        notes.extend(found.warning);
+        notes.extend(found.warning.clone());
+        Self::at(
+            store,
+            LoadedQuiz {
+                quiz,
+                origin,
+                notes,
+            },
+            found,
+        )
+    }
+
+    /// A fresh attempt at a quiz still being written (what is written so far), saved at
+    /// `path` ([`Store::writing_attempt_path`]) until [`Session::settle`] gives it the
+    /// whole quiz's place. Answers left there by a writing that never ended are for
+    /// questions that are gone: they are not read.
+    pub fn open_writing(
+        store: Store,
+        loaded: LoadedQuiz,
+        path: PathBuf,
+    ) -> Result<Self, StoreError> {
+        let attempt = Attempt::new(&loaded.origin, &loaded.quiz);
+        let found = crate::store::LoadedAttempt {
+            attempt,
+            path,
+            warning: None,
+        };
+        let mut session = Self::at(store, loaded, found)?;
+        session.dirty = true;
+        Ok(session)
+    }
+
+    fn at(
+        store: Store,
+        loaded: LoadedQuiz,
+        found: crate::store::LoadedAttempt,
+    ) -> Result<Self, StoreError> {
+        let LoadedQuiz {
+            quiz,
+            origin,
+            notes,
+        } = loaded;
         let (lock, busy) = match AttemptLock::open(&found.path)? {
             Locked::Mine(lock) => (lock, None),
             Locked::Busy(lock, owner) => (lock, Some(owner)),
@@ -67,6 +108,46 @@ impl Session {
             free_polls: 0,
             dirty: false,
         })
+    }
+
+    /// The quiz being written grew (or is whole): its questions now, the answers kept by
+    /// question id. Saved at the same place until [`Session::settle`].
+    pub fn grow(&mut self, quiz: Quiz) {
+        self.attempt.quiz_digest = quiz.digest();
+        self.attempt.current = self
+            .attempt
+            .current
+            .min(quiz.questions.len().saturating_sub(1));
+        self.quiz = quiz;
+        self.dirty = true;
+    }
+
+    /// The quiz is whole (or what was written of it is kept): its attempt moves to the
+    /// place every later take of this quiz looks ([`Store::attempt_path`]).
+    pub fn settle(&mut self) -> Result<(), StoreError> {
+        let path = self.store.attempt_path(&self.origin, &self.quiz.digest());
+        if path == self.path {
+            return self.flush();
+        }
+        self.writable()?;
+        let lock = match AttemptLock::open(&path)? {
+            Locked::Mine(lock) => lock,
+            Locked::Busy(_, owner) => return Err(StoreError::Busy { owner }),
+        };
+        self.store.save_attempt(&path, &mut self.attempt)?;
+        let old = std::mem::replace(&mut self.path, path);
+        // Dropped: its file goes with it.
+        drop(std::mem::replace(&mut self.lock, lock));
+        if let Err(e) = std::fs::remove_file(&old) {
+            tracing::warn!("cannot remove {}: {e}", old.display());
+        }
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Where the attempt is saved.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
     }
 
     pub fn attempt(&self) -> &Attempt {

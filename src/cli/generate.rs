@@ -9,13 +9,16 @@ use clap::Args;
 
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
-    Cancel, Context, DEFAULT_BUDGET_CHARS, GenerateError, Input, LocalOptions, Stage, Uncommitted,
-    prepare_local, repository, select_generator, write_quiz,
+    Cancel, Context, DEFAULT_BUDGET_CHARS, GenerateError, Generator, Input, LocalOptions, Stage,
+    Uncommitted, prepare_local, repository, select_generator, write_quiz,
 };
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
 use crate::store::{Origin, Store};
-use crate::tui::generating::{GenerationOutcome, GenerationScreen, WriteJob, run_generation};
+use crate::tui::generating::{
+    GenerationOutcome, GenerationScreen, GrowingOutcome, WriteJob, run_generation,
+    run_generation_growing,
+};
 
 /// Write a quiz with an LLM: for a pull request (and post it, as a quiz bot), or for your
 /// branch before you push.
@@ -183,32 +186,65 @@ pub fn local_quiz(
     Ok(made(quiz))
 }
 
+/// `take --local` in plain mode: as [`local_quiz`], but a quiz written a question at a
+/// time comes back as soon as its first question is ready, with the rest to come.
+pub fn local_quiz_plain(
+    args: &LocalArgs,
+    store: &Store,
+    dir: &Path,
+) -> Result<(LocalQuiz, Option<super::growing::PlainRest>)> {
+    let mut plan = plan_local(args, None, store, dir)?;
+    if let Some(made) = plan.kept_quiz() {
+        return Ok((made, None));
+    }
+    say_reading(&plan.job.input);
+    let made = plan.made();
+    let (quiz, rest) = super::growing::write_plain(plan.job, store)?;
+    Ok((made(quiz), rest))
+}
+
 /// `take --local` in the full-screen UI: the quiz kept for the change, or one the model
 /// writes on the generation screen (and that is kept). `None`: none was written (the
-/// taker cancelled; said on stdout).
+/// taker cancelled; said on stdout). Written a question at a time (the pipeline), the
+/// quiz comes back as soon as its first question is ready, with the rest to come.
 pub fn local_quiz_on_screen(
     args: &LocalArgs,
     store: &Store,
     dir: &Path,
-) -> Result<Option<LocalQuiz>> {
+) -> Result<Option<(LocalQuiz, Option<Rest>)>> {
     let mut plan = plan_local(args, None, store, dir)?;
     if let Some(made) = plan.kept_quiz() {
-        return Ok(Some(made));
+        return Ok(Some((made, None)));
     }
     let screen = plan.job.screen(plan.origin.describe(), None)?;
     let made = plan.made();
-    let job = plan.job;
-    let store = store.clone();
-    let written = write_on_screen(screen, move |on_stage, cancel| {
-        job.write(&store, on_stage, cancel)
-    })?;
-    Ok(written.map(made))
+    Ok(plan
+        .job
+        .write_on_screen(screen, store)?
+        .map(|(quiz, rest)| (made(quiz), rest)))
+}
+
+/// The rest of a quiz taken while it is written: what is known of it, and what brings it.
+pub struct Rest {
+    pub writing: crate::tui::rest::Writing,
+    pub feed: crate::tui::generating::Feed,
+}
+
+impl Rest {
+    /// Where the answers are saved until the quiz is whole.
+    pub fn attempt_path(&self, store: &Store, origin: &Origin) -> PathBuf {
+        store.writing_attempt_path(origin, &self.writing.key.writing_name())
+    }
 }
 
 /// Runs `job` on the generation screen: the quiz it wrote, or `None` when the user left
 /// or cancelled (said on stdout once the terminal is restored). A failure is the error.
 pub fn write_on_screen(screen: GenerationScreen, job: impl WriteJob) -> Result<Option<Quiz>> {
-    match run_generation(screen, job)? {
+    ended(run_generation(screen, job)?)
+}
+
+fn ended(outcome: GenerationOutcome) -> Result<Option<Quiz>> {
+    match outcome {
         GenerationOutcome::Written(quiz) => Ok(Some(quiz)),
         GenerationOutcome::Declined => {
             outln!("No quiz was written.");
@@ -322,6 +358,41 @@ impl Job {
             offer,
             theme: crate::tui::theme::Theme::from_env(),
         })
+    }
+
+    /// Writes the quiz on the generation screen: the whole quiz (the one-call design), or
+    /// as soon as its first question is ready, that much and the [`Rest`] (the pipeline).
+    /// `None`: the user left or cancelled (said on stdout). A failure is the error.
+    pub fn write_on_screen(
+        self,
+        screen: GenerationScreen,
+        store: &Store,
+    ) -> Result<Option<(Quiz, Option<Rest>)>> {
+        let store = store.clone();
+        if Generator::chosen_for(&self.selection) != Generator::Pipeline {
+            let written = write_on_screen(screen, move |on_stage, cancel| {
+                self.write(&store, on_stage, cancel)
+            })?;
+            return Ok(written.map(|quiz| (quiz, None)));
+        }
+        let key = self.key.clone();
+        let pr_number = self.context.pr.as_ref().map_or(0, |p| p.number);
+        let job = move |on_stage: &mut dyn FnMut(&Stage), cancel: &Cancel| {
+            self.write(&store, on_stage, cancel)
+        };
+        match run_generation_growing(screen, job, pr_number)? {
+            GrowingOutcome::Ended(outcome) => Ok(ended(outcome)?.map(|quiz| (quiz, None))),
+            GrowingOutcome::FirstReady { growing, feed } => {
+                let summary = feed
+                    .stages
+                    .last()
+                    .map(|(_, s)| s.summary())
+                    .unwrap_or_default();
+                let quiz = growing.quiz();
+                let writing = crate::tui::rest::Writing::new(growing, key, feed.started, summary);
+                Ok(Some((quiz, Some(Rest { writing, feed }))))
+            }
+        }
     }
 
     /// Has the model write the quiz (each stage told to `on_stage`; `cancel` stops it),

@@ -34,6 +34,7 @@ mod generate;
 mod generate_pr;
 mod grade;
 mod grading;
+mod growing;
 mod mermaid;
 mod post;
 mod pr;

@@ -112,30 +112,25 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         .into());
     }
     let plain = wants_plain(args.plain || args.json);
-    let pr_take = if from_pr {
+    // A quiz written a question at a time is taken as soon as its first question is
+    // ready: `rest` brings the others.
+    let (pr_take, mut rest) = if from_pr {
         let cwd = std::env::current_dir()?;
-        let Some(take) = open_pr_take(args, &store, &cwd, plain)? else {
+        let Some((take, rest)) = open_pr_take(args, &store, &cwd, plain)? else {
             return Ok(());
         };
-        Some(take)
+        (Some(take), rest)
     } else {
-        None
+        (None, None)
     };
     let mut code_dir = std::env::current_dir().unwrap_or_default();
     let loaded = match &pr_take {
         Some(t) => t.loaded.clone(),
         None if local => {
-            let cwd = std::env::current_dir()?;
-            // The full-screen UI shows the writing on its own screen; plain mode on stderr.
-            let made = if plain {
-                super::generate::local_quiz(&args.local, None, &store, &cwd)?
-            } else {
-                let Some(made) = super::generate::local_quiz_on_screen(&args.local, &store, &cwd)?
-                else {
-                    return Ok(());
-                };
-                made
+            let Some((made, more)) = local_take(args, &store, plain)? else {
+                return Ok(());
             };
+            rest = more;
             code_dir = made.top;
             crate::source::LoadedQuiz {
                 quiz: made.quiz,
@@ -146,9 +141,8 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         None => args.source.source()?.load()?,
     };
     let code = code_of(args, pr_take.as_ref(), &loaded.quiz, &store, &code_dir);
-    let mut session =
-        Session::open(store.clone(), loaded).context("cannot open the saved answers")?;
-    if args.new_attempt {
+    let mut session = open_session(&store, loaded, rest.as_ref())?;
+    if args.new_attempt && rest.is_none() {
         start_again(&mut session)?;
     }
     let config = crate::config::take();
@@ -157,10 +151,81 @@ pub fn run(args: &TakeArgs) -> Result<()> {
         confidence: config.confidence,
         mouse: !args.no_mouse && config.mouse,
     };
+    let (on_screen, in_plain) = match rest {
+        Some(Rest::Screen(r)) => (Some(r), None),
+        Some(Rest::Plain(r)) => (None, Some(r)),
+        None => (None, None),
+    };
     if plain {
-        run_plain(session, args, &store, pr_take.as_ref(), &code, mode)
+        run_plain(
+            session,
+            args,
+            &store,
+            pr_take.as_ref(),
+            &code,
+            mode,
+            in_plain,
+        )
     } else {
-        run_tui(session, args, &store, pr_take.as_ref(), code, mode)
+        run_tui(
+            session,
+            args,
+            &store,
+            pr_take.as_ref(),
+            code,
+            mode,
+            on_screen,
+        )
+    }
+}
+
+/// The saved answers of `loaded`; of a quiz still being written, a fresh attempt saved
+/// under the writing's name until the quiz is whole.
+fn open_session(
+    store: &Store,
+    loaded: crate::source::LoadedQuiz,
+    rest: Option<&Rest>,
+) -> Result<Session> {
+    match rest {
+        Some(rest) => {
+            let path = rest.attempt_path(store, &loaded.origin);
+            Session::open_writing(store.clone(), loaded, path)
+        }
+        None => Session::open(store.clone(), loaded),
+    }
+    .context("cannot open the saved answers")
+}
+
+/// `take --local`'s quiz: the full-screen UI shows the writing on its own screen; plain
+/// mode on stderr. `None`: none was written (the taker cancelled on the screen).
+fn local_take(
+    args: &TakeArgs,
+    store: &Store,
+    plain: bool,
+) -> Result<Option<(super::generate::LocalQuiz, Option<Rest>)>> {
+    let cwd = std::env::current_dir()?;
+    if plain {
+        let (made, more) = super::generate::local_quiz_plain(&args.local, store, &cwd)?;
+        return Ok(Some((made, more.map(Rest::Plain))));
+    }
+    Ok(
+        super::generate::local_quiz_on_screen(&args.local, store, &cwd)?
+            .map(|(made, more)| (made, more.map(Rest::Screen))),
+    )
+}
+
+/// The rest of a quiz taken while it is written.
+enum Rest {
+    Screen(super::generate::Rest),
+    Plain(super::growing::PlainRest),
+}
+
+impl Rest {
+    fn attempt_path(&self, store: &Store, origin: &crate::store::Origin) -> std::path::PathBuf {
+        match self {
+            Self::Screen(r) => r.attempt_path(store, origin),
+            Self::Plain(r) => r.attempt_path(store, origin),
+        }
     }
 }
 
@@ -175,10 +240,10 @@ fn open_pr_take(
     store: &Store,
     cwd: &std::path::Path,
     in_plain_mode: bool,
-) -> Result<Option<PrTake>> {
+) -> Result<Option<(PrTake, Option<Rest>)>> {
     let mut missing =
         match crate::github::open_take_or_missing(&args.pr.options(), store.clone(), cwd)? {
-            PrQuiz::Posted(take) => return Ok(Some(*take)),
+            PrQuiz::Posted(take) => return Ok(Some((*take, None))),
             PrQuiz::Missing(missing) => *missing,
         };
     let choice = args.generation.choice();
@@ -223,20 +288,24 @@ fn open_pr_take(
         return Err(missing.why.into());
     };
     let mut notes = vec![written_note(&missing, &plan)];
+    let mut rest = None;
     let quiz = match plan.prepared {
         generate_pr::PrPrepared::ToWrite(job) if on_screen => {
             let offer = (choice == GenerateChoice::Ask).then(|| missing.why.to_string());
             let screen = job.screen(missing.header(), offer)?;
-            let store = store.clone();
-            let written = super::generate::write_on_screen(screen, move |on_stage, cancel| {
-                job.write(&store, on_stage, cancel)
-            })?;
-            let Some(quiz) = written else {
+            let Some((quiz, more)) = job.write_on_screen(screen, store)? else {
                 return Ok(None);
             };
+            rest = more.map(Rest::Screen);
             quiz
         }
-        prepared => generate_pr::write_with_lines(
+        generate_pr::PrPrepared::ToWrite(job) => {
+            super::generate::say_reading(&job.input);
+            let (quiz, more) = super::growing::write_plain(*job, store)?;
+            rest = more.map(Rest::Plain);
+            quiz
+        }
+        prepared @ generate_pr::PrPrepared::Kept { .. } => generate_pr::write_with_lines(
             generate_pr::PrPlan {
                 head: plan.head,
                 prepared,
@@ -245,7 +314,7 @@ fn open_pr_take(
         )?,
     };
     notes.extend(earlier_quiz_note(store, &missing.pr.origin(), &quiz));
-    Ok(Some(missing.into_take(quiz, notes)))
+    Ok(Some((missing.into_take(quiz, notes), rest)))
 }
 
 /// A PR's quiz is new after a push: the results of the one before stay saved, and are said
@@ -439,6 +508,7 @@ fn run_tui(
     pr_take: Option<&PrTake>,
     code: QuizCode,
     mode: Mode,
+    rest: Option<super::generate::Rest>,
 ) -> Result<()> {
     let waiting = store.outbox_list().len();
     if waiting > 0 {
@@ -478,7 +548,10 @@ fn run_tui(
         hyperlinks: crate::text::hyperlinks_supported(),
         ask_confidence: mode.confidence,
     };
-    let finished = crate::tui::run(session, settings)?;
+    let finished = match rest {
+        Some(rest) => crate::tui::run_growing(session, settings, rest.writing, rest.feed)?,
+        None => crate::tui::run(session, settings)?,
+    };
     // The UI caught the ending signals; posting after it must still stop on one.
     crate::signals::exit_on_signals(None);
     // Printed after the UI: posting and outbox lines wrap between words, not inside one.
@@ -486,6 +559,9 @@ fn run_tui(
         std::io::stdout(),
         crate::text::output_width(std::io::stdout().is_terminal()),
     );
+    if let Some(note) = &finished.writing_note {
+        writeln!(out, "{}", crate::text::sanitize_line(note))?;
+    }
     let Some(results) = &finished.results else {
         if let Some(owner) = finished.session.busy() {
             writeln!(
@@ -563,6 +639,7 @@ fn run_plain(
     pr_take: Option<&PrTake>,
     code: &QuizCode,
     mode: Mode,
+    mut rest: Option<super::growing::PlainRest>,
 ) -> Result<()> {
     if let Some(owner) = session.busy() {
         anyhow::bail!(
@@ -613,6 +690,7 @@ fn run_plain(
         &opts,
         &retry,
         &carry_on(args, pr_take),
+        rest.as_mut().map(|r| r as &mut dyn crate::plain::Rest),
     )?
     else {
         return Ok(());
@@ -670,6 +748,7 @@ fn plain_results(
     opts: &PlainOptions,
     retry: &str,
     carry_on: &str,
+    rest: Option<&mut dyn crate::plain::Rest>,
 ) -> Result<Option<(crate::quiz::Results, bool)>> {
     if let Some(saved) = session.attempt().graded() {
         // Graded already: final, as in the terminal UI.
@@ -686,7 +765,7 @@ fn plain_results(
             None => (saved, false),
         }));
     }
-    if crate::plain::ask_all(session, input, prompts, opts)? == Finish::Stop {
+    if crate::plain::ask_growing(session, input, prompts, opts, rest)? == Finish::Stop {
         writeln!(
             prompts,
             "Answers saved ({} of {}), not graded. To carry on: `{carry_on}`.",

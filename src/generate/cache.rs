@@ -31,6 +31,13 @@ struct Cached {
 }
 
 impl QuizKey {
+    /// A short name of this key that stays the same while its quiz is written (a quiz being
+    /// written has no digest yet): its answers are saved under it until the quiz is whole.
+    pub fn writing_name(&self) -> String {
+        let path = self.key_path().to_string_lossy().into_owned();
+        crate::text::hex(&Sha256::digest(path.as_bytes())[..8])
+    }
+
     /// `generated/<repository hash>/<digest>-<model hash>-p<version>`, inside the cache.
     fn key_path(&self) -> PathBuf {
         let hash = |s: &str| crate::text::hex(&Sha256::digest(s.as_bytes())[..6]);

@@ -11,6 +11,7 @@ mod accept;
 pub mod cache;
 pub mod checks;
 mod finding;
+pub mod growing;
 pub mod input;
 pub mod pipeline;
 pub mod prompt;

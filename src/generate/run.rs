@@ -91,6 +91,12 @@ impl Generator {
         }
     }
 
+    /// The design that writes with `selection`'s backend, as this process's environment
+    /// chooses it.
+    pub fn chosen_for(selection: &Selection) -> Self {
+        Self::from_env(&EnvSnapshot::from_process(), selection.backend).0
+    }
+
     /// The design for `backend`: `QUIZZ_GENERATE`'s choice, else [`Generator::default_for`];
     /// and what was read of the variable.
     pub fn from_env(env: &EnvSnapshot, backend: BackendKind) -> (Self, Option<String>) {
@@ -333,7 +339,7 @@ pub fn write_quiz(
     on_stage: &mut dyn FnMut(&Stage),
     cancel: &Cancel,
 ) -> Result<Quiz, GenerateError> {
-    let write = match Generator::from_env(&EnvSnapshot::from_process(), selection.backend).0 {
+    let write = match Generator::chosen_for(selection) {
         Generator::Single => write_quiz_single,
         Generator::Pipeline => super::pipeline::write_quiz_pipelined,
     };

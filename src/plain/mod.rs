@@ -58,6 +58,21 @@ pub enum Finish {
     Stop,
 }
 
+/// The rest of a quiz still being written, for a take that asks each question as soon as
+/// it is ready.
+pub trait Rest {
+    /// Applies what the writing told since (each stage said on stderr), the questions that
+    /// arrived put into `session`'s quiz. `wait`: blocks (saying what it waits for) until
+    /// a question arrives or the quiz is whole.
+    fn news(&mut self, session: &mut Session, wait: bool) -> Result<()>;
+    /// Every question is in (or the writing ended, and what was written is the quiz).
+    fn is_whole(&self) -> bool;
+    /// How many questions the quiz will have.
+    fn planned(&self) -> usize;
+    /// Input ended: stop the writing and keep what was written.
+    fn stop(&mut self, session: &mut Session) -> Result<()>;
+}
+
 /// Asks the questions in order, from the first unanswered one (every one when all are
 /// answered); returns when the last one is answered or input ends.
 pub fn ask_all(
@@ -66,20 +81,135 @@ pub fn ask_all(
     out: &mut dyn Write,
     opts: &PlainOptions,
 ) -> Result<Finish> {
+    ask_growing(session, input, out, opts, None)
+}
+
+/// [`ask_all`] for a quiz whose `rest` is still being written: each question is asked as
+/// soon as it is ready (in the quiz's order among those ready), and it returns once every
+/// one is in and asked, or input ends (the writing then stops, and what was written is
+/// kept).
+pub fn ask_growing(
+    session: &mut Session,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+    mut rest: Option<&mut dyn Rest>,
+) -> Result<Finish> {
     let input: &mut dyn BufRead = &mut NumberedInput::new(input);
     let width = opts.width;
-    let total = session.quiz.questions.len();
+    let total = rest
+        .as_ref()
+        .map_or(session.quiz.questions.len(), |r| r.planned());
+    print_header(session, out, opts, total, rest.is_some())?;
+    let start = first_unanswered(session).unwrap_or(0);
+    let mut read = 0; // answers read in this run: none, and nothing is graded
+    // Asked already (or before the first unanswered one): a question that arrives late is
+    // asked after the one on screen.
+    let mut asked: std::collections::BTreeSet<String> = session.quiz.questions[..start]
+        .iter()
+        .map(|q| q.id.clone())
+        .collect();
+    loop {
+        if let Some(rest) = rest.as_deref_mut() {
+            rest.news(session, false)?;
+        }
+        let next = session
+            .quiz
+            .questions
+            .iter()
+            .position(|q| !asked.contains(&q.id));
+        let Some(index) = next else {
+            match rest.as_deref_mut() {
+                Some(rest) if !rest.is_whole() => {
+                    rest.news(session, true)?;
+                    continue;
+                }
+                _ => break,
+            }
+        };
+        session.set_current(index);
+        let Some(question) = session.question(index).cloned() else {
+            break;
+        };
+        asked.insert(question.id.clone());
+        let total = rest
+            .as_ref()
+            .map_or(session.quiz.questions.len(), |r| r.planned());
+        print_question(
+            out,
+            &question,
+            index,
+            total,
+            session.answer(&question.id),
+            opts,
+        )?;
+        let answer = match &question.kind {
+            QuestionKind::Unsupported { .. } => continue,
+            QuestionKind::Open { .. } => read_open(input, out, width)?,
+            _ => read_choice(input, out, &question, width)?,
+        };
+        match answer {
+            Entry::Value(v) => {
+                read += 1;
+                session.set_answer(&question.id, Some(v.clone()))?;
+                session.flush()?;
+                if opts.practice {
+                    if opts.ask_confidence && question.kind.is_closed() {
+                        match read_confidence(input, out, width)? {
+                            Rating::Rated(n) => session.set_confidence(&question.id, n)?,
+                            Rating::Skipped => {}
+                            Rating::EndOfInput => {
+                                if let Some(rest) = rest.as_deref_mut() {
+                                    rest.stop(session)?;
+                                }
+                                return end_of_input(session, input, out, opts, read);
+                            }
+                        }
+                        session.flush()?;
+                    }
+                    practice_feedback(out, &question, &v, width)?;
+                }
+            }
+            Entry::Skip => {}
+            Entry::EndOfInput => {
+                if let Some(rest) = rest.as_deref_mut() {
+                    rest.stop(session)?;
+                }
+                return end_of_input(session, input, out, opts, read);
+            }
+        }
+    }
+    Ok(Finish::Grade)
+}
+
+/// The take's header: the quiz, the pull request, the notes, where it resumes, how to
+/// answer. `growing`: the quiz is still being written.
+fn print_header(
+    session: &Session,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+    total: usize,
+    growing: bool,
+) -> Result<()> {
+    let width = opts.width;
     let counts: Vec<String> = session
         .quiz
         .count_by_type()
         .iter()
         .map(|(t, n)| format!("{n} {t}"))
         .collect();
-    let title = format!(
-        "Quiz: {} — {total} questions ({}).",
-        session.origin.describe(),
-        counts.join(", ")
-    );
+    let title = if growing {
+        format!(
+            "Quiz: {} — {total} questions, being written: each is asked as soon as it is ready.",
+            session.origin.describe()
+        )
+    } else {
+        format!(
+            "Quiz: {} — {total} questions ({}).",
+            session.origin.describe(),
+            counts.join(", ")
+        )
+    };
     print_wrapped(out, &title, width, "", "")?;
     for line in pull_request_lines(&opts.pull_request, width) {
         writeln!(out, "{line}")?;
@@ -119,49 +249,7 @@ pub fn ask_all(
         "",
         "",
     )?;
-    let mut read = 0; // answers read in this run: none, and nothing is graded
-    for index in start..total {
-        session.set_current(index);
-        let Some(question) = session.question(index).cloned() else {
-            break;
-        };
-        print_question(
-            out,
-            &question,
-            index,
-            total,
-            session.answer(&question.id),
-            opts,
-        )?;
-        let answer = match &question.kind {
-            QuestionKind::Unsupported { .. } => continue,
-            QuestionKind::Open { .. } => read_open(input, out, width)?,
-            _ => read_choice(input, out, &question, width)?,
-        };
-        match answer {
-            Entry::Value(v) => {
-                read += 1;
-                session.set_answer(&question.id, Some(v.clone()))?;
-                session.flush()?;
-                if opts.practice {
-                    if opts.ask_confidence && question.kind.is_closed() {
-                        match read_confidence(input, out, width)? {
-                            Rating::Rated(n) => session.set_confidence(&question.id, n)?,
-                            Rating::Skipped => {}
-                            Rating::EndOfInput => {
-                                return end_of_input(session, input, out, opts, read);
-                            }
-                        }
-                        session.flush()?;
-                    }
-                    practice_feedback(out, &question, &v, width)?;
-                }
-            }
-            Entry::Skip => {}
-            Entry::EndOfInput => return end_of_input(session, input, out, opts, read),
-        }
-    }
-    Ok(Finish::Grade)
+    Ok(())
 }
 
 /// `Pull request: octo/app#7 · …`, then the lines after it (who took the quiz) hanging

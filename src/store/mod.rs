@@ -86,6 +86,20 @@ impl Store {
     }
 
     /// One file per (origin, quiz digest): a changed quiz starts a fresh attempt.
+    /// Where the answers to a quiz still being written are saved (`writing` names the
+    /// writing, [`crate::generate::cache::QuizKey::writing_name`]), until the quiz is whole
+    /// and they move to its [`Store::attempt_path`].
+    pub fn writing_attempt_path(&self, origin: &Origin, writing: &str) -> PathBuf {
+        let safe: String = writing
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        self.root
+            .join("attempts")
+            .join(origin.key_path())
+            .join(format!("writing-{safe}.json"))
+    }
+
     pub fn attempt_path(&self, origin: &Origin, quiz_digest: &str) -> PathBuf {
         let short = quiz_digest.get(..16).unwrap_or(quiz_digest);
         self.root

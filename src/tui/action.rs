@@ -114,6 +114,10 @@ pub enum Action {
     GradeFinished(String, Result<OpenGrade, String>),
     /// Grading is over: one outcome per question (still pending where it failed).
     GradingDone(Vec<crate::quiz::Outcome>),
+    /// What the writing of the rest of the quiz told: a stage, a question, its end.
+    Writing(Box<crate::generate::growing::WritingNews>),
+    /// Esc while the rest is written: stop writing (asks first), keep what is written.
+    StopWriting,
 }
 
 impl Action {
@@ -140,6 +144,7 @@ impl Action {
                 | Self::GradeStarted(_)
                 | Self::GradeFinished(..)
                 | Self::GradingDone(_)
+                | Self::Writing(_)
                 | Self::ExternalEditorDone(_)
                 | Self::WheelDown
                 | Self::WheelUp

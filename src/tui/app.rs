@@ -94,6 +94,8 @@ pub struct Finished {
     pub post: bool,
     /// Open answers whose grading failed: `(question id, reason)`.
     pub failures: Vec<(String, String)>,
+    /// What became of a quiz that was still being written (kept, or too short to keep).
+    pub writing_note: Option<String>,
 }
 
 /// Where graded results go.
@@ -124,6 +126,8 @@ pub enum Confirm {
     /// Not a question: a message too long for the footer (an editor that failed, and
     /// where its text was kept), shown whole until a key closes it.
     Notice { title: String, text: String },
+    /// Stop writing the rest of the quiz and take the `ready` questions written.
+    StopWriting { ready: usize },
     /// Clear a written open answer (`chars` characters).
     ClearAnswer { id: String, chars: usize },
     /// Submit while some questions are unanswered or flagged.
@@ -257,6 +261,8 @@ pub struct App {
     pub result_diagrams: Option<ResultDiagrams>,
     /// What is on screen, measured after each update (drawing reads it).
     pub view: super::view::View,
+    /// The rest of the quiz, while it is written (`None`: the quiz is whole).
+    pub writing: Option<super::rest::Writing>,
 }
 
 impl App {
@@ -293,6 +299,7 @@ impl App {
             diagrams: None,
             drawings: super::drawings::Drawings::default(),
             view: super::view::View::default(),
+            writing: None,
         }
     }
 
@@ -337,6 +344,13 @@ impl App {
 
     pub fn question_count(&self) -> usize {
         self.session.quiz.questions.len()
+    }
+
+    /// How many questions the quiz has, counting those still being written.
+    pub fn planned_count(&self) -> usize {
+        self.writing
+            .as_ref()
+            .map_or(self.question_count(), super::rest::Writing::planned)
     }
 
     pub fn context(&self) -> Context {
@@ -384,6 +398,12 @@ impl App {
     pub fn reading(&self) -> bool {
         self.question_screen()
             .is_some_and(|q| q.entered == Entered::Results)
+    }
+
+    /// A question opened from the review is on screen (`Esc` goes back there).
+    pub fn from_review(&self) -> bool {
+        self.question_screen()
+            .is_some_and(|q| q.entered == Entered::Review)
     }
 
     /// The open-answer editor, while it has focus.
@@ -460,10 +480,7 @@ impl App {
         if self.session.busy().is_some() {
             here.push(Only::Busy);
         }
-        if self
-            .question_screen()
-            .is_some_and(|q| q.entered == Entered::Review)
-        {
+        if self.from_review() {
             here.push(Only::FromReview);
         }
         if self.letters_type() {
@@ -501,7 +518,7 @@ impl App {
 
     /// Whether work is running that needs the spinner to move.
     pub fn is_busy(&self) -> bool {
-        matches!(self.screen, Screen::Grading) && self.grading.is_some()
+        (matches!(self.screen, Screen::Grading) && self.grading.is_some()) || self.writing.is_some()
     }
 }
 

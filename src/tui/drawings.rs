@@ -58,6 +58,8 @@ pub struct Drawings {
     pub hits: usize,
     /// `v` was pressed while the new form was still being drawn: keep the place once it is.
     pub keep_place: bool,
+    /// Drawings asked for before their question moved: `(asked as, now)`.
+    renamed: Vec<(DrawingKey, DrawingKey)>,
 }
 
 impl Default for Drawings {
@@ -69,6 +71,7 @@ impl Default for Drawings {
             next: None,
             hits: 0,
             keep_place: false,
+            renamed: Vec::new(),
         }
     }
 }
@@ -111,6 +114,10 @@ impl Drawings {
     }
 
     pub fn arrived(&mut self, key: DrawingKey, arranged: Arc<Arranged>) {
+        let key = match self.renamed.iter().position(|(old, _)| *old == key) {
+            Some(i) => self.renamed.remove(i).1,
+            None => key,
+        };
         self.asked.retain(|k| *k != key);
         self.keep(key, arranged);
         if let (Some(job), Drawer::Elsewhere(draw)) = (self.next.take(), &self.drawer)
@@ -118,6 +125,30 @@ impl Drawings {
         {
             self.asked.push(job.key);
             draw(job);
+        }
+    }
+
+    /// A question was put in at `from`: the drawings of the questions from there on are
+    /// theirs again under their new places (one asked for and still being drawn comes
+    /// back under its old place: it is renamed as it arrives).
+    pub fn shifted(&mut self, from: usize) {
+        let moved = |k: &mut DrawingKey| {
+            if k.question >= from {
+                k.question += 1;
+            }
+        };
+        for (key, _) in &mut self.kept {
+            moved(key);
+        }
+        for key in &mut self.asked {
+            let old = *key;
+            moved(key);
+            if *key != old {
+                self.renamed.push((old, *key));
+            }
+        }
+        if let Some(job) = &mut self.next {
+            moved(&mut job.key);
         }
     }
 

@@ -268,6 +268,11 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
     }
 }
 
+/// While the rest of the quiz is written, this key stops the writing on the question and
+/// the overview screens, where it means nothing else (asks first). Not a row of the table:
+/// on a question opened from the review the same key goes back to it.
+pub const STOP_WRITING: Key = Code(KeyCode::Esc);
+
 /// Below the minimum size nothing is drawn and only this key (and Ctrl-C) acts: it quits.
 pub const QUIT_WHEN_TOO_SMALL: Key = Char('q');
 

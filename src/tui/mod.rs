@@ -15,6 +15,7 @@ mod help;
 mod keymap;
 mod layout;
 mod markdown;
+pub mod rest;
 mod results_text;
 mod terminal;
 pub mod theme;
@@ -53,7 +54,23 @@ pub fn run(session: Session, settings: Settings) -> Result<Finished> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(event_loop(session, settings))
+    runtime.block_on(event_loop(session, settings, None))
+}
+
+/// As [`run`], for a quiz still being written: `session` holds its first questions,
+/// `writing` what is known of the rest, and `feed` brings the rest as it is written. The
+/// question screen opens on the first question at once.
+pub fn run_growing(
+    session: Session,
+    settings: Settings,
+    writing: rest::Writing,
+    feed: generating::Feed,
+) -> Result<Finished> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(event_loop(session, settings, Some((writing, feed))))
 }
 
 /// How often the window looks at who saves the attempt.
@@ -71,6 +88,19 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
                 || (key.code == KeyCode::Char('c')
                     && key.modifiers.contains(KeyModifiers::CONTROL));
             quit.then_some(Action::ForceQuit)
+        }
+        // Esc while the rest of the quiz is written, where it means nothing else: stop it.
+        Event::Key(key)
+            if key.kind != KeyEventKind::Release
+                && keymap::fits(keymap::STOP_WRITING, &key)
+                && app.writing.is_some()
+                && matches!(
+                    app.context(),
+                    keymap::Context::Question | keymap::Context::Overview
+                )
+                && !app.from_review() =>
+        {
+            Some(Action::StopWriting)
         }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             let context = app.context();
@@ -112,10 +142,20 @@ fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Opt
     }
 }
 
-async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
+async fn event_loop(
+    session: Session,
+    settings: Settings,
+    growing: Option<(rest::Writing, generating::Feed)>,
+) -> Result<Finished> {
     let mut guard = terminal::enter(settings.mouse).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height));
+    let mut feed = growing.map(|(writing, feed)| {
+        app.writing = Some(writing);
+        // The first question is ready: it is on screen at once.
+        update::update(&mut app, Action::Start);
+        feed
+    });
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     app.drawings.drawer = drawings::on_threads(tx.clone());
     update::refresh(&mut app);
@@ -137,6 +177,7 @@ async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
                 None => Some(Action::ForceQuit),
             },
             Some(action) = rx.recv() => Some(action),
+            Some(news) = written(feed.as_mut()) => Some(Action::Writing(Box::new(news))),
             () = tick(ticker.as_mut()) => Some(Action::Tick),
             _ = poll.tick() => Some(Action::Poll),
             _ = signals.recv() => Some(Action::ForceQuit),
@@ -169,6 +210,11 @@ async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
                                 start_grading(&app, previous, g.grader.clone(), tx.clone())
                             });
                     }
+                    Effect::StopWriting => {
+                        if let Some(feed) = &feed {
+                            feed.cancel();
+                        }
+                    }
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {
                             task.abort();
@@ -200,11 +246,17 @@ async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
         };
         guard.draw(&app)?;
     }
+    let writing_note = end_writing(&mut app, feed);
     update::save_batch(&mut app);
     if let Some(task) = grading_task {
         task.abort();
     }
     drop(guard);
+    Ok(finished(app, writing_note))
+}
+
+/// What the UI hands back once it closed.
+fn finished(app: App, writing_note: Option<String>) -> Finished {
     let failures = app
         .grading
         .iter()
@@ -214,12 +266,51 @@ async fn event_loop(session: Session, settings: Settings) -> Result<Finished> {
             _ => None,
         })
         .collect();
-    Ok(Finished {
+    Finished {
         results: app.results,
         post: app.post,
         failures,
         session: app.session,
-    })
+        writing_note,
+    }
+}
+
+/// Quitting while the rest is written stops it: what was written is kept, with its
+/// answers. What became of it, for the line after the UI.
+fn end_writing(app: &mut App, feed: Option<generating::Feed>) -> Option<String> {
+    if let Some(feed) = feed {
+        feed.cancel();
+    }
+    let writing = app.writing.as_ref()?;
+    if writing.ended.is_some() {
+        return writing.ended.clone();
+    }
+    app.status = None;
+    update::writing::keep_written(app, None);
+    app.writing
+        .as_ref()
+        .and_then(|w| w.ended.clone())
+        .or_else(|| app.status.clone())
+}
+
+/// The next thing the writing tells (never, without a writing).
+async fn written(
+    feed: Option<&mut generating::Feed>,
+) -> Option<crate::generate::growing::WritingNews> {
+    let Some(feed) = feed else {
+        return std::future::pending().await;
+    };
+    match feed.next().await {
+        Some(generating::Written::Stage(stage)) => {
+            Some(crate::generate::growing::WritingNews::Stage(stage))
+        }
+        Some(generating::Written::Done(answer)) => {
+            Some(crate::generate::growing::WritingNews::Done(answer.map_err(
+                |e| (!generating::is_cancelled(&e)).then(|| format!("{e:#}")),
+            )))
+        }
+        None => std::future::pending().await,
+    }
 }
 
 async fn tick(ticker: Option<&mut tokio::time::Interval>) {

@@ -72,7 +72,7 @@ impl Repo {
         }
     }
 
-    fn quizz(&self, server: &FakeMessages, args: &[&str]) -> Command {
+    pub fn quizz(&self, server: &FakeMessages, args: &[&str]) -> Command {
         let home = self.home.path();
         let mut cmd = quizz(home);
         cmd.args(args)

@@ -69,6 +69,7 @@ mod tui_discover;
 mod tui_generate;
 mod tui_github;
 mod tui_grading;
+mod tui_growing;
 mod tui_safety;
 mod tui_signals;
 mod tui_tmux;

@@ -65,13 +65,21 @@ fn realistic(c: &mut Criterion) {
                 .collect();
             per.sort();
             let (median, slowest) = (per[per.len() / 2], per[per.len() - 1]);
+            let next: Vec<String> = per
+                .iter()
+                .rev()
+                .skip(1)
+                .take(4)
+                .map(|(t, i)| format!("{} {t:?}", set[*i].0))
+                .collect();
             println!(
-                "{name} set at {width} columns: {} diagrams, median {:?} ({}), slowest {:?} ({})",
+                "{name} set at {width} columns: {} diagrams, median {:?} ({}), slowest {:?} ({}); next {}",
                 set.len(),
                 median.0,
                 set[median.1].0,
                 slowest.0,
-                set[slowest.1].0
+                set[slowest.1].0,
+                next.join(", ")
             );
             let median_src = set[median.1].1.clone();
             c.bench_function(&format!("{name}_median_diagram_w{width}"), |b| {

@@ -9,7 +9,7 @@ mod draw;
 mod state;
 
 pub use draw::draw;
-pub use state::{Action, Effect, Phase, State, update};
+pub use state::{Action, Effect, Phase, State, is_cancelled, update};
 
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,7 @@ use tokio::sync::mpsc;
 
 use super::terminal;
 use super::theme::Theme;
+use crate::generate::growing::Growing;
 use crate::generate::{Cancel, Stage};
 use crate::quiz::Quiz;
 
@@ -51,10 +52,23 @@ pub enum GenerationOutcome {
     Failed(anyhow::Error),
 }
 
+/// How a screen that hands over its first question ended.
+pub enum GrowingOutcome {
+    Ended(GenerationOutcome),
+    /// The first question passed its checks: it can be taken while `feed` brings the rest.
+    FirstReady {
+        growing: Growing,
+        feed: Feed,
+    },
+}
+
 /// The job that writes the quiz: tells each stage, stops when cancelled (then returns
 /// [`crate::generate::GenerateError::Cancelled`] or any answer: a cancelled screen drops it).
-pub trait WriteJob: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send {}
-impl<J: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send> WriteJob for J {}
+pub trait WriteJob:
+    FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send + 'static
+{
+}
+impl<J: FnOnce(&mut dyn FnMut(&Stage), &Cancel) -> Result<Quiz> + Send + 'static> WriteJob for J {}
 
 /// How often the spinner and the elapsed time move.
 const TICK: Duration = Duration::from_millis(200);
@@ -63,41 +77,121 @@ const TICK: Duration = Duration::from_millis(200);
 /// one), and returns how it ended once the terminal is restored. A cancel waits for the
 /// job to return (it does quickly: the model's request is dropped).
 pub fn run_generation(screen: GenerationScreen, job: impl WriteJob) -> Result<GenerationOutcome> {
+    match run_screen(screen, job, None)? {
+        GrowingOutcome::Ended(outcome) => Ok(outcome),
+        GrowingOutcome::FirstReady { .. } => {
+            anyhow::bail!("the generation screen handed over a question nobody asked for")
+        }
+    }
+}
+
+/// As [`run_generation`], but a quiz written a question at a time (the pipeline) ends the
+/// screen as soon as its first question is ready: the job goes on, and the rest of what it
+/// tells comes through the [`Feed`]. `pr_number`: the quiz's.
+pub fn run_generation_growing(
+    screen: GenerationScreen,
+    job: impl WriteJob,
+    pr_number: u64,
+) -> Result<GrowingOutcome> {
+    run_screen(screen, job, Some(Growing::new(pr_number)))
+}
+
+fn run_screen(
+    screen: GenerationScreen,
+    job: impl WriteJob,
+    growing: Option<Growing>,
+) -> Result<GrowingOutcome> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let cancel = Cancel::new();
-    std::thread::scope(|scope| {
-        // Whatever ends the screen, an error too, stops the job: the scope waits for it.
-        let _stop = CancelOnDrop(cancel.clone());
-        runtime.block_on(event_loop(screen, job, scope, &cancel))
-    })
+    runtime.block_on(event_loop(screen, job, growing))
 }
 
-struct CancelOnDrop(Cancel);
+/// The thread that writes the quiz. Dropped, it is cancelled and waited for.
+struct Worker {
+    cancel: Cancel,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
 
-impl Drop for CancelOnDrop {
+impl Drop for Worker {
     fn drop(&mut self) {
-        self.0.cancel();
+        self.cancel.cancel();
+        if let Some(handle) = self.handle.take() {
+            // It returns at once once cancelled. A panic there was said already.
+            let _ = handle.join();
+        }
     }
 }
 
-async fn event_loop<'scope>(
+/// What the writing tells after the screen handed over its first question.
+#[allow(clippy::large_enum_variant)] // one at a time, straight from the channel
+pub enum Written {
+    Stage(Stage),
+    /// The job returned: the whole quiz, or why not.
+    Done(Result<Quiz>),
+}
+
+/// The rest of a quiz being written, after its first question was handed over: the stages
+/// as they come, then the job's answer. Dropped, the writing is cancelled (and waited for).
+pub struct Feed {
+    rx: mpsc::UnboundedReceiver<Action>,
+    worker: Worker,
+    done: bool,
+    /// When the writing started, and each stage with when it came (since then).
+    pub started: Instant,
+    pub stages: Vec<(Duration, Stage)>,
+}
+
+impl Feed {
+    /// The next thing the writing tells; `None` once it answered.
+    pub async fn next(&mut self) -> Option<Written> {
+        if self.done {
+            return None;
+        }
+        loop {
+            match self.rx.recv().await {
+                Some(Action::Stage(stage)) => return Some(Written::Stage(stage)),
+                Some(Action::Done(answer)) => {
+                    self.done = true;
+                    return Some(Written::Done(answer));
+                }
+                Some(_) => {}
+                None => {
+                    self.done = true;
+                    return Some(Written::Done(Err(stopped_without_answer())));
+                }
+            }
+        }
+    }
+
+    /// Asks the writing to stop: it answers (through [`Feed::next`]) soon after.
+    pub fn cancel(&self) {
+        self.worker.cancel.cancel();
+    }
+}
+
+fn stopped_without_answer() -> anyhow::Error {
+    anyhow::anyhow!("the thread writing the quiz stopped without an answer")
+}
+
+async fn event_loop(
     screen: GenerationScreen,
-    job: impl WriteJob + 'scope,
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    cancel: &Cancel,
-) -> Result<GenerationOutcome> {
+    job: impl WriteJob,
+    growing: Option<Growing>,
+) -> Result<GrowingOutcome> {
+    let cancel = Cancel::new();
     let mut guard = terminal::enter(false).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
     let offered = screen.offer.is_some();
     let mut state = State::new(screen, (size.width, size.height), Instant::now());
+    state.growing = growing;
     let (tx, mut rx) = mpsc::unbounded_channel::<Action>();
     // Held until the job starts: once the job has it, a closed channel means it ended.
     let mut sender = Some(tx);
     let mut job = Some(job);
-    let mut worker = None;
+    // Whatever ends the screen, an error too, stops the job and waits for it.
+    let mut worker: Option<Worker> = None;
     let mut events = EventStream::new();
     let mut ticker = tokio::time::interval(TICK);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -112,13 +206,13 @@ async fn event_loop<'scope>(
                 Effect::None => {}
                 Effect::StartJob => {
                     if let (Some(job), Some(tx)) = (job.take(), sender.take()) {
-                        worker = Some(start(scope, job, tx, cancel.clone()));
+                        worker = Some(start(job, tx, cancel.clone()));
                     }
                 }
                 Effect::Cancel => cancel.cancel(),
             }
         }
-        if state.outcome.is_some() {
+        if state.outcome.is_some() || state.handed_over() {
             break;
         }
         if !state.quiet {
@@ -131,39 +225,50 @@ async fn event_loop<'scope>(
                 None => Some(Action::Leave),
             },
             message = rx.recv(), if worker.is_some() => Some(message.unwrap_or_else(|| {
-                Action::Done(Err(anyhow::anyhow!(
-                    "the thread writing the quiz stopped without an answer"
-                )))
+                Action::Done(Err(stopped_without_answer()))
             })),
             _ = ticker.tick() => Some(Action::Tick(Instant::now())),
             _ = signals.recv() => Some(Action::Signal),
         };
     }
-    if let Some(worker) = worker {
-        // It has sent its answer: it returns at once. A panic there was said already.
-        let _ = worker.join();
+    if state.handed_over()
+        && let (Some(growing), Some(worker), Some(started)) =
+            (state.growing.take(), worker.take(), state.started)
+    {
+        drop(guard);
+        let feed = Feed {
+            rx,
+            worker,
+            done: false,
+            started,
+            stages: std::mem::take(&mut state.stages),
+        };
+        return Ok(GrowingOutcome::FirstReady { growing, feed });
     }
+    // It has sent its answer: it returns at once.
+    drop(worker);
     drop(guard);
     state
         .outcome
         .take()
+        .map(GrowingOutcome::Ended)
         .context("the generation screen ended without an outcome")
 }
 
-/// Runs `job` on a thread of `scope`; its stages and its answer come back through `tx`.
-fn start<'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    job: impl WriteJob + 'scope,
-    tx: mpsc::UnboundedSender<Action>,
-    cancel: Cancel,
-) -> std::thread::ScopedJoinHandle<'scope, ()> {
-    scope.spawn(move || {
+/// Runs `job` on a thread; its stages and its answer come back through `tx`.
+fn start(job: impl WriteJob, tx: mpsc::UnboundedSender<Action>, cancel: Cancel) -> Worker {
+    let stop = cancel.clone();
+    let handle = std::thread::spawn(move || {
         let mut on_stage = |stage: &Stage| {
             let _ = tx.send(Action::Stage(stage.clone()));
         };
-        let answer = job(&mut on_stage, &cancel);
+        let answer = job(&mut on_stage, &stop);
         let _ = tx.send(Action::Done(answer));
-    })
+    });
+    Worker {
+        cancel,
+        handle: Some(handle),
+    }
 }
 
 /// What a terminal event means on the screen. Below the minimum size nothing is drawn,

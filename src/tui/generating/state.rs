@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use super::{GenerationOutcome, GenerationScreen};
+use crate::generate::growing::Growing;
 use crate::generate::{GenerateError, Stage};
 use crate::quiz::Quiz;
 use crate::tui::layout::{MIN_HEIGHT, MIN_WIDTH};
@@ -55,6 +56,9 @@ pub struct State {
     pub outcome: Option<GenerationOutcome>,
     /// A signal came: nothing more is drawn.
     pub quiet: bool,
+    /// A quiz written a question at a time, handed over as soon as its first question is
+    /// ready (`None`: the screen waits for the whole quiz).
+    pub growing: Option<Growing>,
 }
 
 impl State {
@@ -74,6 +78,7 @@ impl State {
             size,
             outcome: None,
             quiet: false,
+            growing: None,
         }
     }
 
@@ -93,6 +98,14 @@ impl State {
             .find(|(_, s)| !s.is_event())
             .map_or(Duration::ZERO, |(at, _)| *at);
         self.elapsed().saturating_sub(since)
+    }
+
+    /// The first question of a quiz written a question at a time is ready, while writing
+    /// (not after a cancel): the screen ends and the question is taken.
+    pub fn handed_over(&self) -> bool {
+        self.phase == Phase::Running
+            && self.outcome.is_none()
+            && self.growing.as_ref().is_some_and(Growing::first_ready)
     }
 
     pub fn fits(&self) -> bool {
@@ -132,6 +145,9 @@ pub fn update(state: &mut State, action: Action) -> Effect {
             Effect::None
         }
         Action::Stage(came) => {
+            if let Some(growing) = state.growing.as_mut() {
+                growing.apply(&came);
+            }
             if matches!(came, Stage::Asking { .. }) {
                 state.tokens = None;
             }
@@ -159,7 +175,7 @@ pub fn update(state: &mut State, action: Action) -> Effect {
     }
 }
 
-fn is_cancelled(e: &anyhow::Error) -> bool {
+pub fn is_cancelled(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<GenerateError>()
             .is_some_and(|g| matches!(g, GenerateError::Cancelled))

@@ -14,7 +14,7 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
     let width = usize::from(area.width);
     let mut left = format!(" quizz · {}", sanitize_line(title));
-    let (done, all) = (app.session.answered_count(), app.question_count());
+    let (done, all) = (app.session.answered_count(), app.planned_count());
     let mut right = format!("{done}/{all} answered ");
     // A long title gives way: the count goes short, then the title is cut.
     if display_width(&left) + display_width(&right) + 1 > width {
@@ -38,7 +38,7 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
 pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
     let current = app.current();
-    let cells: Vec<(String, bool)> = app
+    let mut cells: Vec<(String, bool)> = app
         .session
         .quiz
         .questions
@@ -60,6 +60,11 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
             (format!("{lead}{}{glyph}", i + 1), i == current)
         })
         .collect();
+    let progress = app.writing.as_ref().map(|w| {
+        cells = writing_cells(&w.growing, cells.drain(..));
+        w.progress(app.clock)
+    });
+    let current = cells.iter().position(|(_, on)| *on).unwrap_or(0);
     let width = usize::from(area.width);
     // Start far enough left that the current cell fits.
     let mut start = 0;
@@ -88,8 +93,38 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(text.clone(), style));
         spans.push(Span::raw(" "));
     }
+    // The writing of the rest, after the cells: what runs and for how long.
+    if let Some(progress) = progress {
+        let room = width.saturating_sub(used + 1);
+        if room > 8 {
+            let text = super::lines::clip(&sanitize_line(&progress), room);
+            spans.push(Span::styled(format!(" {text}"), theme.warn()));
+        }
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
+
+/// The strip of a quiz being written: its questions' cells in slot order, with `N✎` for
+/// each slot still being written (N: the place it will have); slots left out are gone.
+fn writing_cells(
+    growing: &crate::generate::growing::Growing,
+    mut ready: impl Iterator<Item = (String, bool)>,
+) -> Vec<(String, bool)> {
+    use crate::generate::growing::Slot;
+    let mut cells = Vec::new();
+    for slot in growing.slots.iter().filter(|s| !matches!(s, Slot::Dropped)) {
+        let place = cells.len() + 1;
+        match slot {
+            Slot::Ready(_) => cells.extend(ready.next()),
+            _ => cells.push((format!(" {place}✎"), false)),
+        }
+    }
+    cells.extend(ready);
+    cells
+}
+
+/// The footer's hint while the rest of the quiz is written (after `Esc`).
+const STOP: &str = " stop writing  ";
 
 /// The keys that work here (from the keymap), or the status message when there is one.
 /// When they do not all fit, the least needed go first; `? help` and `q quit` stay.
@@ -122,7 +157,21 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     }
     // Two keys a hint while every main hint fits so, else one: `Space choose` rather
     // than `Space/Enter choose` and no `v`.
-    let width = usize::from(area.width);
+    // While the rest is written, Esc stops it (the keymap's Esc means nothing here).
+    let stop_writing = app
+        .writing
+        .as_ref()
+        .is_some_and(|w| w.pending() > 0 && !w.stopping)
+        && matches!(
+            app.context(),
+            crate::tui::Context::Question | crate::tui::Context::Overview
+        )
+        && !app.from_review();
+    let width = usize::from(area.width).saturating_sub(if stop_writing {
+        key_label(crate::tui::keymap::STOP_WRITING).len() + STOP.len()
+    } else {
+        0
+    });
     let named = |keys: usize| {
         let all = hints_naming(app.context(), &app.hint_filter(), keys);
         let keep = fitting(&all, width);
@@ -133,6 +182,13 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         (all, keep) = named(1);
     }
     let mut spans = vec![Span::raw(" ")];
+    if stop_writing {
+        spans.push(Span::styled(
+            key_label(crate::tui::keymap::STOP_WRITING),
+            theme.key(),
+        ));
+        spans.push(Span::raw(STOP));
+    }
     for ((keys, label, _), _) in all.into_iter().zip(keep).filter(|(_, k)| *k) {
         spans.push(Span::styled(keys, theme.key()));
         spans.push(Span::raw(format!(" {label}  ")));

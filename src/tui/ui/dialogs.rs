@@ -89,6 +89,14 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
             "start again",
             "keep this one",
         ),
+        Confirm::StopWriting { ready } => (
+            " Stop writing? ",
+            format!(
+                "Stop writing the rest, and take the {ready} questions written? Your answers stay; the quiz is kept as it is (--regenerate writes a fresh one)."
+            ),
+            "stop and take them",
+            "keep writing",
+        ),
         Confirm::ClearAnswer { id, chars } => (
             " Clear the answer? ",
             format!(

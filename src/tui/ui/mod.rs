@@ -57,7 +57,7 @@ fn position_title(app: &App) -> String {
         "{} · Question {}/{} · {kind}",
         source_title(app),
         app.current() + 1,
-        app.question_count()
+        app.planned_count()
     )
 }
 

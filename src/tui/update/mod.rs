@@ -7,6 +7,7 @@
 mod editing;
 mod grading;
 mod navigation;
+pub mod writing;
 
 pub use super::undo::Undo;
 
@@ -36,6 +37,8 @@ pub enum Effect {
         previous: Vec<Outcome>,
     },
     CancelGrading,
+    /// Stop writing the rest of the quiz (it answers with what it was cancelled at).
+    StopWriting,
 }
 
 /// Applies one action; then keeps the current question's diagrams drawn for its width
@@ -62,7 +65,7 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
     let before = (app.on_question(), app.current());
-    let effect = apply(app, action);
+    let effect = writing::handle(app, &action).unwrap_or_else(|| apply(app, action));
     if (app.on_question(), app.current()) != before && app.on_question() {
         app.arrived = Some(Instant::now());
     }
@@ -92,6 +95,11 @@ pub fn refresh(app: &mut App) {
     refresh_diagrams(app);
     grading::refresh_result_diagrams(app);
     crate::tui::view::measure::refresh(app);
+}
+
+/// Opens question `index` (a question the taker waited for has arrived).
+pub fn go_to(app: &mut App, index: usize) {
+    navigation::go(app, index);
 }
 
 /// After a batch of input, before drawing: write what changed, so what is on screen is
@@ -185,8 +193,9 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => toggle_list(app),
         Action::ToggleComparison => toggle_comparison(app),
-        // Handled by the rating they rate or skip; without one they mean nothing.
-        Action::SkipRating | Action::Rate(_) => {}
+        // Handled by the rating they rate or skip; without one they mean nothing. The
+        // writing's own are handled before (`writing::handle`).
+        Action::SkipRating | Action::Rate(_) | Action::Writing(_) | Action::StopWriting => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),
@@ -406,6 +415,7 @@ fn confirm(app: &mut App) -> Effect {
         }
         Some(Confirm::Submit { .. }) => return grading::submit(app, true),
         Some(Confirm::NewAttempt { .. }) => grading::start_new_attempt(app),
+        Some(Confirm::StopWriting { .. }) => return writing::stop_confirmed(app),
         Some(Confirm::Notice { .. }) | None => {}
     }
     Effect::None

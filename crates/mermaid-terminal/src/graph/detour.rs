@@ -6,9 +6,9 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
-use crate::graph::draw::{BLOCK, FRAME, Plane, bit, footnote};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
+use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, footnote};
 use crate::graph::rank::Ranked;
 use crate::style::Style;
 use crate::text::{display_width, max_width, wrap_all};
@@ -233,10 +233,6 @@ fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
     out
 }
 
-/// Why a drawing with lanes failed when a back edge found no way round (the same
-/// layering with its ports spread wider finds none either).
-pub const NO_WAY_ROUND: &str = "no way round for a back edge";
-
 /// Marks a cell a line cannot enter.
 const WALL: u32 = 1 << 20;
 
@@ -247,7 +243,7 @@ struct StepCosts<'a, 'p> {
     grid: Grid,
     /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
     /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
-    memo: Vec<[u32; 2]>,
+    memo: &'a mut Vec<[u32; 2]>,
 }
 
 const UNKNOWN: u32 = u32::MAX;
@@ -258,12 +254,10 @@ const NEAR: u32 = 1 << 29;
 const COST: u32 = NEAR - 1;
 
 impl<'a, 'p> StepCosts<'a, 'p> {
-    fn new(p: &'a Plane<'p>, grid: Grid) -> Self {
-        StepCosts {
-            p,
-            grid,
-            memo: vec![[UNKNOWN; 2]; grid.rows * grid.cols],
-        }
+    fn new(p: &'a Plane<'p>, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
+        memo.clear();
+        memo.resize(grid.rows * grid.cols, [UNKNOWN; 2]);
+        StepCosts { p, grid, memo }
     }
 
     /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
@@ -307,9 +301,24 @@ impl<'a, 'p> StepCosts<'a, 'p> {
     }
 }
 
+/// The search's buffers, kept from one search to the next: allocating them afresh (and
+/// the page faults of memory just returned) was a fifth of a route's time.
+#[derive(Default)]
+struct Scratch {
+    memo: Vec<[u32; 2]>,
+    goal: Vec<u8>,
+    dist: Vec<u32>,
+    prev: Vec<u32>,
+    buckets: Buckets,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
 /// Route every taken-out back edge, the shortest spans first so longer ones go round
 /// them; `Err` when one has no way round.
-pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), String> {
+pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> {
     let mut order = r.lanes.clone();
     let span = |e: usize| {
         let edge = &g.edges[e];
@@ -358,13 +367,15 @@ fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     }
 }
 
-fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), String> {
+fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let grid = grid(p, 6, lanes);
     let cols = grid.cols;
     let starts = ports(p, edge.from, grid);
     let goals = ports(p, edge.to, grid);
-    let path = search(p, edge.to, grid, &starts, &goals).ok_or(NO_WAY_ROUND)?;
+    let path = SCRATCH
+        .with(|scratch| search(&mut scratch.borrow_mut(), p, edge.to, grid, &starts, &goals))
+        .ok_or(DrawError::NoWayRound)?;
     let end = path[path.len() - 1];
     let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
     let cell_of = |s: usize| ((s / 4) / cols, (s / 4) % cols);
@@ -406,6 +417,11 @@ struct Buckets {
 const NONE: u32 = u32::MAX;
 
 impl Buckets {
+    fn clear(&mut self) {
+        self.head.clear();
+        self.arena.clear();
+    }
+
     fn push(&mut self, f: u32, s: usize) {
         let f = f as usize;
         if self.head.len() <= f {
@@ -426,86 +442,150 @@ impl Buckets {
 /// The cheapest way (as states: cell × direction of travel) from one of `starts` to one of
 /// `goals`, arriving towards the target; `None` when there is none.
 fn search(
+    scratch: &mut Scratch,
     p: &Plane,
     target: usize,
     grid: Grid,
     starts: &[Port],
     goals: &[Port],
 ) -> Option<Vec<usize>> {
-    let (rows, cols) = (grid.rows, grid.cols);
-    let cells = rows * cols;
-    let state = |cell: (usize, usize), d: Dir4| (cell.0 * cols + cell.1) * 4 + index(d);
+    let cells = grid.rows * grid.cols;
+    let Scratch {
+        memo,
+        goal,
+        dist,
+        prev,
+        buckets,
+    } = scratch;
     // which way a line must arrive at each goal cell
-    let mut goal = vec![0u8; cells];
+    goal.clear();
+    goal.resize(cells, 0);
     for port in goals {
-        goal[port.cell.0 * cols + port.cell.1] |= 1 << index(opposite(port.out));
+        goal[port.cell.0 * grid.cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    let mut costs = StepCosts::new(p, grid);
-    // A* towards the target's outline (a bound on the steps left), with a bucket queue:
-    // costs are small integers and the bound is consistent, so buckets fill in order.
-    let (trow, tcol) = p.box_at[target];
-    let (tw, th) = p.plan.boxes[target];
-    let (r0, r1) = (trow.saturating_sub(1), trow + th);
-    let (c0, c1) = (tcol.saturating_sub(1), tcol + tw);
-    let bound = |at: usize| {
-        let (row, col) = (at / cols, at % cols);
+    dist.clear();
+    dist.resize(cells * 4, u32::MAX);
+    prev.clear();
+    prev.resize(cells * 4, u32::MAX);
+    buckets.clear();
+    let mut queue = Queue {
+        costs: StepCosts::new(p, grid, memo),
+        bound: Bound::round(p, target),
+        grid,
+        goal,
+        dist,
+        prev,
+        buckets,
+    };
+    let found = queue.cheapest(starts);
+    Some(path_back(prev, found?))
+}
+
+/// A lower bound on the steps left: the distance to the ring of cells round the target's
+/// box (the search is A* towards it).
+#[derive(Clone, Copy)]
+struct Bound {
+    rows: (usize, usize),
+    cols: (usize, usize),
+}
+
+impl Bound {
+    fn round(p: &Plane, target: usize) -> Self {
+        let (trow, tcol) = p.box_at[target];
+        let (tw, th) = p.plan.boxes[target];
+        Bound {
+            rows: (trow.saturating_sub(1), trow + th),
+            cols: (tcol.saturating_sub(1), tcol + tw),
+        }
+    }
+
+    fn at(self, (row, col): (usize, usize)) -> u32 {
+        let (r0, r1) = self.rows;
+        let (c0, c1) = self.cols;
         let dr = r0.saturating_sub(row) + row.saturating_sub(r1);
         let dc = c0.saturating_sub(col) + col.saturating_sub(c1);
         u32::try_from(dr + dc).unwrap_or(u32::MAX / 4)
-    };
-    let mut dist = vec![u32::MAX; cells * 4];
-    let mut prev = vec![u32::MAX; cells * 4];
-    let mut buckets = Buckets::default();
-    for port in starts {
-        let s = state(port.cell, port.out);
-        dist[s] = 0;
-        buckets.push(bound(s / 4), s);
     }
-    let mut found = None;
-    let mut f = 0;
-    'search: while f < buckets.head.len() {
-        while let Some(s) = buckets.pop(f) {
-            let at = s / 4;
-            let cost = dist[s];
-            if cost + bound(at) != f as u32 {
-                continue; // reached again more cheaply since
+}
+
+/// One search's state: states are cell × direction of travel (`cell * 4 + way`).
+struct Queue<'a> {
+    costs: StepCosts<'a, 'a>,
+    bound: Bound,
+    grid: Grid,
+    /// per cell: the ways a line may arrive at it to end there
+    goal: &'a [u8],
+    /// cheapest cost found to each state
+    dist: &'a mut [u32],
+    /// the state each was reached from
+    prev: &'a mut [u32],
+    buckets: &'a mut Buckets,
+}
+
+impl Queue<'_> {
+    /// The first goal state reached, the cheapest: with a bucket queue, as costs are
+    /// small integers and the bound is consistent, so buckets fill in order.
+    fn cheapest(&mut self, starts: &[Port]) -> Option<usize> {
+        let cols = self.grid.cols;
+        for port in starts {
+            let s = (port.cell.0 * cols + port.cell.1) * 4 + index(port.out);
+            self.dist[s] = 0;
+            self.buckets.push(self.bound.at(port.cell), s);
+        }
+        let mut f = 0;
+        while f < self.buckets.head.len() {
+            while let Some(s) = self.buckets.pop(f) {
+                let at = s / 4;
+                let cell = (at / cols, at % cols);
+                if self.dist[s] + self.bound.at(cell) != f as u32 {
+                    continue; // reached again more cheaply since
+                }
+                let d = DIRS[s % 4];
+                if self.goal[at] & (1 << index(d)) != 0 {
+                    return Some(s);
+                }
+                self.expand(s, cell, d);
             }
-            let cell = (at / cols, at % cols);
-            let d = DIRS[s % 4];
-            if goal[at] & (1 << index(d)) != 0 {
-                found = Some(s);
-                break 'search;
+            f += 1;
+        }
+        None
+    }
+
+    /// Every step from state `s` (at `cell`, running `d`) that is cheaper than known.
+    fn expand(&mut self, s: usize, cell: (usize, usize), d: Dir4) {
+        let cols = self.grid.cols;
+        let cost = self.dist[s];
+        let (_, crossing, _) = self.costs.get(cell, is_horizontal(d));
+        for nd in DIRS {
+            // no U-turns; no turn on a crossing
+            if nd == opposite(d) || (crossing && nd != d) {
+                continue;
             }
-            let (_, crossing, _) = costs.get(cell, is_horizontal(d));
-            for nd in DIRS {
-                // no U-turns; no turn on a crossing
-                if nd == opposite(d) || (crossing && nd != d) {
-                    continue;
-                }
-                let Some(next) = step(cell, nd, grid) else {
-                    continue;
-                };
-                let to = next.0 * cols + next.1;
-                let at_goal = goal[to] & (1 << index(nd)) != 0;
-                let (enter, _, near) = costs.get(next, is_horizontal(nd));
-                if enter >= WALL || (near && !at_goal) {
-                    continue;
-                }
-                let mut c = cost + STEP + enter;
-                if nd != d {
-                    c += TURN;
-                }
-                let ns = to * 4 + index(nd);
-                if c < dist[ns] {
-                    dist[ns] = c;
-                    prev[ns] = s as u32;
-                    buckets.push(c + bound(to), ns);
-                }
+            let Some(next) = step(cell, nd, self.grid) else {
+                continue;
+            };
+            let to = next.0 * cols + next.1;
+            let at_goal = self.goal[to] & (1 << index(nd)) != 0;
+            let (enter, _, near) = self.costs.get(next, is_horizontal(nd));
+            if enter >= WALL || (near && !at_goal) {
+                continue;
+            }
+            let mut c = cost + STEP + enter;
+            if nd != d {
+                c += TURN;
+            }
+            let ns = to * 4 + index(nd);
+            if c < self.dist[ns] {
+                self.dist[ns] = c;
+                self.prev[ns] = s as u32;
+                self.buckets.push(c + self.bound.at(next), ns);
             }
         }
-        f += 1;
     }
-    let end = found?;
+}
+
+/// The states from a start to `end`, following `prev` back.
+fn path_back(prev: &[u32], end: usize) -> Vec<usize> {
     let mut path = vec![end];
     while let Some(&before) = prev.get(*path.last().unwrap_or(&end)) {
         if before == u32::MAX {
@@ -514,7 +594,7 @@ fn search(
         path.push(before as usize);
     }
     path.reverse();
-    Some(path)
+    path
 }
 
 /// Lay the routed line on the canvas, with its ends joined to (or pointing at) the boxes,
@@ -525,7 +605,7 @@ fn draw_path(
     e: usize,
     corners: &[(usize, usize)],
     (start, target): (Port, Port),
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let owner = e as u32 + 1;
     let kind = edge.line;

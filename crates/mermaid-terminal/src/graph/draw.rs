@@ -9,277 +9,17 @@ use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
 use crate::graph::layout::{
-    Frame, NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
+    NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head,
 };
 use crate::graph::model::{Graph, NoteSide, Shape};
+use crate::graph::plane::{
+    DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph,
+};
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
 use crate::graph::shapes;
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width};
-
-pub(super) const BLOCK: u32 = u32::MAX;
-/// Frame owners start here (one owner per subgraph, so frames never overlap each other).
-pub(super) const FRAME: u32 = u32::MAX / 2;
-
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Occ {
-    pub(super) h: u32,
-    pub(super) v: u32,
-    pub(super) corner: bool,
-}
-
-/// Who holds each cell: a grid that grows on write (most drawings are small).
-pub(super) struct Occupancy {
-    pub(super) rows: Vec<Vec<Occ>>,
-    /// capacity of each new row
-    row_capacity: usize,
-}
-
-impl Occupancy {
-    fn with_capacity(rows: usize, cols: usize) -> Self {
-        Occupancy {
-            rows: Vec::with_capacity(rows),
-            row_capacity: cols,
-        }
-    }
-
-    pub(super) fn get(&self, &(row, col): &(usize, usize)) -> Option<&Occ> {
-        self.rows
-            .get(row)
-            .and_then(|r| r.get(col))
-            .filter(|o| **o != Occ::default())
-    }
-
-    fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
-        if self.rows.len() <= row {
-            let cap = self.row_capacity;
-            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
-        }
-        let r = &mut self.rows[row];
-        if r.len() <= col {
-            r.resize(col + 1, Occ::default());
-        }
-        &mut r[col]
-    }
-}
-
-pub(super) struct Plane<'a> {
-    pub(super) plan: &'a Plan,
-    pub(super) canvas: Canvas,
-    pub(super) glyphs: Glyphs,
-    pub(super) occ: Occupancy,
-    off: i64,
-    reversed: bool,
-    /// canvas (row, col) of each node's box
-    pub(super) box_at: Vec<(usize, usize)>,
-    /// canvas corner points of each segment's line
-    paths: Vec<Vec<(usize, usize)>>,
-    /// labels shown as footnotes under the drawing, in marker order
-    footnotes: Vec<String>,
-    /// the columns the drawing may take
-    pub(super) width: usize,
-}
-
-impl Plane<'_> {
-    fn main(&self, m: usize) -> usize {
-        if self.reversed {
-            self.plan.main_total - 1 - m
-        } else {
-            m
-        }
-    }
-
-    fn cross(&self, c: i64) -> usize {
-        (c + self.off).max(0) as usize
-    }
-
-    /// Canvas (row, col) of a plane point.
-    fn at(&self, m: usize, c: i64) -> (usize, usize) {
-        let (m, c) = (self.main(m), self.cross(c));
-        if self.plan.horizontal { (c, m) } else { (m, c) }
-    }
-
-    /// Direction on the canvas of "towards higher main".
-    fn forward(&self) -> Dir4 {
-        match (self.plan.horizontal, self.reversed) {
-            (false, false) => Dir4::Down,
-            (false, true) => Dir4::Up,
-            (true, false) => Dir4::Right,
-            (true, true) => Dir4::Left,
-        }
-    }
-
-    fn backward(&self) -> Dir4 {
-        match self.forward() {
-            Dir4::Down => Dir4::Up,
-            Dir4::Up => Dir4::Down,
-            Dir4::Right => Dir4::Left,
-            Dir4::Left => Dir4::Right,
-        }
-    }
-
-    pub(super) fn block(&mut self, row: usize, col: usize) {
-        *self.occ.entry((row, col)) = Occ {
-            h: BLOCK,
-            v: BLOCK,
-            corner: true,
-        };
-    }
-
-    fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
-        for rr in row..row + h {
-            for cc in col..col + w {
-                self.block(rr, cc);
-            }
-        }
-    }
-
-    /// Claim a cell for `owner` running horizontally or vertically.
-    fn claim(
-        &mut self,
-        row: usize,
-        col: usize,
-        horizontal: bool,
-        owner: u32,
-        corner: bool,
-    ) -> Result<(), String> {
-        let o = self.occ.entry((row, col));
-        let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
-        if mine == BLOCK || other == BLOCK {
-            return Err("an edge runs through a box or label".into());
-        }
-        if mine != 0 && mine != owner {
-            return Err("two edges overlap".into());
-        }
-        if other != 0
-            && other != owner
-            && (corner || o.corner || (owner >= FRAME && other >= FRAME))
-        {
-            return Err("an edge crosses another at a corner".into());
-        }
-        if horizontal {
-            o.h = owner;
-        } else {
-            o.v = owner;
-        }
-        o.corner |= corner;
-        Ok(())
-    }
-
-    /// A straight canvas line between two points sharing a row or a column.
-    pub(super) fn line(
-        &mut self,
-        a: (usize, usize),
-        b: (usize, usize),
-        kind: LineKind,
-        owner: u32,
-        corners: (bool, bool),
-    ) -> Result<(), String> {
-        if a.0 == b.0 {
-            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            for c in c0..=c1 {
-                let corner = (c == a.1 && corners.0) || (c == b.1 && corners.1);
-                self.claim(a.0, c, true, owner, corner)?;
-            }
-            if c0 != c1 {
-                self.canvas.hline(a.0, c0, c1, kind, Style::Arrow);
-            }
-        } else {
-            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
-            for r in r0..=r1 {
-                let corner = (r == a.0 && corners.0) || (r == b.0 && corners.1);
-                self.claim(r, a.1, false, owner, corner)?;
-            }
-            if r0 != r1 {
-                self.canvas.vline(a.1, r0, r1, kind, Style::Arrow);
-            }
-        }
-        Ok(())
-    }
-
-    /// A polyline through plane points.
-    fn polyline(&mut self, pts: &[(usize, i64)], kind: LineKind, owner: u32) -> Result<(), String> {
-        let pts: Vec<(usize, usize)> = pts.iter().map(|&(m, c)| self.at(m, c)).collect();
-        if pts.len() == 1 || pts.windows(2).all(|w| w[0] == w[1]) {
-            let p = pts[0];
-            self.claim(p.0, p.1, !self.plan.horizontal, owner, false)?;
-            let bits = if self.plan.horizontal {
-                LEFT | RIGHT
-            } else {
-                UP | DOWN
-            };
-            self.canvas.join(p.0, p.1, bits, kind, Style::Arrow);
-            return Ok(());
-        }
-        let n = pts.len();
-        for (i, w) in pts.windows(2).enumerate() {
-            if w[0] != w[1] {
-                self.line(w[0], w[1], kind, owner, (i > 0, i + 2 < n))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only?
-    pub(super) fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
-        (col..col + w).all(|c| match self.occ.get(&(row, c)) {
-            Some(o) => {
-                let foreign = |x: u32| x != 0 && x != own;
-                !foreign(o.h) && !foreign(o.v)
-            }
-            None => self.canvas.is_empty(row, c),
-        })
-    }
-
-    /// Text that lands on free cells (or on the cells of `own` edge).
-    pub(super) fn put_label(&mut self, row: usize, col: usize, text: &str) {
-        let w = display_width(text);
-        for c in col..col + w {
-            self.block(row, c);
-        }
-        self.canvas.text(row, col, text, Style::Label);
-    }
-
-    /// A multi-line label at the first of `spots` (top-left corners) where every line fits;
-    /// lines are centred on the widest one.
-    fn label_at_first(
-        &mut self,
-        spots: &[(usize, usize)],
-        lines: &[String],
-        own: u32,
-    ) -> Result<(), String> {
-        let w = max_width(lines);
-        let spot = spots.iter().copied().find(|&(row, col)| {
-            lines.iter().enumerate().all(|(k, line)| {
-                let lw = display_width(line);
-                self.label_fits(row + k, col + (w - lw) / 2, lw, own)
-            })
-        });
-        let (row, col) = spot.ok_or("an edge label overlaps")?;
-        for (k, line) in lines.iter().enumerate() {
-            let lw = display_width(line);
-            self.put_label(row + k, col + (w - lw) / 2, line);
-        }
-        Ok(())
-    }
-
-    /// Canvas rectangle (top, left, bottom, right) of a frame.
-    fn frame_rect(&self, f: &Frame) -> (usize, usize, usize, usize) {
-        let a = self.at(f.main0, f.cross0);
-        let b = self.at(f.main1, f.cross1);
-        (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1))
-    }
-}
-
-pub(super) fn bit(d: Dir4) -> u8 {
-    match d {
-        Dir4::Up => UP,
-        Dir4::Down => DOWN,
-        Dir4::Left => LEFT,
-        Dir4::Right => RIGHT,
-    }
-}
 
 /// A finished drawing, turned into lines only when chosen.
 pub struct Drawing {
@@ -315,7 +55,7 @@ pub fn draw(
     plan: &Plan,
     ascii: bool,
     width: usize,
-) -> Result<Drawing, String> {
+) -> Result<Drawing, DrawError> {
     let glyphs = Glyphs::new(ascii);
     // Leftmost cross coordinate of anything drawn (labels may hang left of their edge).
     let mut min_cross = plan.cross.iter().copied().min().unwrap_or(0);
@@ -378,53 +118,6 @@ pub fn draw(
         footnotes: p.footnotes,
         crossings,
     })
-}
-
-/// The k-th footnote marker: 1-9, then a-z.
-fn marker_glyph(k: usize) -> char {
-    const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyz";
-    MARKS.get(k).map_or('*', |&c| char::from(c))
-}
-
-/// A label with no room beside its edge: a marker on the edge's own line (on a straight
-/// cell no other line touches), and the label as a footnote under the drawing.
-pub(super) fn footnote(
-    p: &mut Plane,
-    path: &[(usize, usize)],
-    owner: u32,
-    text: String,
-) -> Result<(), String> {
-    let mut cells = Vec::new();
-    for w in path.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        if a.0 == b.0 {
-            let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            cells.extend((c0 + 1..c1).map(|c| (a.0, c)));
-        } else {
-            let (r0, r1) = (a.0.min(b.0), a.0.max(b.0));
-            cells.extend((r0 + 1..r1).map(|r| (r, a.1)));
-        }
-    }
-    // keep clear of the ends (heads, joins to boxes); the middle reads best
-    let n = cells.len();
-    let mid = n / 2;
-    let free = |p: &Plane, cell: &(usize, usize)| {
-        p.occ.get(cell).is_some_and(|o| {
-            let mine = |x: u32| x == owner;
-            (mine(o.h) && o.v == 0 || mine(o.v) && o.h == 0) && !o.corner
-        })
-    };
-    let cell = (0..n)
-        .filter(|&i| i > 0 && i + 1 < n || n <= 2)
-        .filter(|&i| free(p, &cells[i]))
-        .min_by_key(|&i| i.abs_diff(mid))
-        .map(|i| cells[i])
-        .ok_or("an edge label has no room")?;
-    let mark = marker_glyph(p.footnotes.len());
-    p.canvas.put(cell.0, cell.1, mark, Style::Label);
-    p.block(cell.0, cell.1);
-    p.footnotes.push(text);
-    Ok(())
 }
 
 /// Phase 1: node boxes.
@@ -574,11 +267,11 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
 }
 
 /// Phase 2: subgraph frames (titles come last, clear of the edges).
-fn frames(p: &mut Plane) -> Result<(), String> {
+fn frames(p: &mut Plane) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let (r0, c0, r1, c1) = p.frame_rect(f);
         let owner = FRAME + f.cluster as u32;
-        let overlap = |_| "a subgraph frame overlaps".to_string();
+        let overlap = |_| DrawError::Overlap("a subgraph frame overlaps");
         for c in c0..=c1 {
             for rr in [r0, r1] {
                 p.claim(rr, c, true, owner, c == c0 || c == c1)
@@ -596,7 +289,7 @@ fn frames(p: &mut Plane) -> Result<(), String> {
 }
 
 /// Phase 3: one piece of an edge between two layers, with the heads at its ends.
-fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String> {
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawError> {
     let plan = p.plan;
     let s: &Seg = &r.segs[si];
     let e = &g.edges[s.edge];
@@ -682,7 +375,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), String
 }
 
 /// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
-fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), String> {
+fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
     let plan = p.plan;
     let Some(at) = plan.label_at[si] else {
         return Ok(());
@@ -797,7 +490,7 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
 }
 
 /// Phase 5: frame titles on the top border, on a stretch no edge crosses.
-fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
+fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let title = &g.clusters[f.cluster].title;
         if title.is_empty() {
@@ -830,7 +523,7 @@ fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), String> {
 }
 
 /// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
-fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), String> {
+fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
     let e = &g.edges[ei];
     let n = e.from;
     let (row, col) = p.box_at[n];

@@ -12,6 +12,7 @@ mod model;
 mod parse_class;
 mod parse_flowchart;
 mod parse_state;
+mod plane;
 mod rank;
 mod refs;
 mod route;
@@ -350,12 +351,9 @@ fn draw_stage(
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
-    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| {
-        if e == detour::NO_WAY_ROUND {
-            Stage::NoWayRound
-        } else {
-            Stage::Overlap
-        }
+    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
+        plane::DrawError::NoWayRound => Stage::NoWayRound,
+        plane::DrawError::Overlap(_) => Stage::Overlap,
     })?;
     Ok((plan, drawing))
 }

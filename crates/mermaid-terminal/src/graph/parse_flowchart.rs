@@ -401,24 +401,7 @@ pub fn parse_link(cur: &mut Cursor) -> Option<Link> {
         (Head::None, 0)
     };
     let body = &r[body_start..];
-    let (line, len) = if body.starts_with("-.") {
-        let dots = body[1..].len() - body[1..].trim_start_matches('.').len();
-        let after = &body[1 + dots..];
-        let dash = usize::from(after.starts_with('-'));
-        (LineKind::Dotted, 1 + dots + dash)
-    } else if body.starts_with("--") {
-        (
-            LineKind::Solid,
-            body.len() - body.trim_start_matches('-').len(),
-        )
-    } else if body.starts_with("==") {
-        (
-            LineKind::Thick,
-            body.len() - body.trim_start_matches('=').len(),
-        )
-    } else {
-        return None;
-    };
+    let (line, len) = shaft(body)?;
     let mut used = body_start + len;
     let mut rest = &r[used..];
     let mut head = Head::None;
@@ -435,32 +418,8 @@ pub fn parse_link(cur: &mut Cursor) -> Option<Link> {
         used += 1;
         rest = &r[used..];
     } else if (len == 2 && line != LineKind::Dotted) || dotted_open {
-        // `-- text -->` / `-. text .->` / `== text ==>`
-        let closers: &[&str] = match line {
-            LineKind::Solid => &["-->", "---", "--o", "--x"],
-            LineKind::Dotted => &[".->", ".-"],
-            LineKind::Thick => &["==>", "==="],
-        };
-        let (at, close) = closers
-            .iter()
-            .filter_map(|c| rest.find(c).map(|i| (i, *c)))
-            .min_by_key(|x| x.0)?;
-        label = label_lines(rest[..at].trim().trim_matches('"'));
-        let mut n = at + close.len();
-        // extra shaft characters
-        let extra = &rest[n..];
-        n += extra.len() - extra.trim_start_matches(['-', '=', '.']).len();
-        let last = close.chars().last().unwrap_or('-');
-        head = head_of(last).unwrap_or(Head::None);
-        if let Some(h) = rest[n..]
-            .chars()
-            .next()
-            .and_then(head_of)
-            .filter(|_| head == Head::None && close.ends_with('-'))
-        {
-            head = h;
-            n += 1;
-        }
+        let n;
+        (label, head, n) = label_in_shaft(rest, line)?;
         used += n;
         rest = &r[used..];
     }
@@ -487,6 +446,60 @@ pub fn parse_link(cur: &mut Cursor) -> Option<Link> {
         label,
         invisible: false,
     })
+}
+
+/// The line a link's shaft draws and its length in bytes: `-.`…`.-` dotted, `--`… solid,
+/// `==`… thick; `None` when `body` starts with no shaft.
+fn shaft(body: &str) -> Option<(LineKind, usize)> {
+    if body.starts_with("-.") {
+        let dots = body[1..].len() - body[1..].trim_start_matches('.').len();
+        let after = &body[1 + dots..];
+        let dash = usize::from(after.starts_with('-'));
+        Some((LineKind::Dotted, 1 + dots + dash))
+    } else if body.starts_with("--") {
+        Some((
+            LineKind::Solid,
+            body.len() - body.trim_start_matches('-').len(),
+        ))
+    } else if body.starts_with("==") {
+        Some((
+            LineKind::Thick,
+            body.len() - body.trim_start_matches('=').len(),
+        ))
+    } else {
+        None
+    }
+}
+
+/// A label written inside the shaft (`-- text -->`, `-. text .->`, `== text ==>`): its
+/// lines, the head the closing shaft ends in, and the bytes of `rest` taken up to there.
+fn label_in_shaft(rest: &str, line: LineKind) -> Option<(Vec<String>, Head, usize)> {
+    let closers: &[&str] = match line {
+        LineKind::Solid => &["-->", "---", "--o", "--x"],
+        LineKind::Dotted => &[".->", ".-"],
+        LineKind::Thick => &["==>", "==="],
+    };
+    let (at, close) = closers
+        .iter()
+        .filter_map(|c| rest.find(c).map(|i| (i, *c)))
+        .min_by_key(|x| x.0)?;
+    let label = label_lines(rest[..at].trim().trim_matches('"'));
+    let mut n = at + close.len();
+    // extra shaft characters
+    let extra = &rest[n..];
+    n += extra.len() - extra.trim_start_matches(['-', '=', '.']).len();
+    let last = close.chars().last().unwrap_or('-');
+    let mut head = head_of(last).unwrap_or(Head::None);
+    if let Some(h) = rest[n..]
+        .chars()
+        .next()
+        .and_then(head_of)
+        .filter(|_| head == Head::None && close.ends_with('-'))
+    {
+        head = h;
+        n += 1;
+    }
+    Some((label, head, n))
 }
 
 #[cfg(test)]

@@ -128,12 +128,36 @@ fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize
 }
 
 pub fn rank(g: &Graph) -> Ranked {
+    let (layer, reversed) = layers_of_nodes(g);
+    let loops: Vec<usize> = (0..g.edges.len())
+        .filter(|&i| g.edges[i].from == g.edges[i].to)
+        .collect();
+    let depth = layer.iter().copied().max().unwrap_or(0) + 1;
+    let (items, segs) = items_and_segments(g, &layer, &reversed);
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for (i, it) in items.iter().enumerate() {
+        layers[it.layer].push(i);
+    }
+    let mut r = Ranked {
+        items,
+        layers,
+        segs,
+        reversed,
+        loops,
+        lanes: Vec::new(),
+    };
+    order(g, &mut r);
+    r
+}
+
+/// The layer of every node, and which edges run against the flow: longest path layering
+/// over the acyclic orientation (Kahn's order); a soft constraint that closes a cycle is
+/// dropped.
+fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
     let back = back_edges(n, &cons);
     let mut reversed = vec![false; g.edges.len()];
-    // Longest path layering over the acyclic orientation (Kahn's order); a soft constraint
-    // that closes a cycle is dropped.
     let mut indeg = vec![0usize; n];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (c, &rev) in cons.iter().zip(&back) {
@@ -148,9 +172,6 @@ pub fn rank(g: &Graph) -> Ranked {
         out[u].push(v);
         indeg[v] += 1;
     }
-    let loops: Vec<usize> = (0..g.edges.len())
-        .filter(|&i| g.edges[i].from == g.edges[i].to)
-        .collect();
     let mut layer = vec![0usize; n];
     let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
     while let Some(u) = queue.pop_front() {
@@ -162,7 +183,12 @@ pub fn rank(g: &Graph) -> Ranked {
             }
         }
     }
-    let depth = layer.iter().copied().max().unwrap_or(0) + 1;
+    (layer, reversed)
+}
+
+/// An item per node, a dummy item per layer an edge skips, and the segments of every edge
+/// (self-loops aside) from layer to layer.
+fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Item>, Vec<Seg>) {
     let mut items: Vec<Item> = g
         .nodes
         .iter()
@@ -209,20 +235,7 @@ pub fn rank(g: &Graph) -> Ranked {
             last: true,
         });
     }
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for (i, it) in items.iter().enumerate() {
-        layers[it.layer].push(i);
-    }
-    let mut r = Ranked {
-        items,
-        layers,
-        segs,
-        reversed,
-        loops,
-        lanes: Vec::new(),
-    };
-    order(g, &mut r);
-    r
+    (items, segs)
 }
 
 /// Barycenter sweeps; members of a subgraph stay contiguous in every layer.

@@ -1,0 +1,251 @@
+//! Phases 5 to 7 of a plan: the layers each subgraph frame spans, the position of every
+//! layer along the flow, and the frames' rectangles.
+
+use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
+use crate::glyphs::{Head, LineKind};
+use crate::text::display_width;
+
+impl Builder<'_> {
+    /// Phase 5: which layers each frame spans, and the frame slots of every gap.
+    pub(super) fn frame_layers(&mut self) {
+        let g = self.g;
+        for (i, it) in self.r.items.iter().enumerate() {
+            for &c in &self.paths[i] {
+                self.c_lo[c] = self.c_lo[c].min(it.layer);
+                self.c_hi[c] = self.c_hi[c].max(it.layer);
+            }
+        }
+        for c in 0..g.clusters.len() {
+            if self.c_lo[c] == usize::MAX {
+                continue;
+            }
+            let d = g.cluster_depth(c);
+            if !self.opens[self.c_lo[c]].contains(&d) {
+                self.opens[self.c_lo[c]].push(d);
+            }
+            if !self.closes[self.c_hi[c]].contains(&d) {
+                self.closes[self.c_hi[c]].push(d);
+            }
+        }
+        for v in &mut self.opens {
+            v.sort_unstable();
+        }
+        for v in &mut self.closes {
+            v.sort_unstable_by(|a, b| b.cmp(a));
+        }
+    }
+
+    /// Does any visible segment of gap `k` match `f`?
+    pub(super) fn any_seg(&self, k: usize, f: impl Fn(usize) -> bool) -> bool {
+        self.gap_segs[k]
+            .iter()
+            .any(|&si| !self.g.edges[self.r.segs[si].edge].invisible && f(si))
+    }
+
+    /// A head lands on (or leaves) a box in gap `k`, next to layer k (upper) / k+1 (lower).
+    pub(super) fn has_upper_head(&self, k: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        self.any_seg(k, |si| {
+            let s = &r.segs[si];
+            s.first && upper_head(g, r, s.edge) != Head::None && upper_frame(g, r, s.edge).is_none()
+        })
+    }
+
+    pub(super) fn has_lower_head(&self, k: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        self.any_seg(k, |si| {
+            let s = &r.segs[si];
+            s.last && lower_head(g, r, s.edge) != Head::None && lower_frame(g, r, s.edge).is_none()
+        })
+    }
+
+    /// An edge of gap `k` ends at a frame of depth `d` opening below the gap.
+    pub(super) fn frame_head(&self, k: usize, d: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        self.any_seg(k, |si| {
+            let s = &r.segs[si];
+            s.last && lower_frame(g, r, s.edge).is_some_and(|c| g.cluster_depth(c) == d)
+        })
+    }
+
+    /// An edge of gap `k` with a tail head leaves a frame of depth `d` closing above the gap.
+    pub(super) fn frame_tail(&self, k: usize, d: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        self.any_seg(k, |si| {
+            let s = &r.segs[si];
+            s.first
+                && upper_head(g, r, s.edge) != Head::None
+                && upper_frame(g, r, s.edge).is_some_and(|c| g.cluster_depth(c) == d)
+        })
+    }
+
+    /// Phase 6: main positions of bands, gaps and frame borders.
+    pub(super) fn main_positions(&mut self) {
+        let (g, r) = (self.g, self.r);
+        let layers = r.layers.len();
+        self.band_size = r
+            .layers
+            .iter()
+            .map(|l| l.iter().map(|&i| self.msize[i]).max().unwrap_or(1))
+            .collect();
+        if self.horizontal {
+            // LR: a frame spans from its open slot to its close slot; make sure the title fits.
+            for c in 0..g.clusters.len() {
+                if self.c_lo[c] == usize::MAX {
+                    continue;
+                }
+                let need = display_width(&g.clusters[c].title) + 5;
+                let have: usize = (self.c_lo[c]..=self.c_hi[c])
+                    .map(|l| self.band_size[l])
+                    .sum::<usize>()
+                    + 2;
+                if need > have {
+                    self.band_size[self.c_hi[c]] += need - have;
+                }
+            }
+        }
+        for rows in self.open_row.iter_mut().chain(self.close_row.iter_mut()) {
+            rows.clear();
+        }
+        let mut main = 0;
+        for &d in &self.opens[0] {
+            self.open_row[0].push((d, main));
+            main += 1;
+        }
+        for l in 0..layers {
+            self.band_start[l] = main;
+            main += self.band_size[l];
+            if l + 1 == layers {
+                for &d in &self.closes[l] {
+                    self.close_row[l].push((d, main));
+                    main += 1;
+                }
+                continue;
+            }
+            let start = main;
+            main += usize::from(self.has_upper_head(l));
+            for &d in &self.closes[l] {
+                self.close_row[l].push((d, main));
+                main += 1 + usize::from(self.frame_tail(l, d));
+            }
+            // LR: one shaft cell before the first turn keeps turns off the box corners
+            if self.horizontal && self.gap_tracks[l] > 0 {
+                main += 1;
+            }
+            let track0 = main;
+            main += self.gap_tracks[l];
+            let label0 = main;
+            main += self.gap_label_len[l];
+            let segs = &self.gap_segs[l];
+            // a visible shaft cell (labels may cover a straight edge) so line kinds show
+            let short_jog = segs
+                .iter()
+                .any(|&si| (self.ports[si].0 - self.ports[si].1).abs() == 1);
+            if !self.horizontal && ((self.gap_tracks[l] == 0 && !segs.is_empty()) || short_jog) {
+                main += 1;
+            }
+            // The part next to the lower layer: frame heads and borders, then box heads.
+            let tail: usize = self.opens[l + 1]
+                .iter()
+                .map(|&d| 1 + usize::from(self.frame_head(l, d)))
+                .sum::<usize>()
+                + usize::from(self.has_lower_head(l));
+            // At least one shaft cell besides the head (two for dotted edges) so line kinds
+            // stay visible.
+            let dotted = self.any_seg(l, |si| g.edges[r.segs[si].edge].line == LineKind::Dotted);
+            let min = if self.horizontal {
+                3
+            } else {
+                2 + usize::from(dotted)
+            };
+            main = (main + tail).max(start + min);
+            let mut row = main - tail;
+            for &d in &self.opens[l + 1] {
+                row += usize::from(self.frame_head(l, d));
+                self.open_row[l + 1].push((d, row));
+                row += 1;
+            }
+            self.gaps[l] = Gap {
+                end: main,
+                track0,
+                label0,
+                label_len: self.gap_label_len[l],
+            };
+        }
+        self.main_total = main;
+    }
+
+    /// Phase 7: frame rectangles, innermost first so outer ones can include them; each
+    /// title on the top border, clear of the edges that cross it. `false` when a frame had
+    /// to be widened for its title (the cross placement must then run again).
+    pub(super) fn frames(&mut self) -> bool {
+        let g = self.g;
+        let mut fits = true;
+        self.frames.clear();
+        let margin = frame_margin(self.horizontal) as i64;
+        let mut order: Vec<usize> = (0..g.clusters.len())
+            .filter(|&c| self.c_lo[c] != usize::MAX)
+            .collect();
+        order.sort_by_key(|&c| std::cmp::Reverse(g.cluster_depth(c)));
+        let row_at =
+            |rows: &[(usize, usize)], d: usize| rows.iter().find(|x| x.0 == d).map_or(0, |x| x.1);
+        for c in order {
+            let (lo, hi) = (self.c_lo[c], self.c_hi[c]);
+            let d = g.cluster_depth(c);
+            let main0 = row_at(&self.open_row[lo], d);
+            let main1 = row_at(&self.close_row[hi], d);
+            let mut c0 = i64::MAX;
+            let mut c1 = i64::MIN;
+            for (i, path) in self.paths.iter().enumerate() {
+                if path.contains(&c) {
+                    c0 = c0.min(self.cross[i]);
+                    c1 = c1.max(self.cross[i] + self.csize[i] as i64 - 1);
+                }
+            }
+            for f in &self.frames {
+                if f.cluster != c && g.cluster_path(Some(f.cluster)).contains(&c) {
+                    c0 = c0.min(f.cross0);
+                    c1 = c1.max(f.cross1);
+                }
+            }
+            let (c0, mut c1) = (c0 - margin, c1 + margin);
+            if !self.horizontal {
+                c1 = c1.max(c0 + self.min_w[c]);
+            }
+            let title_w = display_width(&g.clusters[c].title) as i64 + 2;
+            let mut title_at = c0 + 2;
+            if !self.horizontal {
+                // Edges crossing the top border: keep the title between them.
+                let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
+                    .iter()
+                    .filter(|_| lo > 0)
+                    .filter(|&&si| {
+                        let s = &self.r.segs[si];
+                        self.paths[s.lower].contains(&c) && !self.paths[s.upper].contains(&c)
+                    })
+                    .map(|&si| self.ports[si].1)
+                    .collect();
+                while crossing
+                    .iter()
+                    .any(|&x| x >= title_at - 1 && x <= title_at + title_w)
+                {
+                    title_at += 1;
+                }
+                if title_at + title_w > c1 {
+                    self.min_w[c] = self.min_w[c].max(title_at + title_w - c0);
+                    fits = false;
+                }
+            }
+            self.frame_of[c] = Some(self.frames.len());
+            self.frames.push(Frame {
+                cluster: c,
+                main0,
+                main1,
+                cross0: c0,
+                cross1: c1,
+                title_at,
+            });
+        }
+        fits
+    }
+}

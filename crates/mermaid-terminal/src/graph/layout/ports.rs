@@ -1,0 +1,246 @@
+//! Phase 3 of a plan: where each edge leaves and reaches a box, spread evenly along its
+//! side, off the rows a divider takes, and through a subgraph's frame.
+
+use super::{Builder, lower_frame, upper_frame};
+use crate::graph::model::Shape;
+
+impl Builder<'_> {
+    /// Cross range (inclusive) where ports may sit on an item.
+    pub(super) fn port_range(&self, i: usize) -> (i64, i64) {
+        let c = self.cross[i];
+        match self.r.items[i].node {
+            None => (c, c),
+            Some(n) => {
+                let c = c + self.box_off[n];
+                let len = self.box_cross(n) as i64;
+                match self.texts[n].shape {
+                    s if s.is_point() => (c, c + len - 1),
+                    // LR: edges land on a cylinder's body, not on its lid
+                    Shape::Cylinder if self.horizontal => (c + 2, c + len - 2),
+                    _ => (c + 1, c + len - 2),
+                }
+            }
+        }
+    }
+
+    /// LR: the rows of a class or state box's compartment dividers (`├───┤`), where an
+    /// arrow would read as part of the divider. Absolute cross positions.
+    pub(super) fn divider_rows(&self, i: usize) -> Vec<i64> {
+        let Some(n) = self.r.items[i].node else {
+            return Vec::new();
+        };
+        let t = &self.texts[n];
+        if !self.horizontal || t.sections.iter().all(Vec::is_empty) {
+            return Vec::new();
+        }
+        let top = self.cross[i] + self.box_off[n];
+        let mut row = t.label.len().max(1) as i64 + 1;
+        let mut rows = Vec::new();
+        for section in t.sections.iter().filter(|s| !s.is_empty()) {
+            rows.push(top + row);
+            row += section.len() as i64 + 1;
+        }
+        rows
+    }
+
+    /// A segment that meets item `i` on `side` (0: the side facing the previous layer) only
+    /// through its subgraph's frame: drawn from the frame's border, not from the item.
+    pub(super) fn via_frame(&self, si: usize, side: usize) -> bool {
+        let (g, r) = (self.g, self.r);
+        let s = &r.segs[si];
+        if side == 0 {
+            s.last && lower_frame(g, r, s.edge).is_some()
+        } else {
+            s.first && upper_frame(g, r, s.edge).is_some()
+        }
+    }
+
+    /// Cross position of the centre of item `i`'s box.
+    pub(super) fn center(&self, i: usize) -> i64 {
+        match self.r.items[i].node {
+            Some(n) => self.cross[i] + self.box_off[n] + (self.box_cross(n) as i64 - 1) / 2,
+            None => self.cross[i],
+        }
+    }
+
+    /// Phase 3: ports spread evenly on each side, ordered by where the other end is. The
+    /// edges a subgraph's frame sends or takes through a `[*]` inside it leave (or reach)
+    /// the frame's border away from the point's own edges, so no line seems to run through
+    /// the point and out of the frame.
+    pub(super) fn assign_ports(&mut self) {
+        let r = self.r;
+        let mut via_frames: Vec<(usize, usize)> = Vec::new(); // (side, segment)
+        for i in 0..r.items.len() {
+            let (lo, hi) = self.port_range(i);
+            let point = r.items[i]
+                .node
+                .is_some_and(|n| self.texts[n].shape.is_point());
+            for side in 0..2 {
+                let mut list = if side == 0 {
+                    self.side_a[i].clone()
+                } else {
+                    self.side_b[i].clone()
+                };
+                if point {
+                    let (framed, own): (Vec<usize>, Vec<usize>) =
+                        list.iter().partition(|&&si| self.via_frame(si, side));
+                    via_frames.extend(framed.into_iter().map(|si| (side, si)));
+                    list = own;
+                }
+                if list.is_empty() {
+                    continue;
+                }
+                self.sort_by_other_end(&mut list, side);
+                let spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
+                for (&si, pos) in list.iter().zip(spots) {
+                    self.set_port(si, side, pos);
+                }
+            }
+        }
+        self.frame_ports(&via_frames);
+    }
+
+    /// Order a side's segments by where their other end is (back edges to the outside).
+    pub(super) fn sort_by_other_end(&self, list: &mut [usize], side: usize) {
+        let r = self.r;
+        list.sort_by_key(|&si| {
+            let s = &r.segs[si];
+            let other = if side == 0 { s.upper } else { s.lower };
+            let back = i64::from(r.reversed[s.edge]);
+            (self.center(other), back, s.edge)
+        });
+    }
+
+    /// `k` ports spread evenly and centred in `lo..=hi`, off the given divider rows.
+    pub(super) fn spread(&self, k: usize, (lo, hi): (i64, i64), dividers: &[i64]) -> Vec<i64> {
+        let k = k as i64;
+        let spacing = self.spacing as i64;
+        let span = (k - 1) * spacing;
+        let start = lo + ((hi - lo) - span).max(0) / 2;
+        let mut spots: Vec<i64> = (0..k).map(|j| (start + j * spacing).min(hi)).collect();
+        off_dividers(&mut spots, dividers, (lo, hi));
+        spots
+    }
+
+    pub(super) fn set_port(&mut self, si: usize, side: usize, pos: i64) {
+        if side == 0 {
+            self.ports[si].1 = pos;
+        } else {
+            self.ports[si].0 = pos;
+        }
+    }
+
+    /// Ports for the segments that meet a `[*]` only through its frame: spread over the
+    /// frame's members, clear of the ports already on that border (and, leaving, of the
+    /// point's own).
+    pub(super) fn frame_ports(&mut self, via_frames: &[(usize, usize)]) {
+        let (g, r) = (self.g, self.r);
+        let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        for &(side, si) in via_frames {
+            let s = &r.segs[si];
+            let frame = if side == 0 {
+                lower_frame(g, r, s.edge)
+            } else {
+                upper_frame(g, r, s.edge)
+            };
+            let Some(c) = frame else { continue };
+            match groups.iter_mut().find(|(key, _)| *key == (c, side)) {
+                Some((_, list)) => list.push(si),
+                None => groups.push(((c, side), vec![si])),
+            }
+        }
+        for ((c, side), mut list) in groups {
+            let members = (0..r.items.len()).filter(|&i| self.paths[i].contains(&c));
+            let (lo, hi) = members.fold((i64::MAX, i64::MIN), |(lo, hi), i| {
+                (
+                    lo.min(self.cross[i]),
+                    hi.max(self.cross[i] + self.csize[i] as i64 - 1),
+                )
+            });
+            if lo > hi {
+                continue;
+            }
+            // the gap the border faces, and what already crosses it there
+            let at = if side == 0 {
+                r.segs[list[0]].lower
+            } else {
+                r.segs[list[0]].upper
+            };
+            let layer = r.items[at].layer;
+            let gap = if side == 0 {
+                layer.checked_sub(1)
+            } else {
+                Some(layer)
+            };
+            let mut taken: Vec<i64> = gap
+                .and_then(|k| self.gap_segs.get(k))
+                .into_iter()
+                .flatten()
+                .filter(|si| !list.contains(si))
+                .map(|&si| {
+                    if side == 0 {
+                        self.ports[si].1
+                    } else {
+                        self.ports[si].0
+                    }
+                })
+                .collect();
+            // leaving: clear of the point and its own ports too, so no line seems to run
+            // through it and out (arriving over the start point reads as it means)
+            // (when there is room)
+            let mut near_point = Vec::new();
+            if side == 1 {
+                let mut own = vec![self.center(at)];
+                for &si in self.side_a[at].iter().chain(&self.side_b[at]) {
+                    if !list.contains(&si) {
+                        own.extend([self.ports[si].0, self.ports[si].1]);
+                    }
+                }
+                near_point.extend(own.iter().flat_map(|&x| [x - 1, x, x + 1]));
+            }
+            self.sort_by_other_end(&mut list, side);
+            let spots = self.spread(list.len(), (lo, hi), &[]);
+            for (&si, want) in list.iter().zip(spots) {
+                let free = |avoid: &[i64]| {
+                    (0..=(hi - lo))
+                        .flat_map(|d| [want + d, want - d])
+                        .find(|p| (lo..=hi).contains(p) && !taken.contains(p) && !avoid.contains(p))
+                };
+                let pos = free(&near_point).or_else(|| free(&[])).unwrap_or(want);
+                taken.push(pos);
+                self.set_port(si, side, pos);
+            }
+        }
+    }
+}
+
+/// Moves a side's ports off divider rows, in order: the whole group shifted (least
+/// first), else packed into the free rows nearest where they were; when the rows are too
+/// few, they stay.
+fn off_dividers(spots: &mut [i64], dividers: &[i64], (lo, hi): (i64, i64)) {
+    let clear = |p: &i64| !dividers.contains(p);
+    if spots.iter().all(clear) {
+        return;
+    }
+    let fits = |d: i64| {
+        spots
+            .iter()
+            .all(|&p| (lo..=hi).contains(&(p + d)) && clear(&(p + d)))
+    };
+    if let Some(d) = (1..=3).flat_map(|d| [d, -d]).find(|&d| fits(d)) {
+        for p in spots.iter_mut() {
+            *p += d;
+        }
+        return;
+    }
+    let free: Vec<i64> = (lo..=hi).filter(clear).collect();
+    let k = spots.len();
+    if free.len() < k {
+        return;
+    }
+    let mean: i64 = spots.iter().sum();
+    let best = (0..=free.len() - k)
+        .min_by_key(|&s| (free[s..s + k].iter().sum::<i64>() - mean).abs())
+        .unwrap_or(0);
+    spots.copy_from_slice(&free[best..best + k]);
+}

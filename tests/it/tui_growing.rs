@@ -1,0 +1,254 @@
+//! `quizz take --local` with `QUIZZ_GENERATE=pipeline`: the quiz is taken while the rest of
+//! it is written. The fake model writes slot by slot, each drafter answering after its own
+//! delay (or never passing its checks).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::generate_local::Repo;
+use crate::messages_fake::fake_messages::{FakeMessages, Reply};
+use crate::messages_fake::retry_quiz;
+use crate::tmux::Tmux;
+
+/// How a slot's drafter answers.
+#[derive(Clone, Copy)]
+enum Draft {
+    After(u64),
+    /// An mcq whose answer is none of its options, every time: the slot is left out.
+    Invalid,
+}
+
+/// The fake model: a plan of `retry_quiz`'s four questions (mcq, mcq, tf, open: the open
+/// one last), then each slot's question as `drafts` says.
+fn writer(drafts: [Draft; 4]) -> FakeMessages {
+    let all = retry_quiz()["questions"].as_array().unwrap().clone();
+    let questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
+    let slots: Vec<Value> = questions
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            json!({"type": q["type"], "focus": format!("what question {} asks", i + 1),
+                   "misconception": "that send retries forever", "diagram": "", "anchor": null})
+        })
+        .collect();
+    FakeMessages::start(move |r, _| {
+        if r.json()["tool_choice"]["name"] == "plan_quiz" {
+            return Reply::tool_input(json!({ "slots": slots }));
+        }
+        if r.json()["tool_choice"]["name"] != "submit_question" {
+            return Reply::grade(1, "ok");
+        }
+        let slot = crate::generate_pipeline::slot_of(r);
+        let mut q = questions[slot - 1].clone();
+        q.as_object_mut().unwrap().remove("id");
+        match drafts[slot - 1] {
+            Draft::After(secs) => Reply::tool_input(q).after(Duration::from_secs(secs)),
+            Draft::Invalid => {
+                let mut q = questions[0].clone();
+                q.as_object_mut().unwrap().remove("id");
+                q["answer"] = json!("never");
+                Reply::tool_input(q)
+            }
+        }
+    })
+}
+
+fn env(t: &Tmux, server: &FakeMessages) -> String {
+    format!(
+        "XDG_CACHE_HOME={data}/cache XDG_CONFIG_HOME={data}/config XDG_STATE_HOME={data}/state \
+         GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null QUIZZ_GRADER=anthropic \
+         ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={} QUIZZ_GENERATE=pipeline",
+        server.url,
+        data = t.data.display()
+    )
+}
+
+/// The saved attempts (not the locks), and their answers.
+fn attempts(t: &Tmux) -> Vec<(String, Value)> {
+    crate::messages_fake::json_files(&t.data.join("quizz/attempts"))
+        .into_iter()
+        .map(|p| {
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_touches_none() {
+    let Some(t) = Tmux::new("growing-drop") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(1),
+        Draft::After(12),
+        Draft::Invalid,
+    ]);
+    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    let screen = t.wait_for("Question 1/");
+    assert!(
+        screen.contains("3✎"),
+        "q3 shows as being written:\n{screen}"
+    );
+    assert!(screen.contains("being written"), "{screen}");
+    assert!(screen.contains("Esc stop writing"), "{screen}");
+    // q1 answered (the option under the cursor) while q3 is still being written.
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("▸1✓");
+    assert!(screen.contains("3✎"), "{screen}");
+    t.wait_for("2·");
+    t.keys(&["n"]);
+    t.wait_for("Question 2/");
+    t.keys(&["Enter"]);
+    t.wait_for("▸2✓");
+    // Past the last ready question: it says so, and opens q3 when it arrives.
+    t.keys(&["n"]);
+    let screen = t.wait_for("question 3 is still being written");
+    assert!(!screen.contains("Review"), "{screen}");
+    t.keys(&["s"]);
+    t.wait_for("wait for every question");
+    let screen = t.wait_for("Question 3/3");
+    // q4 kept failing its checks: left out, and the quiz is q1–q3 with both answers.
+    assert!(!screen.contains("4✎"), "{screen}");
+    assert!(screen.contains("1✓") && screen.contains("2✓"), "{screen}");
+    t.wait_for("All 3 questions are written");
+    let saved = attempts(&t);
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert!(!saved[0].0.starts_with("writing-"), "{saved:?}");
+    assert_eq!(
+        saved[0].1["answers"].as_object().unwrap().len(),
+        2,
+        "{saved:?}"
+    );
+    t.keys(&["q"]);
+    t.wait_for("Quit now?");
+    t.keys(&["y"]);
+    t.wait_for("[quizz exited 0]");
+    // The kept quiz, taken again, has the same answers.
+    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    t.wait_for("Resuming   2 of 3 answered");
+}
+
+#[test]
+fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
+    let Some(t) = Tmux::new("growing-stop") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(1),
+        Draft::After(120),
+        Draft::After(120),
+    ]);
+    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    t.wait_for("Question 1/");
+    t.keys(&["Enter"]);
+    t.wait_for("▸1✓");
+    t.wait_for("2·");
+    t.keys(&["Escape"]);
+    let screen = t.wait_for("Stop writing");
+    assert!(screen.contains("take the 2 questions written"), "{screen}");
+    t.keys(&["y"]);
+    let screen = t.wait_for("the quiz is the 2 questions written");
+    assert!(!screen.contains("3✎"), "{screen}");
+    let saved = attempts(&t);
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    assert_eq!(saved[0].1["answers"].as_object().unwrap().len(), 1);
+    t.keys(&["q"]);
+    t.wait_for("Quit now?");
+    t.keys(&["y"]);
+    let screen = t.wait_for("[quizz exited");
+    assert!(screen.contains("Answers saved (1 of 2)"), "{screen}");
+    let asked = server.posts().len();
+    // The next take finds the kept quiz and its answer, and asks the model nothing.
+    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    let screen = t.wait_for("Resuming   1 of 2 answered");
+    assert!(screen.contains("Questions  2 (2 mcq)"), "{screen}");
+    assert_eq!(server.posts().len(), asked);
+}
+
+/// Plain mode: question 1 is asked, and answered, before question 3 is written; the
+/// grading waits for every question.
+#[test]
+fn a_plain_take_asks_question_1_before_question_3_is_written() {
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(3),
+        Draft::After(3),
+    ]);
+    let home = repo.home.path();
+    // stdout and stderr in one file: the transcript in the order it was written.
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let out = log.reopen().unwrap();
+    let mut child = repo
+        .quizz(&server, &["take", "--local", "--plain"])
+        .env("QUIZZ_GENERATE", "pipeline")
+        .stdin(std::process::Stdio::piped())
+        .stdout(out.try_clone().unwrap())
+        .stderr(out)
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"1\n1\nt\nIt fails twice only when the server is down.\n.\n")
+            .unwrap();
+    }
+    assert!(child.wait().unwrap().success());
+    let transcript = std::fs::read_to_string(log.path()).unwrap();
+    let at = |text: &str| {
+        transcript
+            .find(text)
+            .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
+    };
+    let q3_ready = at("question q3 is ready");
+    assert!(at("Question 1 of 4") < q3_ready, "{transcript}");
+    assert!(
+        at("Question 2 of 4") < q3_ready,
+        "q1 was answered: {transcript}"
+    );
+    assert!(at("still being written") < q3_ready, "{transcript}");
+    assert!(q3_ready < at("Question 3 of 4"), "{transcript}");
+    assert!(
+        at("quiz ready: 4 questions") < at("Results: "),
+        "{transcript}"
+    );
+    let saved = crate::messages_fake::json_files(&home.join("data/quizz/attempts"));
+    assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
+}
+
+/// Not a test: serves a slow pipeline for trying `take --local` by hand (slot k's question
+/// after k × `QUIZZ_FAKE_DELAY` seconds, default 4) for `QUIZZ_SERVE_SECS` (default 600),
+/// and prints the environment and the repository to try it in:
+/// `cargo test --test it tui_growing::serve -- --ignored --nocapture`.
+#[test]
+#[ignore = "a tool for trying quizz by hand, not a test"]
+fn serve_a_slow_pipeline() {
+    let secs = |var: &str, default: u64| {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let delay = secs("QUIZZ_FAKE_DELAY", 4);
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(delay),
+        Draft::After(2 * delay),
+        Draft::After(3 * delay),
+        Draft::After(4 * delay),
+    ]);
+    eprintln!(
+        "cd {}\nexport QUIZZ_GENERATE=pipeline QUIZZ_GRADER=anthropic ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL={}\nquizz take --local",
+        repo.path.display(),
+        server.url
+    );
+    std::thread::sleep(Duration::from_secs(secs("QUIZZ_SERVE_SECS", 600)));
+}
