@@ -20,10 +20,12 @@ pub enum Context {
     Rating,
     Help,
     Confirm,
+    /// A terminal below the minimum size: nothing is drawn, so no key acts blindly.
+    TooSmall,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::Question,
         Context::Rating,
         Context::Editing,
@@ -34,6 +36,7 @@ impl Context {
         Context::Grading,
         Context::Confirm,
         Context::Help,
+        Context::TooSmall,
     ];
 
     pub fn title(self) -> &'static str {
@@ -48,6 +51,7 @@ impl Context {
             Context::Rating => "Practice: how sure are you? (after an answer, before the reveal)",
             Context::Help => "This help",
             Context::Confirm => "A yes/no question",
+            Context::TooSmall => "A terminal too small to draw in",
         }
     }
 }
@@ -202,6 +206,7 @@ static BINDINGS: &[Binding] = &[
     bind(SCREENS, &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
     bind(&[C::Results, C::Reading], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit"),
     bind(&[C::Overview, C::Question, C::Review], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit (asks first while answers are not graded; they are saved)"),
+    bind(&[C::TooSmall], &[Char('q')], Action::ForceQuit, ("quit", MUST), Always, "quit (answers are saved); every other key waits for a bigger terminal"),
     bind(EVERYWHERE, &[Ctrl('c')], Action::ForceQuit, ("", HIDE), Always, "quit at once (answers are saved)"),
 ];
 
@@ -272,9 +277,6 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
 /// the overview screens, where it means nothing else (asks first). Not a row of the table:
 /// on a question opened from the review the same key goes back to it.
 pub const STOP_WRITING: Key = Code(KeyCode::Esc);
-
-/// Below the minimum size nothing is drawn and only this key (and Ctrl-C) acts: it quits.
-pub const QUIT_WHEN_TOO_SMALL: Key = Char('q');
 
 pub fn key_label(key: Key) -> String {
     match key {
@@ -520,6 +522,21 @@ mod tests {
                 "{c:?}: {labels:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_terminal_too_small_quits_on_its_keys_only() {
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(
+            dispatch(Context::TooSmall, &key('q')),
+            Some(Action::ForceQuit)
+        );
+        assert_eq!(
+            dispatch(Context::TooSmall, &ctrl_c),
+            Some(Action::ForceQuit)
+        );
+        assert_eq!(dispatch(Context::TooSmall, &key('j')), None);
+        assert_eq!(key_for(Context::TooSmall, &Action::ForceQuit), "q");
     }
 
     #[test]

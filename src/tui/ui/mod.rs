@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
             )),
             Line::from(format!(
                 "Answers are saved. {} quits.",
-                super::keymap::key_label(super::keymap::QUIT_WHEN_TOO_SMALL)
+                super::keymap::key_for(super::keymap::Context::TooSmall, &super::Action::ForceQuit)
             )),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
