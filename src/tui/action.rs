@@ -41,6 +41,9 @@ pub enum Action {
     Pick(usize),
     PickTrue,
     PickFalse,
+    /// Practice, `1`–`9` after an answer: how sure the taker is, 1 guessing to 5 certain
+    /// (a digit above 5 skips the rating, as any other key does).
+    Rate(u8),
     ClearAnswer,
     ToggleFlag,
     StartEditing,
@@ -121,6 +124,16 @@ impl Action {
     /// Actions that come from the program (ticks, grading, a resize, the editor coming
     /// back, the wheel) rather than a key: they neither clear the status line nor answer a
     /// question the UI asked.
+    /// A digit key's action ([`super::keymap::Key::Digits`]) for digit `d` (`'1'`–`'9'`).
+    #[must_use]
+    pub fn with_digit(&self, d: char) -> Self {
+        let n = d.to_digit(10).unwrap_or(1);
+        match self {
+            Self::Rate(_) => Self::Rate(u8::try_from(n).unwrap_or(1)),
+            _ => Self::Pick(usize::try_from(n).unwrap_or(1).saturating_sub(1)),
+        }
+    }
+
     pub fn is_passive(&self) -> bool {
         matches!(
             self,

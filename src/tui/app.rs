@@ -14,13 +14,75 @@ use crate::session::Session;
 /// How long after arriving on a question `n`/`p` still count as moving through it.
 pub const MOVING_THROUGH: Duration = Duration::from_millis(1200);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What fills the screen, each with the state only it has.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // the answer box; one screen in one App, never moved
 pub enum Screen {
     Overview,
-    Question,
-    Review,
+    Question(QuestionScreen),
+    /// The review before submitting, with the question under its cursor.
+    Review {
+        cursor: usize,
+    },
     Grading,
+    Results(ResultsScreen),
+}
+
+/// Where the question screen was entered from: where `Esc` goes back to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Entered {
+    /// The overview (or another question).
+    Overview,
+    /// The review: `Esc` goes back there.
+    Review,
+    /// The results of a graded attempt: read only, `Esc` goes back to them.
     Results,
+}
+
+/// A question on screen.
+#[derive(Debug, Clone)]
+pub struct QuestionScreen {
+    pub entered: Entered,
+    /// Scroll of the body, in rows; `update` keeps it within what the screen can scroll.
+    pub scroll: u16,
+    /// The open-answer editor while it has focus.
+    pub editor: Option<TextArea<'static>>,
+    /// Practice: the question whose answer waits for a confidence rating before the
+    /// reveal (`1`–`5` rate it, any other key skips; the help can open over it).
+    pub rating: Option<String>,
+    /// `Esc` on this question: its letters are commands even on an empty open answer
+    /// (until another question, or the answer box, is opened).
+    pub letters_are_commands: bool,
+}
+
+impl QuestionScreen {
+    pub fn entered(entered: Entered) -> Self {
+        Self {
+            entered,
+            scroll: 0,
+            editor: None,
+            rating: None,
+            letters_are_commands: false,
+        }
+    }
+}
+
+/// The graded results.
+#[derive(Debug, Clone, Default)]
+pub struct ResultsScreen {
+    /// The question under the cursor.
+    pub cursor: usize,
+    /// In rows, kept within the results' text by `update`.
+    pub scroll: u16,
+}
+
+/// What lies over the screen, taking the keys until it closes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Overlay {
+    /// The help, with its scroll in rows (kept within its text by `update`).
+    Help { scroll: u16 },
+    /// A y/N question, or a notice.
+    Confirm(Confirm),
 }
 
 /// What the UI hands back when it closes.
@@ -159,34 +221,16 @@ pub struct PullRequestInfo {
     pub takers: Option<String>,
 }
 
-#[allow(clippy::struct_excessive_bools)] // independent flags of the UI, each read alone
 pub struct App {
     pub session: Session,
     pub settings: Settings,
     pub screen: Screen,
     /// Option cursor per question (index into its choices).
     pub cursors: Vec<usize>,
-    /// Scroll of the question body or the results, in rows; `update` keeps it within
-    /// what the screen can scroll.
-    pub scroll: u16,
-    pub review_cursor: usize,
-    /// The question under the cursor on the results.
-    pub results_cursor: usize,
-    /// The question screen shows a question opened from the results, read only.
-    pub reading: bool,
-    /// The question was opened from the review: `Esc` goes back there.
-    pub from_review: bool,
     /// The code panel is open (kept while moving between questions).
     pub code_open: bool,
-    /// Practice: the question whose answer waits for a confidence rating before the
-    /// reveal (`1`–`5` rate it, any other key skips).
-    pub rating: Option<String>,
     /// Scroll of the code panel, in rows (back to the top on another question).
     pub code_scroll: u16,
-    /// Scroll of the help overlay, in rows (kept within its text by `update`).
-    pub help_scroll: u16,
-    /// The open-answer editor while it has focus.
-    pub editor: Option<TextArea<'static>>,
     /// The answer box's undo steps (by word, paste, `$EDITOR`), for one question.
     pub undo: Option<super::undo::Undo>,
     /// Unsaved drafts by question id (see [`Draft`]).
@@ -194,12 +238,7 @@ pub struct App {
     /// When the question on screen was arrived at: `n`/`p` pressed right after arriving
     /// on an empty open question move on through it; later they are the answer's text.
     pub arrived: Option<Instant>,
-    /// `Esc` on this question: its letters are commands even on an empty open answer
-    /// (until another question, or the answer box, is opened).
-    pub letters_are_commands: bool,
-    pub help: bool,
-    /// A y/N question over the screen.
-    pub confirm: Option<Confirm>,
+    pub overlay: Option<Overlay>,
     /// One line for the footer: what just happened or went wrong.
     pub status: Option<String>,
     pub size: (u16, u16),
@@ -240,20 +279,10 @@ impl App {
             settings,
             screen: Screen::Overview,
             cursors,
-            scroll: 0,
-            review_cursor: 0,
-            results_cursor: 0,
-            reading: false,
-            from_review: false,
             code_open: false,
-            rating: None,
             code_scroll: 0,
-            help_scroll: 0,
-            editor: None,
             drafts: std::collections::BTreeMap::new(),
             undo: None,
-            help: false,
-            confirm: None,
             status: None,
             size,
             outcomes: Vec::new(),
@@ -261,7 +290,7 @@ impl App {
             grading: None,
             clock: Instant::now(),
             arrived: None,
-            letters_are_commands: false,
+            overlay: None,
             spinner: 0,
             exit: false,
             post: false,
@@ -293,11 +322,9 @@ impl App {
     /// through (see [`Self::moving_through`]) are commands there. A written answer changes
     /// only after an edit key.
     pub fn letters_type(&self) -> bool {
-        self.screen == Screen::Question
-            && !self.reading
-            && !self.letters_are_commands
-            && self.editor.is_none()
-            && self.session.busy().is_none()
+        self.question_screen().is_some_and(|q| {
+            q.entered != Entered::Results && q.editor.is_none() && !q.letters_are_commands
+        }) && self.session.busy().is_none()
             && self.on_open_question()
             && self
                 .question()
@@ -327,30 +354,108 @@ impl App {
     }
 
     pub fn context(&self) -> Context {
-        if self.confirm.is_some() {
-            Context::Confirm
-        } else if self.help {
-            Context::Help
-        } else if self.rating.is_some() && self.screen == Screen::Question {
-            Context::Rating
-        } else {
-            self.context_under_help()
+        match &self.overlay {
+            Some(Overlay::Confirm(_)) => Context::Confirm,
+            Some(Overlay::Help { .. }) => Context::Help,
+            None if self.rating().is_some() => Context::Rating,
+            None => self.context_under_help(),
         }
     }
 
     /// Where the user is, under the help overlay.
     pub fn context_under_help(&self) -> Context {
-        if self.editor.is_some() {
-            Context::Editing
-        } else {
-            match self.screen {
-                Screen::Overview => Context::Overview,
-                Screen::Question if self.reading => Context::Reading,
-                Screen::Question => Context::Question,
-                Screen::Review => Context::Review,
-                Screen::Grading => Context::Grading,
-                Screen::Results => Context::Results,
-            }
+        match &self.screen {
+            Screen::Overview => Context::Overview,
+            Screen::Question(q) if q.editor.is_some() => Context::Editing,
+            Screen::Question(q) if q.entered == Entered::Results => Context::Reading,
+            Screen::Question(_) => Context::Question,
+            Screen::Review { .. } => Context::Review,
+            Screen::Grading => Context::Grading,
+            Screen::Results(_) => Context::Results,
+        }
+    }
+
+    /// The question screen's state, when a question is on screen.
+    pub fn question_screen(&self) -> Option<&QuestionScreen> {
+        match &self.screen {
+            Screen::Question(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    pub fn question_screen_mut(&mut self) -> Option<&mut QuestionScreen> {
+        match &mut self.screen {
+            Screen::Question(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    pub fn on_question(&self) -> bool {
+        matches!(self.screen, Screen::Question(_))
+    }
+
+    /// A question of a graded attempt is on screen, read only.
+    pub fn reading(&self) -> bool {
+        self.question_screen()
+            .is_some_and(|q| q.entered == Entered::Results)
+    }
+
+    /// A question opened from the review is on screen (`Esc` goes back there).
+    pub fn from_review(&self) -> bool {
+        self.question_screen()
+            .is_some_and(|q| q.entered == Entered::Review)
+    }
+
+    /// The open-answer editor, while it has focus.
+    pub fn editor(&self) -> Option<&TextArea<'static>> {
+        self.question_screen().and_then(|q| q.editor.as_ref())
+    }
+
+    /// Takes the answer box away (it loses focus).
+    pub fn close_editor(&mut self) -> Option<TextArea<'static>> {
+        self.question_screen_mut().and_then(|q| q.editor.take())
+    }
+
+    /// Practice: the question whose answer waits for a rating.
+    pub fn rating(&self) -> Option<&str> {
+        self.question_screen().and_then(|q| q.rating.as_deref())
+    }
+
+    /// The scroll of the screen on show, in rows: the question's body or the results.
+    pub fn scroll(&self) -> u16 {
+        match &self.screen {
+            Screen::Question(q) => q.scroll,
+            Screen::Results(r) => r.scroll,
+            _ => 0,
+        }
+    }
+
+    /// The scroll of the screen on show, when it scrolls.
+    pub fn scroll_mut(&mut self) -> Option<&mut u16> {
+        match &mut self.screen {
+            Screen::Question(q) => Some(&mut q.scroll),
+            Screen::Results(r) => Some(&mut r.scroll),
+            _ => None,
+        }
+    }
+
+    pub fn confirm(&self) -> Option<&Confirm> {
+        match &self.overlay {
+            Some(Overlay::Confirm(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Asks a y/N question (or shows a notice) over the screen.
+    pub fn ask(&mut self, confirm: Confirm) {
+        self.overlay = Some(Overlay::Confirm(confirm));
+    }
+
+    /// The help's scroll, while it is open.
+    pub fn help_scroll(&self) -> Option<u16> {
+        match self.overlay {
+            Some(Overlay::Help { scroll }) => Some(scroll),
+            _ => None,
         }
     }
 
@@ -375,7 +480,7 @@ impl App {
         if self.session.busy().is_some() {
             here.push(Only::Busy);
         }
-        if self.from_review && self.screen == Screen::Question {
+        if self.from_review() {
             here.push(Only::FromReview);
         }
         if self.letters_type() {
@@ -413,7 +518,7 @@ impl App {
 
     /// Whether work is running that needs the spinner to move.
     pub fn is_busy(&self) -> bool {
-        (self.screen == Screen::Grading && self.grading.is_some()) || self.writing.is_some()
+        (matches!(self.screen, Screen::Grading) && self.grading.is_some()) || self.writing.is_some()
     }
 }
 

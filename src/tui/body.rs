@@ -94,13 +94,13 @@ pub fn build(app: &App, width: usize) -> Body {
         )),
     }
     // Practice, or a question opened from the results: right or wrong, and why.
-    if app.rating.as_deref() == Some(q.id.as_str()) {
+    if app.rating() == Some(q.id.as_str()) {
         body.lines.push(Line::default());
         body.lines
             .push(Line::styled(super::app::CONFIDENCE_ASK, theme.key()));
-    } else if app.reading && matches!(q.kind, QuestionKind::Open { .. }) {
+    } else if app.reading() && matches!(q.kind, QuestionKind::Open { .. }) {
         graded_open(&mut body, app, q, width);
-    } else if app.settings.practice || app.reading {
+    } else if app.settings.practice || app.reading() {
         practice_feedback(&mut body, q, saved, width, theme);
     }
     body

@@ -34,7 +34,8 @@ pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let order = std::iter::once(here).chain(
         Context::ALL
             .into_iter()
-            .filter(|c| *c != here && *c != Context::Help),
+            // The help is never open over a terminal too small to draw in.
+            .filter(|c| ![here, Context::Help, Context::TooSmall].contains(c)),
     );
     let mut sections: Vec<(String, Vec<(String, &'static str)>)> = order
         .map(|c| {

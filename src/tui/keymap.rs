@@ -20,10 +20,12 @@ pub enum Context {
     Rating,
     Help,
     Confirm,
+    /// A terminal below the minimum size: nothing is drawn, so no key acts blindly.
+    TooSmall,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::Question,
         Context::Rating,
         Context::Editing,
@@ -34,6 +36,7 @@ impl Context {
         Context::Grading,
         Context::Confirm,
         Context::Help,
+        Context::TooSmall,
     ];
 
     pub fn title(self) -> &'static str {
@@ -48,6 +51,7 @@ impl Context {
             Context::Rating => "Practice: how sure are you? (after an answer, before the reveal)",
             Context::Help => "This help",
             Context::Confirm => "A yes/no question",
+            Context::TooSmall => "A terminal too small to draw in",
         }
     }
 }
@@ -86,7 +90,8 @@ pub enum Key {
     Char(char),
     Code(KeyCode),
     Ctrl(char),
-    /// `1`–`9`, mapped to [`Action::Pick`].
+    /// `1`–`9`: the binding's action takes the digit ([`Action::Pick`] the option,
+    /// [`Action::Rate`] how sure); the table writes it with 1.
     Digits,
 }
 
@@ -162,7 +167,7 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Overview], &[Char('g')], Action::GradePending, ("grade", MORE), Graded, "grade the open answers still pending"),
     bind(&[C::Overview], &[Char('N')], Action::NewAttempt, ("new attempt", MAIN), Graded, "start a new attempt (answers cleared, earlier scores kept)"),
     bind(&[C::Question], &[Digits], Action::Pick(0), ("pick", MAIN), Options, "pick option 1–9"),
-    bind(&[C::Rating], &[Digits], Action::Pick(0), ("how sure (1 guessing … 5 certain)", MUST), Always, "1–5: how sure you are, 1 guessing to 5 certain; then the answer shows"),
+    bind(&[C::Rating], &[Digits], Action::Rate(1), ("how sure (1 guessing … 5 certain)", MUST), Always, "1–5: how sure you are, 1 guessing to 5 certain; then the answer shows"),
     bind(&[C::Rating], &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key (the question stays asked)"),
     bind(&[C::Rating], &[Code(KeyCode::Esc)], Action::SkipRating, ("skip", MUST), Always, "skip the rating (so does any other key); then the answer shows"),
     bind(&[C::Question], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back to the review", MUST), FromReview, "back to the review (a question opened from it)"),
@@ -201,6 +206,7 @@ static BINDINGS: &[Binding] = &[
     bind(SCREENS, &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key"),
     bind(&[C::Results, C::Reading], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit"),
     bind(&[C::Overview, C::Question, C::Review], &[Char('q')], Action::Quit, ("quit", MUST), Always, "quit (asks first while answers are not graded; they are saved)"),
+    bind(&[C::TooSmall], &[Char('q')], Action::ForceQuit, ("quit", MUST), Always, "quit (answers are saved); every other key waits for a bigger terminal"),
     bind(EVERYWHERE, &[Ctrl('c')], Action::ForceQuit, ("", HIDE), Always, "quit at once (answers are saved)"),
 ];
 
@@ -242,7 +248,7 @@ fn find<'a>(
     for binding in bindings.filter(|b| b.contexts.contains(&context)) {
         if let Some(&key) = binding.keys.iter().find(|k| fits(**k, event)) {
             return Some(match (key, event.code) {
-                (Digits, KeyCode::Char(d)) => Action::Pick(d as usize - '1' as usize),
+                (Digits, KeyCode::Char(d)) => binding.action.with_digit(d),
                 _ => binding.action.clone(),
             });
         }
@@ -271,9 +277,6 @@ pub fn dispatch(context: Context, event: &KeyEvent) -> Option<Action> {
 /// the overview screens, where it means nothing else (asks first). Not a row of the table:
 /// on a question opened from the review the same key goes back to it.
 pub const STOP_WRITING: Key = Code(KeyCode::Esc);
-
-/// Below the minimum size nothing is drawn and only this key (and Ctrl-C) acts: it quits.
-pub const QUIT_WHEN_TOO_SMALL: Key = Char('q');
 
 pub fn key_label(key: Key) -> String {
     match key {
@@ -315,6 +318,15 @@ pub fn key_for(context: Context, action: &Action) -> String {
     binding_for(context, action)
         .and_then(|b| b.keys.first())
         .map_or_else(|| "?".into(), |k| key_label(*k))
+}
+
+/// `key`'s name when it is bound to `action` in `context`, else the first key's (a hint
+/// that names the key most takers press, `Enter` rather than `Space`).
+pub fn key_for_preferring(context: Context, action: &Action, key: Key) -> String {
+    match binding_for(context, action) {
+        Some(b) if b.keys.contains(&key) => key_label(key),
+        _ => key_for(context, action),
+    }
 }
 
 /// Footer hints for a context where `here` holds (the question's kind, graded or not):
@@ -433,6 +445,8 @@ mod tests {
             Some(Action::Pick(2))
         );
         assert_eq!(dispatch(Context::Question, &key('q')), Some(Action::Quit));
+        // Asked how sure: a digit rates (1 is 1), it picks no option.
+        assert_eq!(dispatch(Context::Rating, &key('3')), Some(Action::Rate(3)));
         assert_eq!(
             dispatch(Context::Editing, &key('q')),
             Some(Action::EditorKey(key('q')))
@@ -508,6 +522,21 @@ mod tests {
                 "{c:?}: {labels:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_terminal_too_small_quits_on_its_keys_only() {
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(
+            dispatch(Context::TooSmall, &key('q')),
+            Some(Action::ForceQuit)
+        );
+        assert_eq!(
+            dispatch(Context::TooSmall, &ctrl_c),
+            Some(Action::ForceQuit)
+        );
+        assert_eq!(dispatch(Context::TooSmall, &key('j')), None);
+        assert_eq!(key_for(Context::TooSmall, &Action::ForceQuit), "q");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! The tests hold the comparison to what it promises (every difference within a few rows
 //! at 80x24); `cargo test --lib tui::measure -- --nocapture` prints the figures.
 
-use super::app::{App, Posting, Screen, Settings};
+use super::app::{App, Posting, Settings};
 use super::theme::Theme;
 use super::{Action, update};
 use crate::quiz::{QuestionKind, parse_quiz};
@@ -94,7 +94,7 @@ fn marks(json: &str, size: (u16, u16)) -> Vec<(String, usize, usize, usize, usiz
         }
         let at = app.current();
         update(&mut app, Action::NextQuestion);
-        if app.screen != Screen::Question || app.current() == at {
+        if !app.on_question() || app.current() == at {
             break;
         }
     }

@@ -35,9 +35,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use futures_util::StreamExt;
-use ratatui::crossterm::event::{
-    self, Event, EventStream, KeyCode, KeyEventKind, KeyModifiers, MouseEventKind,
-};
+use ratatui::crossterm::event::{self, Event, EventStream, KeyEventKind, MouseEventKind};
 use tokio::sync::mpsc;
 
 use std::sync::Arc;
@@ -81,13 +79,10 @@ const DRAIN_WAIT: Duration = Duration::from_millis(1);
 
 fn to_action(app: &App, event: Event) -> Option<Action> {
     match event {
-        // Below the minimum size nothing is drawn, so no key acts blindly: q and Ctrl-C
-        // quit at once (answers are saved), everything else waits for a bigger terminal.
+        // Below the minimum size nothing is drawn, so no key acts blindly: only the keys
+        // the keymap gives that place (they quit at once; answers are saved).
         Event::Key(key) if key.kind != KeyEventKind::Release && !app.fits() => {
-            let quit = keymap::fits(keymap::QUIT_WHEN_TOO_SMALL, &key)
-                || (key.code == KeyCode::Char('c')
-                    && key.modifiers.contains(KeyModifiers::CONTROL));
-            quit.then_some(Action::ForceQuit)
+            keymap::dispatch(keymap::Context::TooSmall, &key)
         }
         // Esc while the rest of the quiz is written, where it means nothing else: stop it.
         Event::Key(key)
@@ -98,7 +93,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
                     app.context(),
                     keymap::Context::Question | keymap::Context::Overview
                 )
-                && !app.from_review =>
+                && !app.from_review() =>
         {
             Some(Action::StopWriting)
         }
@@ -106,7 +101,7 @@ fn to_action(app: &App, event: Event) -> Option<Action> {
             let context = app.context();
             let action = to_action_of_key(app, &key);
             if context == keymap::Context::Confirm
-                && matches!(app.confirm, Some(app::Confirm::Notice { .. }))
+                && matches!(app.confirm(), Some(app::Confirm::Notice { .. }))
             {
                 return Some(action.unwrap_or(Action::CloseNoticeThen(key)));
             }

@@ -181,8 +181,8 @@ impl Guard {
     pub fn draw(&mut self, app: &super::app::App) -> std::io::Result<()> {
         self.terminal.draw(|f| super::ui::draw(f, app))?;
         // Nothing may sit over the path: no help, no dialog, a terminal big enough to draw.
-        let covered = app.help || app.confirm.is_some() || !app.fits();
-        if !app.settings.hyperlinks || app.screen != super::app::Screen::Question || covered {
+        let covered = app.overlay.is_some() || !app.fits();
+        if !app.settings.hyperlinks || !app.on_question() || covered {
             return Ok(());
         }
         let Some((x, y, text, url)) = super::ui::code::link(app) else {

@@ -99,6 +99,25 @@ fn key(c: char) -> Action {
 }
 
 /// One batch of input, as the event loop handles it: every action, then one save.
+/// Which screen is on show.
+fn on_screen(app: &App) -> &'static str {
+    match app.screen {
+        Screen::Overview => "overview",
+        Screen::Question(_) => "question",
+        Screen::Review { .. } => "review",
+        Screen::Grading => "grading",
+        Screen::Results(_) => "results",
+    }
+}
+
+/// The results' cursor, while they are on show.
+fn results_cursor(app: &App) -> Option<usize> {
+    match &app.screen {
+        Screen::Results(r) => Some(r.cursor),
+        _ => None,
+    }
+}
+
 fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     for a in actions {
         update(app, a);
@@ -140,13 +159,13 @@ fn navigation_stays_in_bounds() {
     run(app, [Action::Bottom, Action::NextQuestion]);
     assert_eq!(app.current(), 5);
     assert_eq!(
-        app.screen,
-        Screen::Review,
+        on_screen(app),
+        "review",
         "after the last question: the review"
     );
     run(app, [Action::Back, Action::Top, Action::NextQuestion]);
     assert_eq!(app.current(), 1);
-    assert_eq!(app.screen, Screen::Question);
+    assert_eq!(on_screen(app), "question");
 }
 
 #[test]
@@ -215,7 +234,7 @@ fn editing_an_open_answer_saves_every_key_and_letters_are_text() {
     );
     assert_eq!(app.question().unwrap().id, "q5");
     run(app, [Action::Choose]);
-    assert!(app.editor.is_some());
+    assert!(app.editor().is_some());
     assert_eq!(
         super::dispatch(
             app.context(),
@@ -241,7 +260,7 @@ fn editing_an_open_answer_saves_every_key_and_letters_are_text() {
         "undo changes the saved answer too"
     );
     run(app, [Action::StopEditing]);
-    assert!(app.editor.is_none());
+    assert!(app.editor().is_none());
     run(app, [edited(app, "q5", "from the editor\n")]);
     assert_eq!(app.session.answer("q5"), Some("from the editor"));
 }
@@ -266,9 +285,9 @@ fn quit_asks_only_when_answers_are_not_graded() {
     run(app, [Action::Start, Action::Pick(0)]);
     update(app, Action::Quit);
     assert!(!app.exit);
-    assert_eq!(app.confirm, Some(Confirm::Quit));
+    assert_eq!(app.confirm().cloned(), Some(Confirm::Quit));
     run(app, [Action::No]);
-    assert_eq!(app.confirm, None);
+    assert_eq!(app.confirm().cloned(), None);
     update(app, Action::ForceQuit);
     assert!(app.exit);
 }
@@ -287,20 +306,20 @@ fn submit_grades_closed_questions_and_keeps_open_ones_pending() {
             Action::OpenReview,
         ],
     );
-    assert_eq!(app.screen, Screen::Review);
+    assert_eq!(on_screen(app), "review");
     assert_eq!(update(app, Action::Submit), Effect::None);
     assert_eq!(
-        app.confirm,
+        app.confirm().cloned(),
         Some(Confirm::Submit {
             unanswered: 4,
             flagged: 0
         }),
         "asks first: four are unanswered"
     );
-    assert_eq!(app.screen, Screen::Review);
+    assert_eq!(on_screen(app), "review");
     assert_eq!(update(app, Action::Yes), Effect::None);
     let results = app.results.as_ref().unwrap();
-    assert_eq!(app.screen, Screen::Results);
+    assert_eq!(on_screen(app), "results");
     assert_eq!(results.total_score, 33);
     assert!(
         results.pending.is_empty(),
@@ -325,7 +344,7 @@ fn grading_progress_fills_in_open_scores() {
         panic!("grading starts");
     };
     assert_eq!(previous[4], crate::quiz::Outcome::Pending);
-    assert_eq!(app.screen, Screen::Grading);
+    assert_eq!(on_screen(app), "grading");
     run(
         app,
         [
@@ -380,7 +399,7 @@ fn tall_diagrams_scroll_the_chosen_option_into_view() {
             Action::CursorDown,
         ],
     );
-    assert!(app.scroll > 0);
+    assert!(app.scroll() > 0);
     let shown = screen(app, 80, 24);
     assert!(shown.contains("4. Option D"), "{shown}");
 }
@@ -466,13 +485,13 @@ fn a_graded_attempt_comes_back_graded() {
     insta::assert_snapshot!("overview_graded_100x30", shown);
     // Enter shows the results; picking is not possible there.
     run(&mut again, [Action::Start]);
-    assert_eq!(again.screen, Screen::Results);
+    assert_eq!(on_screen(&again), "results");
     // A new attempt asks, clears the answers and keeps the score.
     run(&mut again, [Action::NewAttempt, Action::Yes]);
     assert_eq!(again.session.answered_count(), 0);
     assert!(again.results.is_none());
     assert_eq!(again.session.attempt().earlier_scores, [score]);
-    assert_eq!(again.screen, Screen::Question);
+    assert_eq!(on_screen(&again), "question");
 }
 
 /// Issue 19, item 18: from the results an open question showed only its answer box, and
@@ -505,7 +524,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
             Action::Yes,
         ],
     );
-    assert_eq!(app.screen, Screen::Results);
+    assert_eq!(on_screen(app), "results");
     // q5 from the results: pending, with its rubric.
     for _ in 0..4 {
         run(app, [Action::CursorDown]);
@@ -559,9 +578,9 @@ fn keys_do_what_the_screen_says() {
         ],
     );
     run(app, [Action::Bottom, Action::Choose]);
-    assert!(app.reading);
+    assert!(app.reading());
     run(app, [Action::NextQuestion]);
-    assert_eq!(app.screen, Screen::Results, "after the last: the results");
+    assert_eq!(on_screen(app), "results", "after the last: the results");
 }
 
 #[test]
@@ -569,7 +588,7 @@ fn the_last_question_leads_to_the_review_and_help_scrolls() {
     let mut f = fixture();
     let app = &mut f.app;
     run(app, [Action::Start, Action::Bottom, Action::NextQuestion]);
-    assert_eq!(app.screen, Screen::Review);
+    assert_eq!(on_screen(app), "review");
     assert!(app.status.as_deref().unwrap().contains("last question"));
     run(app, [Action::ToggleHelp]);
     let top = screen(app, 80, 24);
@@ -577,10 +596,10 @@ fn the_last_question_leads_to_the_review_and_help_scrolls() {
     run(app, [Action::Bottom]);
     let bottom = screen(app, 80, 24);
     assert_ne!(top, bottom);
-    assert!(app.help_scroll > 0);
-    assert_eq!(app.help_scroll, app.view.help_max_scroll());
+    assert!(app.help_scroll() > Some(0));
+    assert_eq!(app.help_scroll(), Some(app.view.help_max_scroll()));
     run(app, [Action::ScrollUp]);
-    assert_eq!(app.help_scroll, app.view.help_max_scroll() - 1);
+    assert_eq!(app.help_scroll(), Some(app.view.help_max_scroll() - 1));
 }
 
 #[test]
@@ -609,7 +628,7 @@ fn practice_mode_says_right_or_wrong_at_once() {
     let asking = screen(app, 100, 30);
     assert!(asking.contains("How sure are you?"), "{asking}");
     assert!(!asking.contains("Not quite"), "{asking}");
-    run(app, [Action::Pick(4)]);
+    run(app, [Action::Rate(5)]);
     assert_eq!(app.session.confidence("q2"), Some(5));
     assert!(screen(app, 100, 30).contains("✗ Not quite — the answer is:"));
     assert!(app.status.as_deref().unwrap().contains("✗ not quite"));
@@ -637,7 +656,7 @@ fn practice_mode_says_right_or_wrong_at_once() {
         Some(Action::ToggleHelp)
     );
     run(app, [Action::ToggleHelp, Action::ToggleHelp]);
-    assert_eq!(app.rating.as_deref(), Some("q1"));
+    assert_eq!(app.rating(), Some("q1"));
     // Any other key only skips the rating: `n` shows the verdict, no move.
     run(app, [Action::NextQuestion]);
     assert_eq!(app.current(), 0, "the key that skipped did nothing else");
@@ -652,10 +671,10 @@ fn ratings_travel_into_the_results_and_flag_miscalibration() {
     let mut f = fixture_with(s, (100, 30));
     let app = &mut f.app;
     // q1 right (option 1) but rated 1; q2 wrong (true) but rated 5; q3 skipped with `n`.
-    run(app, [Action::Start, Action::Pick(0), Action::Pick(0)]);
+    run(app, [Action::Start, Action::Pick(0), Action::Rate(1)]);
     run(
         app,
-        [Action::NextQuestion, Action::PickTrue, Action::Pick(4)],
+        [Action::NextQuestion, Action::PickTrue, Action::Rate(5)],
     );
     run(
         app,
@@ -819,11 +838,11 @@ fn arriving_on_an_open_question_never_changes_its_answer() {
     let mut f = fixture();
     let app = &mut f.app;
     go_to_q5(app);
-    assert!(app.editor.is_none(), "arriving opens no answer box");
+    assert!(app.editor().is_none(), "arriving opens no answer box");
     press(app, "My careful answer.\tpnn");
     assert_eq!(app.session.answer("q5"), Some("My careful answer."));
     assert_eq!(saved_on_disk(app).answers["q5"], "My careful answer.");
-    assert_eq!(app.screen, Screen::Review, "n n went on to the review");
+    assert_eq!(on_screen(app), "review", "n n went on to the review");
     // On the written answer, a letter that is no command changes nothing and says why.
     run(app, [Action::Back, Action::PrevQuestion]);
     assert_eq!(app.question().unwrap().id, "q5");
@@ -843,12 +862,12 @@ fn enter_on_an_open_question_opens_the_answer_box() {
     let app = &mut f.app;
     go_to_q5(app);
     press(app, "\n");
-    assert!(app.editor.is_some(), "Enter opens the empty answer");
+    assert!(app.editor().is_some(), "Enter opens the empty answer");
     press(app, "nn");
     assert_eq!(app.session.answer("q5"), Some("nn"));
     run(app, [Action::StopEditing]);
     press(app, "\n");
-    assert!(app.editor.is_some(), "Enter opens a written answer too");
+    assert!(app.editor().is_some(), "Enter opens a written answer too");
     press(app, " more");
     assert_eq!(app.session.answer("q5"), Some("nn more"));
 }
@@ -901,7 +920,7 @@ fn words_typed_on_an_empty_open_answer_are_text_once_the_prompt_is_read() {
         Some("next quickly, keep each maybe so: x")
     );
     assert_eq!(app.session.answer("q6").map(str::to_string), q6);
-    assert!(!app.exit && app.confirm.is_none() && !app.help);
+    assert!(!app.exit && app.overlay.is_none());
     // Esc leaves the box: then letters are commands (`m` flags, `n` moves on).
     run(
         app,
@@ -955,11 +974,11 @@ fn typing_on_an_empty_open_question_starts_the_answer_and_fires_no_command() {
         Some("the exit now; send quickly 1")
     );
     assert_eq!(app.question().unwrap().id, "q5");
-    assert!(app.editor.is_some());
+    assert!(app.editor().is_some());
     // Tab moves on from inside the answer, as in a form.
     press(app, "\t");
     assert_eq!(app.question().unwrap().id, "q6");
-    assert!(app.editor.is_none());
+    assert!(app.editor().is_none());
 }
 
 #[test]
@@ -973,7 +992,7 @@ fn clearing_a_written_answer_asks_first_and_a_pick_goes_at_once() {
     );
     run(app, [Action::ClearAnswer]);
     assert_eq!(
-        app.confirm,
+        app.confirm().cloned(),
         Some(Confirm::ClearAnswer {
             id: "q5".into(),
             chars: 13
@@ -987,7 +1006,7 @@ fn clearing_a_written_answer_asks_first_and_a_pick_goes_at_once() {
     assert_eq!(app.session.answer("q5"), None);
     // A closed question's pick is one key away from coming back: no question asked.
     run(app, [Action::Top, Action::Pick(1), Action::ClearAnswer]);
-    assert_eq!(app.confirm, None);
+    assert_eq!(app.confirm().cloned(), None);
     assert_eq!(app.session.answer("q1"), None);
 }
 
@@ -999,9 +1018,9 @@ fn pasted_line_breaks_survive_as_terminals_send_them() {
     run(app, [Action::StopEditing]);
     // Not in the editor: a paste on an open question writes it.
     run(app, [Action::Paste("one\rtwo\r\nthree\nfour\r".into())]);
-    assert!(app.editor.is_some());
+    assert!(app.editor().is_some());
     assert_eq!(app.session.answer("q5"), Some("one\ntwo\nthree\nfour\n"));
-    assert_eq!(app.editor.as_ref().unwrap().lines().len(), 5);
+    assert_eq!(app.editor().unwrap().lines().len(), 5);
 }
 
 #[test]
@@ -1037,7 +1056,7 @@ fn scroll_stays_within_what_the_screen_can_show() {
     }
     let max = app.view.max_scroll();
     assert!(max > 0);
-    assert_eq!(app.scroll, max);
+    assert_eq!(app.scroll(), max);
     let bottom = screen(app, 80, 24);
     run(app, [Action::PageUp]);
     assert_ne!(
@@ -1048,10 +1067,10 @@ fn scroll_stays_within_what_the_screen_can_show() {
 
     run(app, [Action::OpenReview, Action::Submit, Action::Bottom]);
     let max = app.view.max_scroll();
-    assert_eq!(app.scroll, max);
+    assert_eq!(app.scroll(), max);
     run(app, [Action::ScrollUp]);
     assert_eq!(
-        app.scroll,
+        app.scroll(),
         max.saturating_sub(1),
         "G then k scrolls up at once"
     );
@@ -1090,7 +1109,7 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
     );
     assert!(!path.exists(), "removed once saved");
     assert_eq!(
-        app.editor.as_ref().unwrap().lines(),
+        app.editor().unwrap().lines(),
         ["written in vim", "second line"]
     );
     // A failed editor leaves the answer as it was, with its reason on the status line.
@@ -1103,7 +1122,7 @@ fn the_edited_file_goes_only_after_its_text_is_saved() {
         Some("written in vim\nsecond line")
     );
     assert_eq!(
-        app.confirm,
+        app.confirm().cloned(),
         Some(Confirm::Notice {
             title: " The editor failed ".into(),
             text: "vi exited with 1".into()
@@ -1240,7 +1259,7 @@ fn an_editor_failure_is_shown_whole() {
     ));
     let action = super::to_action(app, x).unwrap();
     run(app, [action]);
-    assert!(app.confirm.is_none());
+    assert!(app.confirm().is_none());
     assert_eq!(
         app.session.answer("q5"),
         Some("x"),
@@ -1350,7 +1369,7 @@ fn a_window_taken_over_says_so_at_once_and_keeps_the_typing_as_a_draft() {
     assert!(first.session.busy().is_some());
     let status = first.status.clone().unwrap();
     assert!(status.contains("took this quiz over"), "{status}");
-    assert!(first.editor.is_some(), "the box stays open");
+    assert!(first.editor().is_some(), "the box stays open");
     // The whole line fits 80 columns (it was cut after "kept as a"); the title says the rest.
     let shown = screen(&mut first, 80, 24);
     assert!(shown.contains("typing here is a draft."), "{shown}");
@@ -1399,7 +1418,7 @@ fn a_draft_never_overwrites_what_the_other_window_wrote() {
     assert_eq!(saved_on_disk(&first).answers["q5"], "mine theirs");
     assert_eq!(first.drafts["q5"].text, "mine!", "still kept");
     run(&mut first, [Action::StartEditing]);
-    assert_eq!(first.editor.as_ref().unwrap().lines(), ["mine!"]);
+    assert_eq!(first.editor().unwrap().lines(), ["mine!"]);
     press(&mut first, "?");
     assert_eq!(saved_on_disk(&first).answers["q5"], "mine!?");
     assert!(first.drafts.is_empty());
@@ -1416,13 +1435,13 @@ fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
     let mut second = open();
     assert!(second.session.busy().is_some());
     run(&mut second, [Action::OpenReview, Action::Submit]);
-    assert_eq!(second.confirm, None, "no dialog");
+    assert_eq!(second.confirm().cloned(), None, "no dialog");
     assert!(second.status.as_deref().unwrap().contains("T takes over"));
     run(&mut second, [Action::Yes]);
     assert!(second.results.is_none(), "nothing graded here");
-    assert_ne!(second.screen, Screen::Results);
+    assert_ne!(on_screen(&second), "results");
     run(&mut second, [Action::NewAttempt]);
-    assert_eq!(second.confirm, None);
+    assert_eq!(second.confirm().cloned(), None);
     assert!(saved_on_disk(&first).results.is_none());
     assert_eq!(second.session.answered_count(), 1);
 }
@@ -1492,7 +1511,7 @@ fn the_mouse_wheel_scrolls_and_keys_are_inert_below_the_minimum_size() {
             Action::WheelDown,
         ],
     );
-    assert_eq!(app.scroll, 2, "two notches, two rows");
+    assert_eq!(app.scroll(), 2, "two notches, two rows");
     let key = |c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     run(app, [Action::Resize(20, 6)]);
     assert_eq!(super::to_action(app, key('1')), None);
@@ -1538,9 +1557,9 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
     let score = app.results.as_ref().unwrap().total_score;
     // Esc goes to the overview; s (review) shows the results again, not the questions.
     run(app, [Action::Back]);
-    assert_eq!(app.screen, Screen::Overview);
+    assert_eq!(on_screen(app), "overview");
     run(app, [Action::OpenReview]);
-    assert_eq!(app.screen, Screen::Results);
+    assert_eq!(on_screen(app), "results");
     // Opened from the results, a question reads only: picks, flags and clears are refused.
     run(
         app,
@@ -1551,7 +1570,7 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
             Action::ClearAnswer,
         ],
     );
-    assert!(app.reading);
+    assert!(app.reading());
     assert!(app.status.as_deref().unwrap().contains("graded"));
     run(
         app,
@@ -1562,11 +1581,11 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
         ],
     );
     assert_eq!(app.session.answer("q2"), None);
-    assert!(app.editor.is_none());
+    assert!(app.editor().is_none());
     assert_eq!(app.results.as_ref().unwrap().total_score, score);
     // Back on the results, the cursor is on the question just read.
     run(app, [Action::Back]);
-    assert_eq!((app.screen, app.results_cursor), (Screen::Results, 1));
+    assert_eq!(results_cursor(app), Some(1));
 }
 
 /// Back on the results from the last question, only that question's heading was in view,
@@ -1587,7 +1606,7 @@ fn back_from_the_last_question_the_results_show_it() {
     run(app, [Action::Bottom, Action::Choose]);
     assert_eq!(app.question().unwrap().id, "q6");
     run(app, [Action::Back]);
-    assert_eq!((app.screen, app.results_cursor), (Screen::Results, 5));
+    assert_eq!(results_cursor(app), Some(5));
     let shown = screen(app, 80, 24);
     assert!(
         shown.contains("q6 · mermaid") && shown.contains("Which sequence diagram"),
@@ -1602,7 +1621,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     let app = &mut f.app;
     run(app, [Action::Start, Action::Pick(0), Action::NewAttempt]);
     assert_eq!(
-        app.confirm,
+        app.confirm().cloned(),
         Some(Confirm::NewAttempt {
             graded: false,
             pending: 0,
@@ -1624,7 +1643,7 @@ fn a_new_attempt_says_what_it_throws_away() {
     assert_eq!(app.results.as_ref().unwrap().pending, ["q5"]);
     run(app, [Action::NewAttempt]);
     let shown = screen(app, 100, 30);
-    let text = match &app.confirm {
+    let text = match app.confirm() {
         Some(Confirm::NewAttempt { pending: 1, .. }) => shown.replace('│', " "),
         other => panic!("{other:?}"),
     };
@@ -1692,12 +1711,12 @@ fn g_and_shift_g_reach_the_top_and_bottom_of_a_question() {
     let last = app.current();
     run(app, [Action::Bottom]);
     assert!(
-        app.scroll > 0,
+        app.scroll() > 0,
         "G on the last question scrolls to its bottom"
     );
     run(app, [Action::Top]);
     assert_eq!(
-        (app.current(), app.scroll),
+        (app.current(), app.scroll()),
         (last, 0),
         "g goes to its top first"
     );
@@ -1729,7 +1748,7 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     let app = &mut f.app;
     run(app, [Action::Start, Action::OpenReview, Action::CursorDown]);
     run(app, [Action::CursorDown, Action::Choose]);
-    assert_eq!((app.screen, app.current()), (Screen::Question, 2));
+    assert_eq!((on_screen(app), app.current()), ("question", 2));
     let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(super::dispatch(app.context(), &esc), Some(Action::Back));
     assert!(
@@ -1737,7 +1756,7 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
         "the footer says so"
     );
     run(app, [Action::Back]);
-    assert_eq!((app.screen, app.review_cursor), (Screen::Review, 2));
+    assert!(matches!(app.screen, Screen::Review { cursor: 2 }));
 }
 
 #[test]

@@ -139,7 +139,7 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     // A notice is not a question: its keys close it.
-    if matches!(app.confirm, Some(crate::tui::app::Confirm::Notice { .. })) {
+    if matches!(app.confirm(), Some(crate::tui::app::Confirm::Notice { .. })) {
         let line = Line::from(vec![
             Span::raw(" "),
             Span::styled(
@@ -166,7 +166,7 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
             app.context(),
             crate::tui::Context::Question | crate::tui::Context::Overview
         )
-        && !app.from_review;
+        && !app.from_review();
     let width = usize::from(area.width).saturating_sub(if stop_writing {
         key_label(crate::tui::keymap::STOP_WRITING).len() + STOP.len()
     } else {
@@ -228,7 +228,7 @@ fn graded_glyph(app: &App, results: &crate::quiz::Results, q: &crate::quiz::Ques
 /// In practice the strip says what the verdict said: `✓` right, `✗` wrong, and `•` for
 /// an answer with no verdict yet (an open one, or one waiting for its rating).
 fn practice_glyph(app: &App, q: &crate::quiz::Question) -> char {
-    if !q.kind.is_closed() || app.rating.as_deref() == Some(q.id.as_str()) {
+    if !q.kind.is_closed() || app.rating() == Some(q.id.as_str()) {
         return '•';
     }
     let right = app

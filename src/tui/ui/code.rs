@@ -37,7 +37,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, code: &Code, view: &CodeVi
         ]));
     if max_scroll > 0 {
         // In the answer box J and K are letters: the panel scrolls once out of it.
-        let leave = if app.editor.is_some() {
+        let leave = if app.editor().is_some() {
             format!("{}, then ", key_for(Context::Editing, &Action::StopEditing))
         } else {
             String::new()

@@ -13,12 +13,12 @@ use crate::tui::keymap::{Context, Key, key_for, key_label};
 use crate::tui::layout::centered;
 use ratatui::crossterm::event::KeyCode;
 
-pub fn help(frame: &mut Frame, area: Rect, app: &App) {
+pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: u16) {
     let theme = app.settings.theme;
     let Some(help) = &app.view.help else { return };
     let box_area = crate::tui::help::help_box(area);
     let (total, height) = (help.lines.len(), help.height);
-    let top = usize::from(app.help_scroll).min(total);
+    let top = usize::from(scroll).min(total);
     let visible = help.lines[top..(top + height).min(total)].to_vec();
     let position = if total > height {
         format!(

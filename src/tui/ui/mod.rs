@@ -16,7 +16,7 @@ use ratatui::Frame;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
-use super::app::{App, Screen};
+use super::app::{App, Overlay, Screen};
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -30,24 +30,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
             )),
             Line::from(format!(
                 "Answers are saved. {} quits.",
-                super::keymap::key_label(super::keymap::QUIT_WHEN_TOO_SMALL)
+                super::keymap::key_for(super::keymap::Context::TooSmall, &super::Action::ForceQuit)
             )),
         ];
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
-    match app.screen {
+    match &app.screen {
         Screen::Overview => overview::draw(frame, area, app),
-        Screen::Question => question::draw(frame, area, app),
-        Screen::Review => review::draw(frame, area, app),
+        Screen::Question(_) => question::draw(frame, area, app),
+        Screen::Review { cursor } => review::draw(frame, area, app, *cursor),
         Screen::Grading => grading::draw(frame, area, app),
-        Screen::Results => results::draw(frame, area, app),
+        Screen::Results(r) => results::draw(frame, area, app, r),
     }
-    if app.help {
-        dialogs::help(frame, area, app);
-    }
-    if let Some(confirm) = &app.confirm {
-        dialogs::confirm(frame, area, app, confirm);
+    match &app.overlay {
+        Some(Overlay::Help { scroll }) => dialogs::help(frame, area, app, *scroll),
+        Some(Overlay::Confirm(confirm)) => dialogs::confirm(frame, area, app, confirm),
+        None => {}
     }
 }
 

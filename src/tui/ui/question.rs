@@ -19,7 +19,7 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     if let Some(header) = areas.header {
         let mut title = position_title(app);
         // read-only first: on a narrow terminal the end of the title gives way
-        if app.reading {
+        if app.reading() {
             title.push_str(" · graded, read only");
         } else if app.session.owner_closed() {
             title.push_str(&format!(
@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     chrome::strip(frame, areas.strip, app);
 
     let max_scroll = usize::from(view.max_scroll);
-    let scroll = usize::from(app.scroll).min(max_scroll);
+    let scroll = usize::from(app.scroll()).min(max_scroll);
     let end = (scroll + view.rows).min(view.lines.len());
     let visible = &view.lines[scroll.min(end)..end];
     let body_area = areas.body.inner(ratatui::layout::Margin::new(1, 0));
@@ -79,7 +79,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
     let key = |context, action| key_for(context, &action);
     let busy = app.session.busy().is_some();
     let take_over = key(Context::Question, Action::TakeOver);
-    if let Some(editor) = &app.editor {
+    if let Some(editor) = app.editor() {
         let (title, style) = if busy {
             (
                 format!(
@@ -127,7 +127,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
             " Your answer · your unsaved draft of it: {} opens the draft ",
             key(Context::Question, Action::StartEditing)
         )
-    } else if text.is_some() && !app.reading && !busy {
+    } else if text.is_some() && !app.reading() && !busy {
         format!(
             " Your answer — {} edits · {} $EDITOR ",
             key(Context::Question, Action::StartEditing),
@@ -148,7 +148,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
             usize::from(inner.width).max(1),
             ratatui::style::Style::new(),
         ),
-        None if app.reading => vec![Line::styled("(no answer)", theme.dim())],
+        None if app.reading() => vec![Line::styled("(no answer)", theme.dim())],
         // Letters are the answer's text here; the editor key that is no letter is named.
         None => markdown::plain(
             &format!(
@@ -166,7 +166,7 @@ fn answer_box(frame: &mut Frame, area: Rect, app: &App, id: &str) {
     if lines.len() > rows && rows > 0 {
         let hidden = lines.len() - (rows - 1);
         lines.truncate(rows - 1);
-        let how = if app.reading {
+        let how = if app.reading() {
             "the results show it all".to_string()
         } else {
             format!("{} opens it", key(Context::Question, Action::StartEditing))

@@ -6,17 +6,17 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 use super::chrome;
-use crate::tui::app::App;
+use crate::tui::app::{App, ResultsScreen};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, at: &ResultsScreen) {
     let [main, footer] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let inner = main.inner(ratatui::layout::Margin::new(1, 0));
     if let Some(text) = &app.view.results {
-        let scroll = usize::from(app.scroll).min(text.lines.len());
+        let scroll = usize::from(at.scroll).min(text.lines.len());
         let end = (scroll + text.height).min(text.lines.len());
         let visible = &text.lines[scroll..end];
         frame.render_widget(super::lines::Lines(visible), inner);
-        if let Some(&start) = text.starts.get(app.results_cursor)
+        if let Some(&start) = text.starts.get(at.cursor)
             && let Some(r) = start.checked_sub(scroll).filter(|r| *r < visible.len())
         {
             let row = visible[r].clone().patch_style(app.settings.theme.cursor());

@@ -13,7 +13,7 @@ use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{Context, key_for};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, cursor: usize) {
     let theme = app.settings.theme;
     let [title, list, footer] = Layout::vertical([
         Constraint::Length(2),
@@ -49,9 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = usize::from(list.width);
     let height = usize::from(list.height).max(1);
     // Keep the cursor in view; the first and last rows say when there is more.
-    let first = app
-        .review_cursor
-        .saturating_sub(height.saturating_sub(2).max(1));
+    let first = cursor.saturating_sub(height.saturating_sub(2).max(1));
     let more_above = first > 0;
     let more_below = first + height < total;
     let mut lines: Vec<Line> = app
@@ -62,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .enumerate()
         .skip(first)
         .take(height)
-        .map(|(i, q)| row(app, i, q, width))
+        .map(|(i, q)| row(app, (i, cursor), q, width))
         .collect();
     if more_above && let Some(top) = lines.first_mut() {
         *top = Line::styled(format!(" ▲ {first} more above"), theme.dim());
@@ -77,7 +75,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     chrome::footer(frame, footer, app);
 }
 
-fn row(app: &App, i: usize, q: &crate::quiz::Question, width: usize) -> Line<'static> {
+/// Question `i`'s row; highlighted when it is under the cursor.
+fn row(
+    app: &App,
+    (i, cursor): (usize, usize),
+    q: &crate::quiz::Question,
+    width: usize,
+) -> Line<'static> {
     let theme = app.settings.theme;
     let (glyph, state_style) = if app.session.is_flagged(&q.id) {
         ("⚑", theme.flag())
@@ -120,7 +124,7 @@ fn row(app: &App, i: usize, q: &crate::quiz::Question, width: usize) -> Line<'st
             },
         ),
     ]);
-    if i == app.review_cursor {
+    if i == cursor {
         line.style(theme.cursor())
     } else {
         line

@@ -7,14 +7,14 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::{Effect, busy_message, save_batch, saved};
 use crate::quiz::QuestionKind;
 use crate::tui::action::EditedFile;
-use crate::tui::app::{App, Confirm, Screen};
+use crate::tui::app::{App, Confirm, QuestionScreen, Screen};
 
 pub use crate::tui::undo::new_editor;
 
 /// Opens the answer box on the answer, or on this window's unsaved draft of it (while
 /// read-only, only a draft opens: it is kept, not saved).
 pub fn start_editing(app: &mut App) {
-    if app.reading || !app.on_open_question() {
+    if app.reading() || !app.on_open_question() {
         return;
     }
     let Some(id) = app.question().map(|q| q.id.clone()) else {
@@ -28,7 +28,10 @@ pub fn start_editing(app: &mut App) {
         return;
     }
     let text = draft.unwrap_or_else(|| app.session.answer(&id).unwrap_or_default().to_string());
-    app.editor = Some(new_editor(&text));
+    let Some(screen) = app.question_screen_mut() else {
+        return;
+    };
+    screen.editor = Some(new_editor(&text));
     undo_for(app, &id);
 }
 
@@ -43,7 +46,7 @@ fn undo_for<'a>(app: &'a mut App, id: &str) -> &'a mut super::Undo {
 /// Another window took over while the answer box was open: its text is kept as a draft
 /// (keys typed on go into it, unsaved).
 pub fn keep_editor_as_draft(app: &mut App) {
-    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+    let Some(text) = app.editor().map(|e| e.lines().join("\n")) else {
         return;
     };
     if let Some(id) = app.question().map(|q| q.id.clone()) {
@@ -88,7 +91,7 @@ pub fn restore_drafts(app: &mut App) -> Vec<String> {
 /// a written one is changed only after an edit key, so arriving on it and typing a
 /// command's letter never changes it.
 pub fn write_key(app: &mut App, typed: KeyEvent) {
-    if app.reading || !app.on_open_question() {
+    if app.reading() || !app.on_open_question() {
         return;
     }
     if app.question().is_some_and(|q| app.is_answered(&q.id)) {
@@ -96,7 +99,7 @@ pub fn write_key(app: &mut App, typed: KeyEvent) {
         return;
     }
     start_editing(app);
-    if app.editor.is_some() {
+    if app.editor().is_some() {
         key(app, typed);
     }
 }
@@ -135,11 +138,13 @@ fn edit(app: &mut App, change: impl FnOnce(&mut super::Undo, &mut TextArea<'stat
     let Some(id) = app.question().map(|q| q.id.clone()) else {
         return;
     };
-    let Some(mut editor) = app.editor.take() else {
+    let Some(mut editor) = app.close_editor() else {
         return;
     };
     let changed = change(undo_for(app, &id), &mut editor);
-    app.editor = Some(editor);
+    if let Some(screen) = app.question_screen_mut() {
+        screen.editor = Some(editor);
+    }
     if changed {
         save_editor(app);
     }
@@ -188,14 +193,18 @@ fn editor_input(editor: &mut TextArea<'static>, key: KeyEvent) -> bool {
 /// Pasted text goes into the open answer (an empty one outside the box too; a written one
 /// only from inside it); terminals send its line breaks as CR.
 pub fn paste(app: &mut App, text: &str) {
-    if app.editor.is_none() && app.screen == Screen::Question && !app.reading {
+    if app.editor().is_none() && app.on_question() && !app.reading() {
         if app.question().is_some_and(|q| app.is_answered(&q.id)) && app.on_open_question() {
             app.status = Some(written_answer_note());
             return;
         }
         start_editing(app);
     }
-    let Some(editor) = app.editor.as_mut() else {
+    let Screen::Question(QuestionScreen {
+        editor: Some(editor),
+        ..
+    }) = &mut app.screen
+    else {
         if app.status.is_none() {
             app.status = Some("Paste goes into an open answer.".into());
         }
@@ -221,7 +230,7 @@ pub fn clear_answer(app: &mut App) {
         return;
     }
     if matches!(q.kind, QuestionKind::Open { .. }) {
-        app.confirm = Some(Confirm::ClearAnswer { id, chars });
+        app.ask(Confirm::ClearAnswer { id, chars });
     } else {
         let r = app.session.set_answer(&id, None);
         saved(app, r);
@@ -229,7 +238,7 @@ pub fn clear_answer(app: &mut App) {
 }
 
 pub fn external_editor(app: &mut App) -> Effect {
-    if app.reading || !app.on_open_question() {
+    if app.reading() || !app.on_open_question() {
         return Effect::None;
     }
     if let Some(owner) = app.session.busy() {
@@ -284,7 +293,7 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
         return;
     }
     // The round trip is one step back (the answer box is made again from the text).
-    let was = app.editor.take().unwrap_or_else(|| new_editor(&before));
+    let was = app.close_editor().unwrap_or_else(|| new_editor(&before));
     undo_for(app, &edited.question_id).before_whole(&was);
     let r = app
         .session
@@ -310,7 +319,7 @@ pub fn editor_done(app: &mut App, edited: &EditedFile) {
 /// hiding where the text was kept), and in the log.
 pub fn editor_failed(app: &mut App, why: String) {
     tracing::warn!("the external editor failed: {why}");
-    app.confirm = Some(Confirm::Notice {
+    app.ask(Confirm::Notice {
         title: " The editor failed ".into(),
         text: why,
     });
@@ -318,15 +327,18 @@ pub fn editor_failed(app: &mut App, why: String) {
 
 fn reopen_editor(app: &mut App, id: &str, text: &str) {
     let on_it = app.question().is_some_and(|q| q.id == id);
-    if on_it && app.screen == Screen::Question && !app.reading {
-        app.editor = Some(new_editor(text));
+    if on_it
+        && !app.reading()
+        && let Some(screen) = app.question_screen_mut()
+    {
+        screen.editor = Some(new_editor(text));
     }
 }
 
 /// Every keystroke goes to the session; the batch saves it. While another window owns the
 /// attempt it goes to this window's draft instead, so nothing typed is lost.
 fn save_editor(app: &mut App) {
-    let Some(text) = app.editor.as_ref().map(|e| e.lines().join("\n")) else {
+    let Some(text) = app.editor().map(|e| e.lines().join("\n")) else {
         return;
     };
     let Some(id) = app.question().map(|q| q.id.clone()) else {

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::{Effect, navigation, saved};
 use crate::quiz::{Outcome, QuestionKind, assemble, grade_closed};
-use crate::tui::app::{App, Confirm, GradeRow, Grading, ResultDiagrams, Screen};
+use crate::tui::app::{App, Confirm, GradeRow, Grading, ResultDiagrams, ResultsScreen, Screen};
 use crate::tui::body;
 
 /// Enter on the overview: carry on; a graded attempt shows its results instead (its
@@ -13,7 +13,6 @@ pub fn start_or_show(app: &mut App) -> Effect {
     if app.results.is_some() {
         show_results(app);
     } else {
-        app.scroll = 0;
         navigation::go(app, app.current());
     }
     Effect::None
@@ -21,9 +20,11 @@ pub fn start_or_show(app: &mut App) -> Effect {
 
 pub fn show_results(app: &mut App) {
     if app.results.is_some() {
-        app.screen = Screen::Results;
-        app.reading = false;
-        app.scroll = 0;
+        let cursor = match &app.screen {
+            Screen::Results(r) => r.cursor,
+            _ => 0,
+        };
+        app.screen = Screen::Results(ResultsScreen { cursor, scroll: 0 });
     } else {
         app.status = Some("Not graded yet: submit from the review first.".into());
     }
@@ -37,13 +38,13 @@ pub fn submit(app: &mut App, confirmed: bool) -> Effect {
     let unanswered = app.question_count() - app.session.answered_count();
     let flagged = app.session.flagged_count();
     if !confirmed && (unanswered > 0 || flagged > 0) {
-        app.confirm = Some(Confirm::Submit {
+        app.ask(Confirm::Submit {
             unanswered,
             flagged,
         });
         return Effect::None;
     }
-    app.editor = None;
+    app.close_editor();
     let closed = grade_closed(&app.session.quiz, &app.session.answers());
     start(app, closed)
 }
@@ -119,7 +120,7 @@ pub fn new_attempt(app: &mut App) {
         return;
     }
     let pending = app.results.as_ref().map_or(0, |r| r.pending.len());
-    app.confirm = Some(Confirm::NewAttempt {
+    app.ask(Confirm::NewAttempt {
         graded: app.results.is_some(),
         pending,
         answered: app.session.answered_count(),
@@ -145,7 +146,7 @@ pub fn start_new_attempt(app: &mut App) {
 
 /// The stop key on the grading screen: the grading task ends.
 pub fn stop_on_key(app: &mut App) -> Effect {
-    if app.screen != Screen::Grading {
+    if !matches!(app.screen, Screen::Grading) {
         return Effect::None;
     }
     stop(app);
@@ -178,7 +179,7 @@ pub fn finished(app: &mut App, id: &str, result: Result<crate::quiz::OpenGrade, 
 }
 
 pub fn done(app: &mut App, outcomes: Vec<Outcome>) {
-    if app.screen == Screen::Grading {
+    if matches!(app.screen, Screen::Grading) {
         finish(app, outcomes);
     }
 }
@@ -204,16 +205,13 @@ fn finish(app: &mut App, outcomes: Vec<Outcome>) {
     let r = app.session.set_results(&results);
     saved(app, r);
     app.results = Some(results);
-    app.screen = Screen::Results;
-    app.reading = false;
-    app.scroll = 0;
-    app.results_cursor = 0;
+    app.screen = Screen::Results(ResultsScreen::default());
 }
 
 /// Draws the right diagram of each mermaid question (and the taker's, when wrong) for
 /// the results' width, when the results or the width changed.
 pub fn refresh_result_diagrams(app: &mut App) {
-    if app.screen != Screen::Results || app.results.is_none() {
+    if !matches!(app.screen, Screen::Results(_)) || app.results.is_none() {
         return;
     }
     let width = crate::tui::view::measure::widths(app).results_diagram;

@@ -14,7 +14,7 @@ pub use super::undo::Undo;
 use std::time::Instant;
 
 use super::action::Action;
-use super::app::{App, Confirm, DiagramCache, Screen};
+use super::app::{App, Confirm, DiagramCache, Overlay, Screen};
 use super::body;
 use super::drawings::{DrawingJob, DrawingKey};
 use super::keymap::{Context, key_for};
@@ -64,11 +64,10 @@ pub fn update(app: &mut App, action: Action) -> Effect {
     let differences = matches!(action, Action::ToggleDifferences)
         || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
-    let before = (app.screen, app.current());
+    let before = (app.on_question(), app.current());
     let effect = writing::handle(app, &action).unwrap_or_else(|| apply(app, action));
-    if (app.screen, app.current()) != before && app.screen == Screen::Question {
+    if (app.on_question(), app.current()) != before && app.on_question() {
         app.arrived = Some(Instant::now());
-        app.letters_are_commands = false;
     }
     refresh(app);
     if reform {
@@ -159,7 +158,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
     if !action.is_passive() {
         app.status = None;
     }
-    if app.help && navigation::scroll_help(app, &action) {
+    if navigation::scroll_help(app, &action) {
         return Effect::None;
     }
     if navigation::rate_or_skip(app, &action) {
@@ -171,11 +170,11 @@ fn apply(app: &mut App, action: Action) -> Effect {
             if app.results.is_some() || app.session.answered_count() == 0 {
                 app.exit = true;
             } else {
-                app.confirm = Some(Confirm::Quit);
+                app.ask(Confirm::Quit);
             }
         }
         Action::Yes => return confirm(app),
-        Action::No => app.confirm = None,
+        Action::No => app.overlay = None,
         Action::StopGrading => return grading::stop_on_key(app),
         Action::Start => return grading::start_or_show(app),
         Action::Back => navigation::back(app),
@@ -194,26 +193,28 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleDifferences => toggle_differences(app),
         Action::ToggleDiagramList => toggle_list(app),
         Action::ToggleComparison => toggle_comparison(app),
-        // Handled by the rating it skips; without one it means nothing. The writing's own
-        // are handled before (`writing::handle`).
-        Action::SkipRating | Action::Writing(_) | Action::StopWriting => {}
+        // Handled by the rating they rate or skip; without one they mean nothing. The
+        // writing's own are handled before (`writing::handle`).
+        Action::SkipRating | Action::Rate(_) | Action::Writing(_) | Action::StopWriting => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),
         Action::StartEditing => editing::start_editing(app),
         Action::StopEditing => {
             // Out of the box (or Esc on an empty one): letters are commands here now.
-            app.editor = None;
-            app.letters_are_commands = true;
+            if let Some(q) = app.question_screen_mut() {
+                q.editor = None;
+                q.letters_are_commands = true;
+            }
         }
         Action::StopEditingThen(key) => {
-            app.editor = None;
+            app.close_editor();
             if let Some(next) = super::keymap::dispatch(app.context(), &key) {
                 return apply(app, next);
             }
         }
         Action::CloseNoticeThen(key) => {
-            app.confirm = None;
+            app.overlay = None;
             if let Some(next) = super::to_action_of_key(app, &key) {
                 return apply(app, next);
             }
@@ -237,8 +238,10 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::NewAttempt => grading::new_attempt(app),
         Action::Post => post(app),
         Action::ToggleHelp => {
-            app.help = !app.help;
-            app.help_scroll = 0;
+            app.overlay = match app.overlay {
+                Some(Overlay::Help { .. }) => None,
+                _ => Some(Overlay::Help { scroll: 0 }),
+            };
         }
         Action::ScrollDown | Action::WheelDown => navigation::scroll(app, 1),
         Action::ScrollUp | Action::WheelUp => navigation::scroll(app, -1),
@@ -265,7 +268,7 @@ pub fn refuse_answer_change(app: &mut App) -> bool {
         return true;
     }
     let revealed = app.settings.practice
-        && app.rating.is_none()
+        && app.rating().is_none()
         && app.question().is_some_and(|q| {
             q.kind.is_closed() && app.session.answer(&q.id).is_some_and(|a| !a.is_empty())
         });
@@ -345,7 +348,9 @@ fn toggle_comparison(app: &mut App) {
     }
     let key = key_for(Context::Question, &Action::ToggleComparison);
     app.diagram_view.compare = !app.diagram_view.compare;
-    app.scroll = 0;
+    if let Some(scroll) = app.scroll_mut() {
+        *scroll = 0;
+    }
     app.status = Some(if app.diagram_view.compare {
         format!("Compared: only what differs between the options ({key} shows them again).")
     } else {
@@ -367,7 +372,7 @@ fn toggle_flag(app: &mut App) {
 /// `P` on the results posts them, when they go to a pull request on that key.
 fn post(app: &mut App) {
     use super::app::Posting;
-    if app.screen != Screen::Results {
+    if !matches!(app.screen, Screen::Results(_)) {
         return;
     }
     match &app.settings.posting {
@@ -394,7 +399,14 @@ fn post(app: &mut App) {
 }
 
 fn confirm(app: &mut App) -> Effect {
-    match app.confirm.take() {
+    let confirm = match app.overlay.take() {
+        Some(Overlay::Confirm(c)) => Some(c),
+        other => {
+            app.overlay = other;
+            None
+        }
+    };
+    match confirm {
         Some(Confirm::Quit) => app.exit = true,
         Some(Confirm::ClearAnswer { id, .. }) => {
             let r = app.session.set_answer(&id, None);
@@ -443,7 +455,7 @@ fn poll(app: &mut App) {
             // What the answer box holds stays there, as a draft this window keeps.
             editing::keep_editor_as_draft(app);
             // One footer line at 80 columns: the box's title says how to keep the draft.
-            app.status = Some(if app.editor.is_some() {
+            app.status = Some(if app.editor().is_some() {
                 format!("Another quizz ({owner}) took this quiz over: typing here is a draft.")
             } else {
                 busy_message(&app.session, &owner)
@@ -455,7 +467,7 @@ fn poll(app: &mut App) {
                 .busy()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            let leave = if app.editor.is_some() {
+            let leave = if app.editor().is_some() {
                 format!("{}, then ", key_for(Context::Editing, &Action::StopEditing))
             } else {
                 String::new()
@@ -485,7 +497,7 @@ fn take_over(app: &mut App) {
                     restored.join(", ")
                 )
             });
-            if app.screen == Screen::Question {
+            if app.on_question() {
                 navigation::go(app, app.current());
             }
         }

@@ -4,18 +4,27 @@
 use super::{editing, refuse_answer_change, saved};
 use crate::quiz::QuestionKind;
 use crate::tui::action::Action;
-use crate::tui::app::{App, Screen};
+use crate::tui::app::{App, Entered, Overlay, QuestionScreen, ResultsScreen, Screen};
 use crate::tui::keymap::{Context, key_for};
 
 pub fn go(app: &mut App, index: usize) {
     let index = index.min(app.question_count().saturating_sub(1));
-    app.editor = None;
-    app.screen = Screen::Question;
-    // A graded attempt's answers are not changed after the right ones were shown.
-    app.reading = app.results.is_some();
     let moved = index != app.current();
-    if moved {
-        app.scroll = 0;
+    // A graded attempt's answers are not changed after the right ones were shown; from
+    // question to question, `Esc` still goes back where the first one was entered from.
+    let entered = if app.results.is_some() {
+        Entered::Results
+    } else {
+        app.question_screen()
+            .map_or(Entered::Overview, |q| q.entered)
+    };
+    match app.question_screen_mut() {
+        // On the same question: only the answer box closes.
+        Some(q) if !moved => {
+            q.entered = entered;
+            q.editor = None;
+        }
+        _ => app.screen = Screen::Question(QuestionScreen::entered(entered)),
     }
     app.session.set_current(index);
     if moved {
@@ -28,19 +37,18 @@ pub fn go(app: &mut App, index: usize) {
 /// Esc: from a question opened on the results, back to it there; from the results, the
 /// overview.
 pub fn back(app: &mut App) {
-    if app.reading && app.screen == Screen::Question {
-        app.reading = false;
-        app.screen = Screen::Results;
-        app.results_cursor = app.current();
-        app.scroll = 0;
-        super::refresh(app);
-        scroll_to_result(app);
-    } else if app.screen == Screen::Results {
-        app.screen = Screen::Overview;
-    } else if app.screen == Screen::Question && app.from_review {
-        open_review(app);
-    } else {
-        go(app, app.current());
+    match app.question_screen().map(|q| q.entered) {
+        Some(Entered::Results) => {
+            app.screen = Screen::Results(ResultsScreen {
+                cursor: app.current(),
+                scroll: 0,
+            });
+            super::refresh(app);
+            scroll_to_result(app);
+        }
+        Some(Entered::Review) => open_review(app),
+        _ if matches!(app.screen, Screen::Results(_)) => app.screen = Screen::Overview,
+        _ => go(app, app.current()),
     }
 }
 
@@ -48,7 +56,7 @@ pub fn back(app: &mut App) {
 /// question opened from the results, the results.
 pub fn next(app: &mut App) {
     let last = app.current() + 1 >= app.question_count();
-    if last && app.reading {
+    if last && app.reading() {
         back(app);
         app.status = Some("That was the last question: the results again.".into());
     } else if last {
@@ -65,21 +73,17 @@ pub fn next(app: &mut App) {
 /// The review (before submitting; once submitted the results are the review, see
 /// `Action::OpenReview` in `update`).
 pub fn open_review(app: &mut App) {
-    app.editor = None;
-    app.from_review = false;
-    app.screen = Screen::Review;
-    app.review_cursor = app.current();
+    app.screen = Screen::Review {
+        cursor: app.current(),
+    };
 }
 
 /// The top of a scrolled question, else the first question.
 pub fn first(app: &mut App) {
-    match app.screen {
-        Screen::Review => app.review_cursor = 0,
-        Screen::Results => {
-            app.results_cursor = 0;
-            app.scroll = 0;
-        }
-        Screen::Question if app.scroll > 0 => app.scroll = 0,
+    match &mut app.screen {
+        Screen::Review { cursor } => *cursor = 0,
+        Screen::Results(r) => *r = ResultsScreen::default(),
+        Screen::Question(q) if q.scroll > 0 => q.scroll = 0,
         _ => go(app, 0),
     }
 }
@@ -87,26 +91,27 @@ pub fn first(app: &mut App) {
 /// The last question, and on it, its bottom.
 pub fn last(app: &mut App) {
     let last = app.question_count().saturating_sub(1);
-    match app.screen {
-        Screen::Review => app.review_cursor = last,
-        Screen::Results => {
-            app.results_cursor = last;
-            app.scroll = u16::MAX;
+    let on_last = app.current() == last;
+    match &mut app.screen {
+        Screen::Review { cursor } => *cursor = last,
+        Screen::Results(r) => {
+            r.cursor = last;
+            r.scroll = u16::MAX;
         }
-        Screen::Question if app.current() == last => app.scroll = u16::MAX,
+        Screen::Question(q) if on_last => q.scroll = u16::MAX,
         _ => go(app, last),
     }
 }
 
 pub fn move_cursor(app: &mut App, delta: isize) {
     let last = app.question_count().saturating_sub(1);
-    match app.screen {
-        Screen::Review => {
-            app.review_cursor = app.review_cursor.saturating_add_signed(delta).min(last);
+    match &mut app.screen {
+        Screen::Review { cursor } => {
+            *cursor = cursor.saturating_add_signed(delta).min(last);
             return;
         }
-        Screen::Results => {
-            app.results_cursor = app.results_cursor.saturating_add_signed(delta).min(last);
+        Screen::Results(r) => {
+            r.cursor = r.cursor.saturating_add_signed(delta).min(last);
             scroll_to_result(app);
             return;
         }
@@ -114,7 +119,7 @@ pub fn move_cursor(app: &mut App, delta: isize) {
     }
     let i = app.current();
     let count = app.question().map_or(0, |q| q.choices().len());
-    if count == 0 || app.reading {
+    if count == 0 || app.reading() {
         // Nothing to choose here: the arrows scroll.
         scroll(app, delta);
         return;
@@ -126,16 +131,16 @@ pub fn move_cursor(app: &mut App, delta: isize) {
 }
 
 pub fn scroll(app: &mut App, delta: isize) {
-    app.scroll = app.scroll.saturating_add_signed(clamp_i16(delta));
+    set_scroll(app, app.scroll().saturating_add_signed(clamp_i16(delta)));
     clamp_scrolls(app);
 }
 
 pub fn page(app: &mut App, direction: isize) {
     let rows = page_rows(app);
-    if app.screen == Screen::Review {
-        let last = app.question_count().saturating_sub(1);
+    let last = app.question_count().saturating_sub(1);
+    if let Screen::Review { cursor } = &mut app.screen {
         let step = direction.saturating_mul(isize::from(rows.max(1)));
-        app.review_cursor = app.review_cursor.saturating_add_signed(step).min(last);
+        *cursor = cursor.saturating_add_signed(step).min(last);
     } else {
         scroll(app, direction.saturating_mul(isize::from(rows)));
         cursor_to_view(app);
@@ -152,14 +157,28 @@ fn clamp_i16(n: isize) -> i16 {
 
 /// Keeps every scroll within what its screen can show (after a resize too).
 pub fn clamp_scrolls(app: &mut App) {
-    app.scroll = app.scroll.min(app.view.max_scroll());
+    set_scroll(app, app.scroll().min(app.view.max_scroll()));
     app.code_scroll = app.code_scroll.min(app.view.code_max_scroll());
-    app.help_scroll = app.help_scroll.min(app.view.help_max_scroll());
+    let help_max = app.view.help_max_scroll();
+    if let Some(Overlay::Help { scroll }) = &mut app.overlay {
+        *scroll = (*scroll).min(help_max);
+    }
+}
+
+/// Sets the scroll of the screen on show (the question's body or the results).
+fn set_scroll(app: &mut App, to: u16) {
+    if let Some(scroll) = app.scroll_mut() {
+        *scroll = to;
+    }
 }
 
 /// Scroll keys while the help is open move the help; returns whether it took the action.
 pub fn scroll_help(app: &mut App, action: &Action) -> bool {
     let page = page_rows(app);
+    let max = app.view.help_max_scroll();
+    let Some(Overlay::Help { scroll }) = &mut app.overlay else {
+        return false;
+    };
     let by = match action {
         Action::ScrollDown | Action::WheelDown => 1,
         Action::ScrollUp | Action::WheelUp => -1,
@@ -169,22 +188,19 @@ pub fn scroll_help(app: &mut App, action: &Action) -> bool {
         Action::Bottom => i16::MAX,
         _ => return false,
     };
-    app.help_scroll = app
-        .help_scroll
-        .saturating_add_signed(by)
-        .min(app.view.help_max_scroll());
+    *scroll = scroll.saturating_add_signed(by).min(max);
     true
 }
 
 /// After the options change form (pictures ↔ lists) on a scrolled question: the
 /// highlighted option's title at the top, so the taker stays where they were.
 pub fn keep_place_after_reform(app: &mut App) {
-    if app.screen != Screen::Question || app.scroll == 0 {
+    if !app.on_question() || app.scroll() == 0 {
         return;
     }
     let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
     if let Some(&(start, _)) = option_rows(app).get(cursor) {
-        app.scroll = clamp_u16(start);
+        set_scroll(app, clamp_u16(start));
     }
 }
 
@@ -194,11 +210,19 @@ fn scroll_to_cursor(app: &mut App) {
     let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
     if let Some(&(start, end)) = option_rows(app).get(cursor) {
         let (start, end) = (clamp_u16(start), clamp_u16(end));
-        if start < app.scroll {
-            app.scroll = start;
-        } else if end > app.scroll.saturating_add(viewport) {
-            app.scroll = end.saturating_sub(viewport).min(start);
-        }
+        set_scroll(app, scroll_to_show(app.scroll(), (start, end), viewport));
+    }
+}
+
+/// The scroll that shows rows `[start, end)` in `height` rows, moving as little as it can
+/// (the start shows when they do not fit).
+fn scroll_to_show(scroll: u16, (start, end): (u16, u16), height: u16) -> u16 {
+    if start < scroll {
+        start
+    } else if end > scroll.saturating_add(height) {
+        end.saturating_sub(height).min(start)
+    } else {
+        scroll
     }
 }
 
@@ -207,22 +231,21 @@ fn scroll_to_result(app: &mut App) {
     let Some(text) = &app.view.results else {
         return;
     };
+    let Screen::Results(results) = &mut app.screen else {
+        return;
+    };
     let (total, height) = (text.lines.len(), text.height);
-    let Some(&start) = text.starts.get(app.results_cursor) else {
+    let Some(&start) = text.starts.get(results.cursor) else {
         return;
     };
     // The last question's block runs to the end of the text.
     let end = text
         .starts
-        .get(app.results_cursor + 1)
+        .get(results.cursor + 1)
         .copied()
         .unwrap_or(total);
     let (start, end, height) = (clamp_u16(start), clamp_u16(end), clamp_u16(height));
-    if start < app.scroll {
-        app.scroll = start;
-    } else if end > app.scroll.saturating_add(height) {
-        app.scroll = end.saturating_sub(height).min(start);
-    }
+    results.scroll = scroll_to_show(results.scroll, (start, end), height);
     clamp_scrolls(app);
 }
 
@@ -230,9 +253,9 @@ fn scroll_to_result(app: &mut App) {
 /// chooses an option that is off screen. On the results, the cursor moves to the first
 /// question in view.
 fn cursor_to_view(app: &mut App) {
-    match app.screen {
-        Screen::Results => {
-            let top = usize::from(app.scroll);
+    match &mut app.screen {
+        Screen::Results(results) => {
+            let top = usize::from(results.scroll);
             let Some(text) = &app.view.results else {
                 return;
             };
@@ -241,14 +264,14 @@ fn cursor_to_view(app: &mut App) {
                 .iter()
                 .rposition(|&s| s <= top + text.height / 3)
             {
-                app.results_cursor = n;
+                results.cursor = n;
             }
             return;
         }
-        Screen::Question if !app.reading => {}
+        Screen::Question(q) if q.entered != Entered::Results => {}
         _ => return,
     }
-    let top = usize::from(app.scroll);
+    let top = usize::from(app.scroll());
     let bottom = top + viewport_rows(app);
     let option_rows = option_rows(app).to_vec();
     let i = app.current();
@@ -288,7 +311,7 @@ fn titles_in_view(app: &App) -> Vec<usize> {
 /// The body row of each option's title, and whether a body row is on screen.
 fn option_titles(app: &App) -> (Vec<usize>, impl Fn(usize) -> bool) {
     let viewport = viewport_rows(app);
-    let top = usize::from(app.scroll);
+    let top = usize::from(app.scroll());
     let starts = option_rows(app).iter().map(|&(start, _)| start).collect();
     (starts, move |row: usize| row >= top && row < top + viewport)
 }
@@ -312,18 +335,18 @@ fn clamp_u16(n: usize) -> u16 {
 
 pub fn choose(app: &mut App) {
     match app.screen {
-        Screen::Review => {
-            let i = app.review_cursor;
-            go(app, i);
-            app.from_review = true;
+        Screen::Review { cursor } => {
+            go(app, cursor);
+            if let Some(q) = app.question_screen_mut()
+                && q.entered == Entered::Overview
+            {
+                q.entered = Entered::Review;
+            }
         }
-        Screen::Results => {
+        Screen::Results(ResultsScreen { cursor, .. }) => {
             // Read only: the answers were graded; changing them is a new attempt.
-            let i = app.results_cursor;
-            app.reading = true;
-            app.screen = Screen::Question;
-            app.scroll = 0;
-            app.session.set_current(i);
+            app.screen = Screen::Question(QuestionScreen::entered(Entered::Results));
+            app.session.set_current(cursor);
         }
         _ => {
             let Some(q) = app.question() else { return };
@@ -338,9 +361,16 @@ pub fn choose(app: &mut App) {
                 if let Some(c) = app.cursors.get_mut(i) {
                     *c = first;
                 }
+                let enter =
+                    crate::tui::keymap::Key::Code(ratatui::crossterm::event::KeyCode::Enter);
                 app.status = Some(format!(
-                    "Option {} is highlighted now: Enter picks it (or press a number).",
-                    first + 1
+                    "Option {} is highlighted now: {} picks it (or press a number).",
+                    first + 1,
+                    crate::tui::keymap::key_for_preferring(
+                        Context::Question,
+                        &Action::Choose,
+                        enter
+                    )
                 ));
             } else {
                 app.status = Some(
@@ -377,7 +407,9 @@ pub fn pick(app: &mut App, n: usize) {
         && app.session.busy().is_none()
         && app.session.confidence(&id).is_none()
     {
-        app.rating = Some(id);
+        if let Some(q) = app.question_screen_mut() {
+            q.rating = Some(id);
+        }
         app.status = Some(crate::tui::app::CONFIDENCE_ASK.into());
     }
 }
@@ -385,23 +417,27 @@ pub fn pick(app: &mut App, n: usize) {
 /// Practice: a rating key rates the answer waiting for it; any other key skips the
 /// rating (and then does what it does). Returns whether the action was used up.
 pub fn rate_or_skip(app: &mut App, action: &Action) -> bool {
-    let Some(id) = app.rating.clone() else {
+    let Some(id) = app.rating().map(str::to_string) else {
         return false;
+    };
+    let done = |app: &mut App| {
+        if let Some(q) = app.question_screen_mut() {
+            q.rating = None;
+        }
     };
     match action {
         a if a.is_passive() => false,
         Action::ForceQuit | Action::ToggleHelp => false,
-        Action::Pick(n) if *n < 5 => {
-            let rating = u8::try_from(n + 1).unwrap_or(5);
+        &Action::Rate(rating @ 1..=5) => {
             let r = app.session.set_confidence(&id, rating);
             saved(app, r);
-            app.rating = None;
+            done(app);
             app.status = Some(format!("Rated {rating} of 5 · {}", verdict(app, &id)));
             true
         }
         // Any other key only skips: the verdict shows before anything else happens.
         _ => {
-            app.rating = None;
+            done(app);
             app.status = Some(format!("Not rated · {}", verdict(app, &id)));
             true
         }

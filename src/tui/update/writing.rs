@@ -49,7 +49,7 @@ fn arrived(app: &mut App, stage: &Stage) {
             match waited {
                 // Still where `n` was pressed: the question waited for opens.
                 Some((s, from)) if s == slot => {
-                    if app.screen == Screen::Question && on.as_deref() == Some(from.as_str()) {
+                    if app.on_question() && on.as_deref() == Some(from.as_str()) {
                         super::go_to(app, position);
                         app.status = None;
                     }
@@ -82,8 +82,11 @@ fn insert(app: &mut App, quiz: Quiz, position: usize) {
     app.session.grow(quiz);
     app.session.set_current(current);
     app.cursors.insert(position.min(app.cursors.len()), 0);
-    if app.review_cursor >= position && shifts {
-        app.review_cursor += 1;
+    if let Screen::Review { cursor } = &mut app.screen
+        && *cursor >= position
+        && shifts
+    {
+        *cursor += 1;
     }
     app.diagrams = None;
     app.drawings.shifted(position);
@@ -163,7 +166,7 @@ fn stop(app: &mut App) {
             "Only {ready} question is written: a quiz needs {MIN_QUESTIONS}, so the writing goes on (q quits)."
         ));
     } else {
-        app.confirm = Some(Confirm::StopWriting { ready });
+        app.ask(Confirm::StopWriting { ready });
     }
 }
 
@@ -196,8 +199,8 @@ fn hold(app: &mut App, action: &crate::tui::Action) -> bool {
     let blocked = writing.ended.clone();
     match action {
         Action::NextQuestion
-            if app.screen == Screen::Question
-                && !app.reading
+            if app.on_question()
+                && !app.reading()
                 && app.current() + 1 >= app.question_count()
                 && pending > 0 =>
         {
@@ -314,7 +317,7 @@ mod tests {
     fn a_question_arriving_before_the_one_on_screen_keeps_the_place_and_every_answer() {
         let dir = tempfile::tempdir().unwrap();
         let mut app = app(dir.path());
-        assert_eq!(app.screen, Screen::Question);
+        assert!(app.on_question());
         update(&mut app, Action::Pick(1));
         update(&mut app, Action::NextQuestion);
         assert_eq!(app.question().unwrap().id, "q3");
@@ -335,7 +338,7 @@ mod tests {
         let mut app = app(dir.path());
         update(&mut app, Action::NextQuestion);
         update(&mut app, Action::NextQuestion);
-        assert_eq!(app.screen, Screen::Question, "no review yet");
+        assert!(app.on_question(), "no review yet");
         assert_eq!(app.question().unwrap().id, "q3");
         let status = app.status.clone().unwrap();
         assert!(
@@ -355,7 +358,7 @@ mod tests {
         let mut app = app(dir.path());
         for action in [Action::OpenReview, Action::Submit] {
             update(&mut app, action);
-            assert_eq!(app.screen, Screen::Question);
+            assert!(app.on_question());
             let status = app.status.clone().unwrap();
             assert!(
                 status.contains("2 questions are still being written"),
@@ -381,7 +384,7 @@ mod tests {
         let found = store.load_attempt(&Origin::Demo, &whole).unwrap();
         assert_eq!(found.attempt.answers.len(), 1);
         update(&mut app, Action::OpenReview);
-        assert_eq!(app.screen, Screen::Review);
+        assert!(matches!(app.screen, Screen::Review { .. }));
     }
 
     #[test]
@@ -390,7 +393,7 @@ mod tests {
         let mut app = app(dir.path());
         update(&mut app, Action::Pick(0));
         update(&mut app, Action::StopWriting);
-        assert_eq!(app.confirm, Some(Confirm::StopWriting { ready: 2 }));
+        assert_eq!(app.confirm(), Some(&Confirm::StopWriting { ready: 2 }));
         assert_eq!(update(&mut app, Action::Yes), Effect::StopWriting);
         update(
             &mut app,

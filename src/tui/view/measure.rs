@@ -24,13 +24,13 @@ pub fn refresh(app: &mut App) {
     }
     let widths = widths(app);
     let code = app.view.question.as_mut().and_then(|q| q.code.take());
-    let question = (app.screen == Screen::Question).then(|| question(app, widths, code));
-    let results = (app.screen == Screen::Results && app.results.is_some()).then(|| {
+    let question = app.on_question().then(|| question(app, widths, code));
+    let results = (matches!(app.screen, Screen::Results(_)) && app.results.is_some()).then(|| {
         let text = results_text::build(app, widths.results);
         let height = usize::from(app.size.1.saturating_sub(1));
         text_view(text.lines, text.question_rows, height)
     });
-    let help = app.help.then(|| {
+    let help = app.help_scroll().is_some().then(|| {
         let area = Rect::new(0, 0, app.size.0, app.size.1);
         let (width, height) = help::help_text_area(area);
         text_view(help::help_lines(app, width), Vec::new(), height)
@@ -103,7 +103,14 @@ fn question(app: &App, widths: Widths, kept: Option<CodeView>) -> QuestionView {
 /// A digest of everything the view is measured from.
 fn inputs(app: &App) -> u64 {
     let mut h = DefaultHasher::new();
-    (app.screen, app.reading, app.help, app.size, app.code_open).hash(&mut h);
+    std::mem::discriminant(&app.screen).hash(&mut h);
+    (
+        app.reading(),
+        app.help_scroll().is_some(),
+        app.size,
+        app.code_open,
+    )
+        .hash(&mut h);
     (
         app.current(),
         app.cursors.get(app.current()),
@@ -111,7 +118,7 @@ fn inputs(app: &App) -> u64 {
     )
         .hash(&mut h);
     app.session.answers().values.hash(&mut h);
-    app.rating.hash(&mut h);
+    app.rating().hash(&mut h);
     app.diagrams
         .as_ref()
         .map(|c| {
@@ -128,7 +135,7 @@ fn inputs(app: &App) -> u64 {
         .as_ref()
         .map(|r| (r.total_score, r.pending.len(), r.per_question.len()))
         .hash(&mut h);
-    if app.screen == Screen::Results {
+    if matches!(app.screen, Screen::Results(_)) {
         // The results name the open answers whose grading failed.
         let failed = app.grading.iter().flat_map(|g| &g.rows);
         for (id, row) in failed {
@@ -137,7 +144,7 @@ fn inputs(app: &App) -> u64 {
             }
         }
     }
-    if app.help {
+    if app.help_scroll().is_some() {
         (app.context_under_help(), app.hint_filter()).hash(&mut h);
     }
     h.finish()
