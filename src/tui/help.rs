@@ -47,6 +47,20 @@ pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             (title, help_rows(c))
         })
         .collect();
+    // Not a row of the table (the key means "back" on a question opened from the review):
+    // said while it works, under the screen's own keys.
+    if app.writing.as_ref().is_some_and(|w| w.pending() > 0) {
+        sections.insert(
+            1,
+            (
+                "While the rest of the quiz is written".into(),
+                vec![(
+                    crate::tui::keymap::key_label(crate::tui::keymap::STOP_WRITING),
+                    "stop writing the rest and take the questions written (asks first); q quits, keeping them too",
+                )],
+            ),
+        );
+    }
     sections.push(("Everywhere".into(), everywhere_rows()));
     sections.push(("While this help is open".into(), help_rows(Context::Help)));
     let key_width = sections

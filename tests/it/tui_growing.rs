@@ -109,7 +109,7 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     let screen = t.wait_for("question 3 is still being written");
     assert!(!screen.contains("Review"), "{screen}");
     t.keys(&["s"]);
-    t.wait_for("wait for every question");
+    t.wait_for("wait for all");
     let screen = t.wait_for("Question 3/3");
     // q4 kept failing its checks: left out, and the quiz is q1–q3 with both answers.
     assert!(!screen.contains("4✎"), "{screen}");

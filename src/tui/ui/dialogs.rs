@@ -52,6 +52,12 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
             "quit",
             "stay",
         ),
+        Confirm::Quit if app.writing.as_ref().is_some_and(|w| w.pending() > 0) => (
+            " Quit? ",
+            quit_while_writing_text(app),
+            "quit",
+            "stay",
+        ),
         Confirm::Quit => (
             " Quit? ",
             "Quit now? Your answers are saved: run the same command again to carry on. Nothing is graded yet.".to_string(),
@@ -92,7 +98,9 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, confirm: &Confirm) {
         Confirm::StopWriting { ready } => (
             " Stop writing? ",
             format!(
-                "Stop writing the rest, and take the {ready} questions written? Your answers stay; the quiz is kept as it is (--regenerate writes a fresh one)."
+                "Stop writing the rest, and take the {} questions written? Your answers stay; the quiz is kept as it is (--regenerate writes a fresh one).",
+                // Questions that arrived while this is asked count too.
+                app.writing.as_ref().map_or(*ready, |w| w.growing.ready())
             ),
             "stop and take them",
             "keep writing",
@@ -198,5 +206,26 @@ fn help_scroll_keys() -> String {
         key(Action::PageDown),
         key(Action::Top),
         key(Action::Bottom),
+    )
+}
+
+/// Quitting while questions are still written: those are dropped, and the quiz is what
+/// was written (as Esc's "stop writing" says).
+fn quit_while_writing_text(app: &App) -> String {
+    let (ready, pending) = app
+        .writing
+        .as_ref()
+        .map_or((0, 0), |w| (w.growing.ready(), w.pending()));
+    if ready < crate::generate::checks::MIN_QUESTIONS {
+        return format!(
+            "Quit now? Only {} written, too few to keep as a quiz: its answer is not kept, and the next take writes the quiz again.",
+            crate::text::plural(ready, "question is", "questions are")
+        );
+    }
+    format!(
+        "Quit now? The {} written are kept with your answers; the {} still being written {} dropped (--regenerate writes a whole quiz again). Nothing is graded yet.",
+        crate::text::plural(ready, "question", "questions"),
+        crate::text::plural(pending, "question", "questions"),
+        if pending == 1 { "is" } else { "are" }
     )
 }

@@ -19,7 +19,32 @@ pub fn handle(app: &mut App, action: &crate::tui::Action) -> Option<Effect> {
             stop(app);
             Some(Effect::None)
         }
-        _ => hold(app, action).then_some(Effect::None),
+        _ => {
+            forget_wait_on_other_keys(app, action);
+            hold(app, action).then_some(Effect::None)
+        }
+    }
+}
+
+/// `n` past the last ready question waits for the next one; any other key the taker
+/// presses meanwhile (an answer to this question, say) means they stayed: the question
+/// that arrives then does not take the screen, nor the keys that follow.
+fn forget_wait_on_other_keys(app: &mut App, action: &crate::tui::Action) {
+    use crate::tui::Action;
+    let from_the_taker = !matches!(
+        action,
+        Action::NextQuestion
+            | Action::Tick
+            | Action::Poll
+            | Action::Resize(..)
+            | Action::DiagramsDrawn(..)
+            | Action::GradeStarted(_)
+            | Action::GradeFinished(..)
+            | Action::GradingDone(_)
+            | Action::ExternalEditorDone(_)
+    );
+    if from_the_taker && let Some(w) = app.writing.as_mut() {
+        w.waiting = None;
     }
 }
 
@@ -105,6 +130,10 @@ fn whole(app: &mut App, quiz: Quiz) {
     app.diagrams = None;
     app.drawings.shifted(0);
     app.writing = None;
+    // "Stop writing?" has nothing left to stop.
+    if matches!(app.confirm(), Some(Confirm::StopWriting { .. })) {
+        app.overlay = None;
+    }
     let r = app.session.settle();
     if let Err(e) = r {
         app.status = Some(format!("cannot save the answers: {e}"));
@@ -142,7 +171,7 @@ pub fn keep_written(app: &mut App, failure: Option<&str>) {
         Ok(Kept::Quiz(ready)) => {
             app.writing = None;
             app.status = Some(format!(
-                "{why}: the quiz is the {ready} questions written, kept with your answers."
+                "{why}: you keep the {ready} questions written, with your answers."
             ));
         }
         Err(e) => {
@@ -228,7 +257,7 @@ fn hold(app: &mut App, action: &crate::tui::Action) -> bool {
                     "The review and submitting wait for the whole quiz's last checks.".into()
                 }
                 None => format!(
-                    "The review and submitting wait for every question: {} still being written.",
+                    "Review and submit wait for all: {} still being written.",
                     crate::text::plural(pending, "question is", "questions are")
                 ),
             });
@@ -350,6 +379,22 @@ mod tests {
         // One that arrives elsewhere (slot 1) does not move the taker.
         update(&mut app, ready(1));
         assert_eq!(app.question().unwrap().id, "q4");
+    }
+
+    /// A fresh-eyes review: `n` on q3, then `t` to answer q3 after all; q4 arrived and
+    /// took the screen, and the keys that followed went into q4's answer box.
+    #[test]
+    fn a_key_pressed_after_n_keeps_the_taker_where_they_are_when_the_question_arrives() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        update(&mut app, Action::NextQuestion);
+        update(&mut app, Action::NextQuestion);
+        assert_eq!(app.question().unwrap().id, "q3");
+        update(&mut app, Action::Tick);
+        update(&mut app, Action::Pick(0));
+        update(&mut app, ready(3));
+        assert_eq!(app.question().unwrap().id, "q3", "stays where it was answered");
+        assert_eq!(app.question_count(), 3, "and the question arrived");
     }
 
     #[test]
