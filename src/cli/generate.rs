@@ -471,7 +471,6 @@ pub(super) fn say_stage(stage: &Stage) {
         Stage::Ready { .. }
         | Stage::QuestionDrafted { .. }
         | Stage::QuestionReady { .. }
-        | Stage::SlotPlanned { .. }
         | Stage::DraftActivity { .. }
         | Stage::Writing {
             activity: Some(_), ..
@@ -487,13 +486,26 @@ pub(super) fn say_stage(stage: &Stage) {
             errln!("quizz: {line}");
             say_checks(checks);
         }
+        Stage::SlotPlanned { index, .. } => {
+            told_slots().push(*index);
+            errln!("quizz: {line}");
+        }
+        // The whole plan: its slots not told one by one as they were planned.
         Stage::Planned { slots } => {
             errln!("quizz: {line}…");
-            for (i, slot) in slots.iter().enumerate() {
+            let told = std::mem::take(&mut *told_slots());
+            for (i, slot) in slots.iter().enumerate().filter(|(i, _)| !told.contains(i)) {
                 errln!("  q{}. {}", i + 1, crate::text::sanitize_line(slot));
             }
         }
     }
+}
+
+/// The slots of the plan told as each was planned (streamed), so the whole plan's lines
+/// do not tell them again.
+fn told_slots() -> std::sync::MutexGuard<'static, Vec<usize>> {
+    static TOLD: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+    TOLD.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn say_checks(checks: &[String]) {

@@ -385,13 +385,17 @@ fn quizz_generate_pipeline_shows_the_plan_then_each_question_as_it_is_ready() {
     assert_ok(&out);
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains(
-            "planned 4 questions; writing them in parallel…\n  q1. mcq · what question 1 asks\n"
-        ),
+        stderr.contains("planned q1: mcq · what question 1 asks; writing it now\n"),
         "{stderr}"
     );
     assert!(
-        stderr.contains("  q4. open · what question 3 asks"),
+        stderr.contains("planned q4: open · what question 3 asks; writing it now\n"),
+        "{stderr}"
+    );
+    // The whole plan does not list again the slots told as each was planned.
+    assert!(
+        stderr.contains("planned 4 questions; writing them in parallel…\n")
+            && !stderr.contains("  q1. mcq"),
         "{stderr}"
     );
     for id in ["q1", "q2", "q3", "q4"] {
