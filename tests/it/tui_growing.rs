@@ -13,7 +13,7 @@ use crate::tmux::Tmux;
 
 /// How a slot's drafter answers.
 #[derive(Clone, Copy)]
-enum Draft {
+pub enum Draft {
     After(u64),
     /// An mcq whose answer is none of its options, every time: the slot is left out.
     Invalid,
@@ -21,7 +21,7 @@ enum Draft {
 
 /// The fake model: a plan of `retry_quiz`'s four questions (mcq, mcq, tf, open: the open
 /// one last), then each slot's question as `drafts` says.
-fn writer(drafts: [Draft; 4]) -> FakeMessages {
+pub fn writer(drafts: [Draft; 4]) -> FakeMessages {
     let all = retry_quiz()["questions"].as_array().unwrap().clone();
     let questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
     let slots: Vec<Value> = questions
