@@ -39,6 +39,9 @@ pub enum Effect {
     CancelGrading,
     /// Stop writing the rest of the quiz (it answers with what it was cancelled at).
     StopWriting,
+    /// Read the code of the anchored questions that have none yet (they arrived while
+    /// the UI was open): it comes back as [`crate::tui::Action::CodeRead`].
+    ReadCode,
 }
 
 /// Applies one action; then keeps the current question's diagrams drawn for its width
@@ -196,7 +199,7 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleComparison => toggle_comparison(app),
         // Handled by the rating it skips; without one it means nothing. The writing's own
         // are handled before (`writing::handle`).
-        Action::SkipRating | Action::Writing(_) | Action::StopWriting => {}
+        Action::SkipRating | Action::Writing(_) | Action::StopWriting | Action::CodeRead(_) => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),
