@@ -22,8 +22,14 @@ pub enum Draft {
 /// The fake model: a plan of `retry_quiz`'s four questions (mcq, mcq, tf, open: the open
 /// one last), then each slot's question as `drafts` says.
 pub fn writer(drafts: [Draft; 4]) -> FakeMessages {
+    writer_of(drafts, |_| {})
+}
+
+/// As [`writer`], its questions changed by `edit` first.
+fn writer_of(drafts: [Draft; 4], edit: impl FnOnce(&mut [Value])) -> FakeMessages {
     let all = retry_quiz()["questions"].as_array().unwrap().clone();
-    let questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
+    let mut questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
+    edit(&mut questions);
     let slots: Vec<Value> = questions
         .iter()
         .enumerate()
@@ -169,6 +175,39 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     let screen = t.wait_for("Resuming   1 of 2 answered");
     assert!(screen.contains("Questions  2 (2 mcq)"), "{screen}");
     assert_eq!(server.posts().len(), asked);
+}
+
+/// Question 2 arrives after the UI opened, anchored in the code: `c` shows its code (read
+/// when it arrives; question 1 has none, so none was read as the UI opened).
+#[test]
+fn a_question_that_arrives_anchored_shows_its_code() {
+    let Some(t) = Tmux::new("growing-code") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer_of(
+        [
+            Draft::After(0),
+            Draft::After(2),
+            Draft::After(120),
+            Draft::After(120),
+        ],
+        |questions| {
+            questions[0]["anchor"] = Value::Null;
+            questions[1]["anchor"] = json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
+        },
+    );
+    t.start_at(&repo.path, 120, 30, "take --local", &env(&t, &server));
+    t.wait_for("Question 1/");
+    t.wait_for("2·");
+    t.keys(&["n"]);
+    let screen = t.wait_for("Question 2/");
+    assert!(!screen.contains("retry_send()"), "{screen}");
+    t.keys(&["c"]);
+    let screen = t.wait_for("retry_send()");
+    assert!(screen.contains("src/retry.rs"), "{screen}");
+    t.keys(&["q"]);
+    t.wait_for("[quizz exited");
 }
 
 /// Plain mode: question 1 is asked, and answered, before question 3 is written; the
