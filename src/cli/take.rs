@@ -697,7 +697,11 @@ fn run_plain(
             hyperlinks: to_terminal && crate::text::hyperlinks_supported(),
         },
     };
-    crate::plain::say_saved_on_interrupt();
+    match &rest {
+        // The rest being written: what was written is kept with the answers.
+        Some(rest) => rest.keep_on_signals(store, &session.origin, session.path()),
+        None => crate::plain::say_saved_on_interrupt(),
+    }
     super::status::mention_outbox(store, &mut prompts)?;
     let retry = grade_later(args, pr_take);
     let Some((mut results, graded_now)) = plain_results(

@@ -263,6 +263,68 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
 }
 
+/// Plain mode: Ctrl-C while question 3 is written keeps the two questions written, with
+/// question 1's answer; the next take resumes there and asks the model nothing.
+#[test]
+fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written() {
+    use std::io::Write as _;
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(120),
+        Draft::After(120),
+    ]);
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let out = log.reopen().unwrap();
+    let mut child = repo
+        .quizz(&server, &["take", "--local", "--plain"])
+        .env("QUIZZ_GENERATE", "pipeline")
+        .stdin(std::process::Stdio::piped())
+        .stdout(out.try_clone().unwrap())
+        .stderr(out)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"1\n").unwrap();
+    let transcript = || std::fs::read_to_string(log.path()).unwrap();
+    // q2 is asked once q1's answer is saved.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !transcript().contains("Question 2 of 4") {
+        assert!(std::time::Instant::now() < deadline, "{}", transcript());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!transcript().contains("question q3 is ready"), "{}", transcript());
+    let pid = child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    drop(stdin);
+    let said = transcript();
+    assert_eq!(status.code(), Some(130), "{said}");
+    assert!(
+        said.contains("the quiz is the 2 questions written, kept with your answers"),
+        "{said}"
+    );
+    let asked = server.posts().len();
+    let next = repo
+        .quizz(&server, &["take", "--local", "--plain"])
+        .env("QUIZZ_GENERATE", "pipeline")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let next = format!(
+        "{}{}",
+        String::from_utf8_lossy(&next.stdout),
+        String::from_utf8_lossy(&next.stderr)
+    );
+    assert!(next.contains("Resuming: 1 of 2 answered"), "{next}");
+    assert_eq!(server.posts().len(), asked, "the kept quiz: {next}");
+}
+
 /// Not a test: serves a slow pipeline for trying `take --local` by hand (slot k's question
 /// after k × `QUIZZ_FAKE_DELAY` seconds, default 4) for `QUIZZ_SERVE_SECS` (default 600),
 /// and prints the environment and the repository to try it in:
