@@ -173,7 +173,6 @@ pub fn run(args: &TakeArgs) -> Result<()> {
             &store,
             pr_take.as_ref(),
             code,
-            &code_dir,
             mode,
             on_screen,
         )
@@ -417,6 +416,8 @@ struct Mode {
 pub struct QuizCode {
     pub book: crate::code::CodeBook,
     pub coverage: Option<crate::code::Coverage>,
+    /// Where the code is read (questions that arrive later are read there too).
+    pub dir: std::path::PathBuf,
 }
 
 fn code_of(
@@ -438,7 +439,11 @@ fn code_of(
     let coverage = pr_take
         .and_then(|t| t.changed_files.as_deref())
         .map(|files| crate::code::Coverage::of(quiz, files));
-    QuizCode { book, coverage }
+    QuizCode {
+        book,
+        coverage,
+        dir: cwd.to_path_buf(),
+    }
 }
 
 /// The code `quiz`'s anchored questions point at: the demo's sample, the clone around
@@ -452,9 +457,7 @@ fn read_code(
 ) -> crate::code::CodeBook {
     use crate::code::{CodeContext, collect};
     match pr_take {
-        _ if quiz.questions.iter().all(|q| q.anchor.is_none()) => {
-            crate::code::CodeBook::default()
-        }
+        _ if quiz.questions.iter().all(|q| q.anchor.is_none()) => crate::code::CodeBook::default(),
         None if args.source.demo => collect(quiz, &CodeContext::Demo),
         None => collect(quiz, &CodeContext::File { cwd }),
         Some(take) => collect(
@@ -520,7 +523,6 @@ fn run_tui(
     store: &Store,
     pr_take: Option<&PrTake>,
     code: QuizCode,
-    code_dir: &std::path::Path,
     mode: Mode,
     rest: Option<super::generate::Rest>,
 ) -> Result<()> {
@@ -564,7 +566,8 @@ fn run_tui(
     };
     let finished = match rest {
         Some(rest) => {
-            let read = move |quiz: &crate::quiz::Quiz| read_code(args, pr_take, quiz, store, code_dir);
+            let read =
+                move |quiz: &crate::quiz::Quiz| read_code(args, pr_take, quiz, store, &code.dir);
             crate::tui::run_growing(session, settings, rest.writing, rest.feed, &read)?
         }
         None => crate::tui::run(session, settings)?,

@@ -226,15 +226,7 @@ async fn event_loop(
                             feed.cancel();
                         }
                     }
-                    Effect::ReadCode => {
-                        if let Some(read) = read_code {
-                            let quiz = update::writing::without_code(&app);
-                            // Off the UI's runtime: reading from GitHub runs one of its own.
-                            let book = std::thread::scope(|s| s.spawn(|| read(&quiz)).join())
-                                .unwrap_or_default();
-                            let _ = tx.send(Action::CodeRead(Box::new(book)));
-                        }
-                    }
+                    Effect::ReadCode => read_late_code(&app, read_code, &tx),
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {
                             task.abort();
@@ -273,6 +265,22 @@ async fn event_loop(
     }
     drop(guard);
     Ok(finished(app, writing_note))
+}
+
+/// Reads the code of the anchored questions that arrived after the UI opened; it comes
+/// back as an action.
+fn read_late_code(
+    app: &App,
+    read_code: Option<&CodeReader<'_>>,
+    tx: &mpsc::UnboundedSender<Action>,
+) {
+    let Some(read) = read_code else {
+        return;
+    };
+    let quiz = update::writing::without_code(app);
+    // Off the UI's runtime: reading from GitHub runs one of its own.
+    let book = std::thread::scope(|s| s.spawn(|| read(&quiz)).join()).unwrap_or_default();
+    let _ = tx.send(Action::CodeRead(Box::new(book)));
 }
 
 /// What the UI hands back once it closed.

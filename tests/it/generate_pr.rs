@@ -650,7 +650,10 @@ fn a_pr_take_asks_question_1_while_the_rest_is_written(api: &Api) {
         at("Question 2 of 4") < last_ready,
         "q1 was answered: {transcript}"
     );
-    assert!(at("Results: ") > at("quiz ready: 4 questions"), "{transcript}");
+    assert!(
+        at("Results: ") > at("quiz ready: 4 questions"),
+        "{transcript}"
+    );
     // Every answer is in the finished quiz's attempt; no attempt of the writing is left.
     let saved = crate::messages_fake::json_files(&sb.home.path().join("data/quizz/attempts"));
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
@@ -662,8 +665,13 @@ fn a_pr_take_asks_question_1_while_the_rest_is_written(api: &Api) {
             .starts_with("writing-"),
         "{saved:?}"
     );
-    let attempt: Value = serde_json::from_str(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
-    assert_eq!(attempt["answers"].as_object().unwrap().len(), 4, "{attempt}");
+    let attempt: Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
+    assert_eq!(
+        attempt["answers"].as_object().unwrap().len(),
+        4,
+        "{attempt}"
+    );
     assert!(attempt["results"].is_object(), "graded: {attempt}");
 }
 both!(a_pr_take_asks_question_1_while_the_rest_is_written);

@@ -194,7 +194,8 @@ fn a_question_that_arrives_anchored_shows_its_code() {
         ],
         |questions| {
             questions[0]["anchor"] = Value::Null;
-            questions[1]["anchor"] = json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
+            questions[1]["anchor"] =
+                json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
         },
     );
     t.start_at(&repo.path, 120, 30, "take --local", &env(&t, &server));
@@ -294,7 +295,11 @@ fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written()
         assert!(std::time::Instant::now() < deadline, "{}", transcript());
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(!transcript().contains("question q3 is ready"), "{}", transcript());
+    assert!(
+        !transcript().contains("question q3 is ready"),
+        "{}",
+        transcript()
+    );
     let pid = child.id().to_string();
     let killed = std::process::Command::new("kill")
         .args(["-INT", &pid])
