@@ -610,7 +610,7 @@ fn serve_a_pr_without_a_quiz() {
 /// mode: question 1 is asked and answered before the last question is written, and the
 /// answers end in the attempt of the finished quiz.
 fn a_pr_take_asks_question_1_while_the_rest_is_written(api: &Api) {
-    use crate::tui_growing::{Draft, writer};
+    use crate::tui_growing::{ANSWERS as PIPELINE_ANSWERS, Draft, Transcribed, at, writer};
     let repo = pr_without_quiz(api, "gen-grow");
     let model = writer([
         Draft::After(0),
@@ -620,30 +620,13 @@ fn a_pr_take_asks_question_1_while_the_rest_is_written(api: &Api) {
     ]);
     let mut sb = sandbox(api, &model);
     sb.set("QUIZZ_GENERATE", "pipeline");
-    // stdout and stderr in one file: the transcript in the order it was written.
-    let log = tempfile::NamedTempFile::new().unwrap();
-    let out = log.reopen().unwrap();
-    let mut child = sb
-        .command(&["take", "7", "--repo", &repo, "--plain", "--generate"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(out.try_clone().unwrap())
-        .stderr(out)
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"1\n1\nt\nIt fails twice only when the server is down.\n.\n")
-            .unwrap();
-    }
-    assert!(child.wait().unwrap().success());
-    let transcript = std::fs::read_to_string(log.path()).unwrap();
-    let at = |text: &str| {
-        transcript
-            .find(text)
-            .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
-    };
+    let (status, transcript) = Transcribed::start(
+        sb.command(&["take", "7", "--repo", &repo, "--plain", "--generate"]),
+        PIPELINE_ANSWERS,
+    )
+    .finish();
+    assert!(status.success(), "{transcript}");
+    let at = |text: &str| at(&transcript, text);
     let last_ready = at("question q3 is ready").min(at("question q4 is ready"));
     assert!(at("Question 1 of 4") < last_ready, "{transcript}");
     assert!(

@@ -211,6 +211,58 @@ fn a_question_that_arrives_anchored_shows_its_code() {
     t.wait_for("[quizz exited");
 }
 
+/// A plain take, its stdout and stderr in one file (the transcript in the order it was
+/// written), `input` written to its stdin, which stays open until [`Self::finish`].
+pub struct Transcribed {
+    pub child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    log: tempfile::NamedTempFile,
+}
+
+/// Answers to the four questions of [`writer`], in plain mode.
+pub const ANSWERS: &[u8] = b"1\n1\nt\nIt fails twice only when the server is down.\n.\n";
+
+impl Transcribed {
+    pub fn start(mut command: std::process::Command, input: &[u8]) -> Self {
+        use std::io::Write as _;
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let out = log.reopen().unwrap();
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input).unwrap();
+        Self { child, stdin, log }
+    }
+
+    pub fn text(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// Closes its stdin and waits for it: its exit status and transcript.
+    pub fn finish(self) -> (std::process::ExitStatus, String) {
+        let Self {
+            mut child,
+            stdin,
+            log,
+        } = self;
+        drop(stdin);
+        let status = child.wait().unwrap();
+        (status, std::fs::read_to_string(log.path()).unwrap())
+    }
+}
+
+/// Where `text` first is in `transcript` (the test fails when it is not there).
+#[track_caller]
+pub fn at(transcript: &str, text: &str) -> usize {
+    transcript
+        .find(text)
+        .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
+}
+
 /// Plain mode: question 1 is asked, and answered, before question 3 is written; the
 /// grading waits for every question.
 #[test]
@@ -223,31 +275,11 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
         Draft::After(3),
     ]);
     let home = repo.home.path();
-    // stdout and stderr in one file: the transcript in the order it was written.
-    let log = tempfile::NamedTempFile::new().unwrap();
-    let out = log.reopen().unwrap();
-    let mut child = repo
-        .quizz(&server, &["take", "--local", "--plain"])
-        .env("QUIZZ_GENERATE", "pipeline")
-        .stdin(std::process::Stdio::piped())
-        .stdout(out.try_clone().unwrap())
-        .stderr(out)
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"1\n1\nt\nIt fails twice only when the server is down.\n.\n")
-            .unwrap();
-    }
-    assert!(child.wait().unwrap().success());
-    let transcript = std::fs::read_to_string(log.path()).unwrap();
-    let at = |text: &str| {
-        transcript
-            .find(text)
-            .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
-    };
+    let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+    take.env("QUIZZ_GENERATE", "pipeline");
+    let (status, transcript) = Transcribed::start(take, ANSWERS).finish();
+    assert!(status.success(), "{transcript}");
+    let at = |text: &str| at(&transcript, text);
     let q3_ready = at("question q3 is ready");
     assert!(at("Question 1 of 4") < q3_ready, "{transcript}");
     assert!(
@@ -268,7 +300,6 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
 /// question 1's answer; the next take resumes there and asks the model nothing.
 #[test]
 fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written() {
-    use std::io::Write as _;
     let repo = Repo::new();
     let server = writer([
         Draft::After(0),
@@ -276,19 +307,10 @@ fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written()
         Draft::After(120),
         Draft::After(120),
     ]);
-    let log = tempfile::NamedTempFile::new().unwrap();
-    let out = log.reopen().unwrap();
-    let mut child = repo
-        .quizz(&server, &["take", "--local", "--plain"])
-        .env("QUIZZ_GENERATE", "pipeline")
-        .stdin(std::process::Stdio::piped())
-        .stdout(out.try_clone().unwrap())
-        .stderr(out)
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"1\n").unwrap();
-    let transcript = || std::fs::read_to_string(log.path()).unwrap();
+    let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+    take.env("QUIZZ_GENERATE", "pipeline");
+    let take = Transcribed::start(take, b"1\n");
+    let transcript = || take.text();
     // q2 is asked once q1's answer is saved.
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while !transcript().contains("Question 2 of 4") {
@@ -300,15 +322,13 @@ fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written()
         "{}",
         transcript()
     );
-    let pid = child.id().to_string();
+    let pid = take.child.id().to_string();
     let killed = std::process::Command::new("kill")
         .args(["-INT", &pid])
         .status()
         .unwrap();
     assert!(killed.success());
-    let status = child.wait().unwrap();
-    drop(stdin);
-    let said = transcript();
+    let (status, said) = take.finish();
     assert_eq!(status.code(), Some(130), "{said}");
     assert!(
         said.contains("the quiz is the 2 questions written, kept with your answers"),
