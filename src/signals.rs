@@ -93,6 +93,12 @@ impl Default for EndSignals {
 /// From now on an ending signal kills the children's process groups, says `note` (when
 /// given) on stderr, and exits with 128 + the signal's number, as a shell reports it.
 pub fn exit_on_signals(note: Option<&'static str>) {
+    exit_on_signals_after(move || note.map(str::to_string));
+}
+
+/// As [`exit_on_signals`], with `last` run first (after the children are ended): what it
+/// returns is said on stderr.
+pub fn exit_on_signals_after(last: impl FnOnce() -> Option<String> + Send + 'static) {
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -107,7 +113,7 @@ pub fn exit_on_signals(note: Option<&'static str>) {
     std::thread::spawn(move || {
         let number = runtime.block_on(signals.recv());
         crate::children::end_all();
-        if let Some(note) = note {
+        if let Some(note) = last() {
             // A terminal that hung up cannot be written to: that is no reason not to exit.
             let _ = writeln!(std::io::stderr(), "\n{note}");
         }

@@ -505,7 +505,8 @@ pub(super) fn say_stage(stage: &Stage) {
 /// do not tell them again.
 fn told_slots() -> std::sync::MutexGuard<'static, Vec<usize>> {
     static TOLD: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
-    TOLD.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    TOLD.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn say_checks(checks: &[String]) {

@@ -2,7 +2,7 @@
 //! runs on a thread of its own; the take asks the first question as soon as it is ready,
 //! and each next one as it arrives (stage lines on stderr, as `generate` prints them).
 
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -30,6 +30,9 @@ pub struct PlainRest {
     cancel: Cancel,
     worker: Option<std::thread::JoinHandle<()>>,
     growing: Growing,
+    /// What an ending signal keeps: the questions written so far (`None` once the quiz is
+    /// whole or kept, its answers where every take looks).
+    shared: Arc<Mutex<Option<Growing>>>,
     key: QuizKey,
     whole: bool,
     started: Instant,
@@ -65,6 +68,7 @@ pub fn write_plain(job: Job, store: &Store) -> Result<(Quiz, Option<PlainRest>)>
         rx,
         cancel,
         worker: Some(worker),
+        shared: Arc::new(Mutex::new(Some(growing.clone()))),
         growing,
         key,
         whole: false,
@@ -75,6 +79,7 @@ pub fn write_plain(job: Job, store: &Store) -> Result<(Quiz, Option<PlainRest>)>
             Told::Stage(stage) => {
                 say_stage(&stage);
                 rest.growing.apply(&stage);
+                rest.share();
                 if rest.growing.first_ready() {
                     return Ok((rest.growing.quiz(), Some(rest)));
                 }
@@ -90,6 +95,45 @@ impl PlainRest {
         store.writing_attempt_path(origin, &self.key.writing_name())
     }
 
+    /// From now on an ending signal (Ctrl-C, SIGTERM) keeps what was written, as `q` does
+    /// on the screen: the questions so far, when a quiz's worth, with the answers saved at
+    /// `writing`; and says so before quizz exits.
+    pub fn keep_on_signals(&self, store: &Store, origin: &Origin, writing: &std::path::Path) {
+        let shared = Arc::clone(&self.shared);
+        let (key, store, origin) = (self.key.clone(), store.clone(), origin.clone());
+        let writing = writing.to_path_buf();
+        crate::signals::exit_on_signals_after(move || {
+            let growing = shared.lock().ok().and_then(|g| g.clone());
+            let Some(growing) = growing else {
+                return Some(crate::plain::SAVED_ON_INTERRUPT.to_string());
+            };
+            Some(match growing.keep_saved(&key, &store, &origin, &writing) {
+                Ok(Kept::Quiz(n)) => format!(
+                    "Interrupted: the quiz is the {n} questions written, kept with your answers. Run the same command to carry on."
+                ),
+                Ok(Kept::TooFew(n)) => format!(
+                    "Interrupted: only {} written, too few for a quiz: the next take writes a fresh one.",
+                    crate::text::plural(n, "question was", "questions were")
+                ),
+                Err(e) => format!("Interrupted: cannot keep the questions written ({e})."),
+            })
+        });
+    }
+
+    /// What an ending signal would keep is what is written now.
+    fn share(&self) {
+        if let Ok(mut shared) = self.shared.lock() {
+            *shared = Some(self.growing.clone());
+        }
+    }
+
+    /// The quiz is whole or kept: an ending signal has nothing more to keep.
+    fn unshare(&self) {
+        if let Ok(mut shared) = self.shared.lock() {
+            *shared = None;
+        }
+    }
+
     fn recv(&self) -> Told {
         self.rx
             .recv()
@@ -101,7 +145,9 @@ impl PlainRest {
         match told {
             Told::Stage(stage) => {
                 say_stage(&stage);
-                if let Grew::Arrived { .. } = self.growing.apply(&stage) {
+                let grew = self.growing.apply(&stage);
+                self.share();
+                if let Grew::Arrived { .. } = grew {
                     session.grow(self.growing.quiz());
                     session.flush()?;
                     return Ok(true);
@@ -110,12 +156,14 @@ impl PlainRest {
             }
             Told::Done(Ok(quiz)) => {
                 self.whole = true;
+                self.unshare();
                 session.grow(quiz);
                 session.settle()?;
                 Ok(true)
             }
             Told::Done(Err(e)) => {
                 self.whole = true;
+                self.unshare();
                 let why = if is_cancelled(&e) {
                     "the writing stopped".to_string()
                 } else {

@@ -416,6 +416,8 @@ struct Mode {
 pub struct QuizCode {
     pub book: crate::code::CodeBook,
     pub coverage: Option<crate::code::Coverage>,
+    /// Where the code is read (questions that arrive later are read there too).
+    pub dir: std::path::PathBuf,
 }
 
 fn code_of(
@@ -425,36 +427,50 @@ fn code_of(
     store: &Store,
     cwd: &std::path::Path,
 ) -> QuizCode {
-    use crate::code::{CodeContext, Coverage, collect};
     let anchored = quiz.questions.iter().filter(|q| q.anchor.is_some()).count();
-    let book = match pr_take {
-        _ if anchored == 0 => crate::code::CodeBook::default(),
-        None if args.source.demo => collect(quiz, &CodeContext::Demo),
-        None => collect(quiz, &CodeContext::File { cwd }),
-        Some(take) => {
-            if std::io::stderr().is_terminal() {
-                errln!(
-                    "quizz: reading the code {} {} at…",
-                    crate::text::plural(anchored, "question", "questions"),
-                    if anchored == 1 { "points" } else { "point" }
-                );
-            }
-            collect(
-                quiz,
-                &CodeContext::PullRequest {
-                    pr: &take.pr,
-                    head_sha: take.pull.as_ref().and_then(|p| p.head_sha.as_deref()),
-                    cwd,
-                    conn: (!take.offline).then_some(&take.conn),
-                    store,
-                },
-            )
-        }
-    };
+    if pr_take.is_some() && anchored > 0 && std::io::stderr().is_terminal() {
+        errln!(
+            "quizz: reading the code {} {} at…",
+            crate::text::plural(anchored, "question", "questions"),
+            if anchored == 1 { "points" } else { "point" }
+        );
+    }
+    let book = read_code(args, pr_take, quiz, store, cwd);
     let coverage = pr_take
         .and_then(|t| t.changed_files.as_deref())
-        .map(|files| Coverage::of(quiz, files));
-    QuizCode { book, coverage }
+        .map(|files| crate::code::Coverage::of(quiz, files));
+    QuizCode {
+        book,
+        coverage,
+        dir: cwd.to_path_buf(),
+    }
+}
+
+/// The code `quiz`'s anchored questions point at: the demo's sample, the clone around
+/// `cwd`, or the PR's head commit. Also for questions that arrive while the UI is open.
+fn read_code(
+    args: &TakeArgs,
+    pr_take: Option<&PrTake>,
+    quiz: &crate::quiz::Quiz,
+    store: &Store,
+    cwd: &std::path::Path,
+) -> crate::code::CodeBook {
+    use crate::code::{CodeContext, collect};
+    match pr_take {
+        _ if quiz.questions.iter().all(|q| q.anchor.is_none()) => crate::code::CodeBook::default(),
+        None if args.source.demo => collect(quiz, &CodeContext::Demo),
+        None => collect(quiz, &CodeContext::File { cwd }),
+        Some(take) => collect(
+            quiz,
+            &CodeContext::PullRequest {
+                pr: &take.pr,
+                head_sha: take.pull.as_ref().and_then(|p| p.head_sha.as_deref()),
+                cwd,
+                conn: (!take.offline).then_some(&take.conn),
+                store,
+            },
+        ),
+    }
 }
 
 /// The command that grades this quiz's pending open answers later, whole so it can be
@@ -549,7 +565,11 @@ fn run_tui(
         ask_confidence: mode.confidence,
     };
     let finished = match rest {
-        Some(rest) => crate::tui::run_growing(session, settings, rest.writing, rest.feed)?,
+        Some(rest) => {
+            let read =
+                move |quiz: &crate::quiz::Quiz| read_code(args, pr_take, quiz, store, &code.dir);
+            crate::tui::run_growing(session, settings, rest.writing, rest.feed, &read)?
+        }
         None => crate::tui::run(session, settings)?,
     };
     // The UI caught the ending signals; posting after it must still stop on one.
@@ -680,7 +700,11 @@ fn run_plain(
             hyperlinks: to_terminal && crate::text::hyperlinks_supported(),
         },
     };
-    crate::plain::say_saved_on_interrupt();
+    match &rest {
+        // The rest being written: what was written is kept with the answers.
+        Some(rest) => rest.keep_on_signals(store, &session.origin, session.path()),
+        None => crate::plain::say_saved_on_interrupt(),
+    }
     super::status::mention_outbox(store, &mut prompts)?;
     let retry = grade_later(args, pr_take);
     let Some((mut results, graded_now)) = plain_results(

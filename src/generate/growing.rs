@@ -119,6 +119,25 @@ impl Growing {
         Ok(Kept::Quiz(ready))
     }
 
+    /// As [`Self::keep`], for a process that cannot reach its session (an ending signal):
+    /// the answers are the ones saved at `writing`.
+    pub fn keep_saved(
+        &self,
+        key: &QuizKey,
+        store: &crate::store::Store,
+        origin: &crate::store::Origin,
+        writing: &std::path::Path,
+    ) -> Result<Kept, StoreError> {
+        let ready = self.ready();
+        if ready < MIN_QUESTIONS {
+            return Ok(Kept::TooFew(ready));
+        }
+        let quiz = self.quiz();
+        cache::save(store, key, &quiz)?;
+        store.settle_writing_attempt(writing, origin, &quiz)?;
+        Ok(Kept::Quiz(ready))
+    }
+
     pub fn ready(&self) -> usize {
         self.slots
             .iter()

@@ -435,10 +435,12 @@ fn print_wrapped(
 /// given), then ends the process with 128 + the signal's number (130 for Ctrl-C), as a
 /// shell does.
 pub fn say_saved_on_interrupt() {
-    crate::signals::exit_on_signals(Some(
-        "Interrupted: every answer you gave is saved. Run the same command to carry on.",
-    ));
+    crate::signals::exit_on_signals(Some(SAVED_ON_INTERRUPT));
 }
+
+/// What a plain take says when an ending signal stops it.
+pub const SAVED_ON_INTERRUPT: &str =
+    "Interrupted: every answer you gave is saved. Run the same command to carry on.";
 
 /// The output of a plain take. When the input is piped the typed answer is not echoed, so
 /// a prompt's line stays open: it is ended before the next output (a note, a hint, the

@@ -218,6 +218,33 @@ impl Store {
         }
     }
 
+    /// The attempt saved at `writing` (a quiz's while it was written) moves to where the
+    /// takes of `quiz` look, its answers with it: for a quiz kept as written so far by a
+    /// process that cannot reach its session (an ending signal).
+    pub fn settle_writing_attempt(
+        &self,
+        writing: &std::path::Path,
+        origin: &Origin,
+        quiz: &Quiz,
+    ) -> Result<(), StoreError> {
+        let bytes = std::fs::read(writing).map_err(|cause| StoreError::Read {
+            path: writing.to_path_buf(),
+            cause,
+        })?;
+        let mut attempt: Attempt =
+            serde_json::from_slice(&bytes).map_err(|e| StoreError::Read {
+                path: writing.to_path_buf(),
+                cause: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            })?;
+        attempt.quiz_digest = quiz.digest();
+        attempt.current = attempt.current.min(quiz.questions.len().saturating_sub(1));
+        self.save_attempt(&self.attempt_path(origin, &quiz.digest()), &mut attempt)?;
+        if let Err(e) = std::fs::remove_file(writing) {
+            tracing::warn!("cannot remove {}: {e}", writing.display());
+        }
+        Ok(())
+    }
+
     pub fn save_attempt(
         &self,
         path: &std::path::Path,

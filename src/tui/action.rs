@@ -118,6 +118,8 @@ pub enum Action {
     Writing(Box<crate::generate::growing::WritingNews>),
     /// Esc while the rest is written: stop writing (asks first), keep what is written.
     StopWriting,
+    /// The code of questions that arrived while the UI was open (their code panel).
+    CodeRead(Box<crate::code::CodeBook>),
 }
 
 impl Action {
@@ -145,6 +147,7 @@ impl Action {
                 | Self::GradeFinished(..)
                 | Self::GradingDone(_)
                 | Self::Writing(_)
+                | Self::CodeRead(_)
                 | Self::ExternalEditorDone(_)
                 | Self::WheelDown
                 | Self::WheelUp

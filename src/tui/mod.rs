@@ -58,18 +58,28 @@ pub fn run(session: Session, settings: Settings) -> Result<Finished> {
 /// As [`run`], for a quiz still being written: `session` holds its first questions,
 /// `writing` what is known of the rest, and `feed` brings the rest as it is written. The
 /// question screen opens on the first question at once.
+/// `read_code` reads the code of questions that arrive anchored (it is called outside the
+/// UI's runtime, on a thread of its own, and blocks the UI while it reads).
 pub fn run_growing(
     session: Session,
     settings: Settings,
     writing: rest::Writing,
     feed: generating::Feed,
+    read_code: &CodeReader<'_>,
 ) -> Result<Finished> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(event_loop(session, settings, Some((writing, feed))))
+    runtime.block_on(event_loop(
+        session,
+        settings,
+        Some((writing, feed, read_code)),
+    ))
 }
+
+/// Reads the code of a quiz's anchored questions (those that arrived while the UI was open).
+pub type CodeReader<'a> = dyn Fn(&crate::quiz::Quiz) -> crate::code::CodeBook + Sync + 'a;
 
 /// How often the window looks at who saves the attempt.
 const POLL_EVERY: Duration = Duration::from_millis(500);
@@ -140,12 +150,13 @@ fn to_action_of_key(app: &App, key: &ratatui::crossterm::event::KeyEvent) -> Opt
 async fn event_loop(
     session: Session,
     settings: Settings,
-    growing: Option<(rest::Writing, generating::Feed)>,
+    growing: Option<(rest::Writing, generating::Feed, &CodeReader<'_>)>,
 ) -> Result<Finished> {
     let mut guard = terminal::enter(settings.mouse).context("cannot set up the terminal")?;
     let size = guard.terminal.size()?;
     let mut app = App::new(session, settings, (size.width, size.height));
-    let mut feed = growing.map(|(writing, feed)| {
+    let read_code = growing.as_ref().map(|(_, _, read)| *read);
+    let mut feed = growing.map(|(writing, feed, _)| {
         app.writing = Some(writing);
         // The first question is ready: it is on screen at once.
         update::update(&mut app, Action::Start);
@@ -210,6 +221,7 @@ async fn event_loop(
                             feed.cancel();
                         }
                     }
+                    Effect::ReadCode => read_late_code(&app, read_code, &tx),
                     Effect::CancelGrading => {
                         if let Some(task) = grading_task.take() {
                             task.abort();
@@ -248,6 +260,22 @@ async fn event_loop(
     }
     drop(guard);
     Ok(finished(app, writing_note))
+}
+
+/// Reads the code of the anchored questions that arrived after the UI opened; it comes
+/// back as an action.
+fn read_late_code(
+    app: &App,
+    read_code: Option<&CodeReader<'_>>,
+    tx: &mpsc::UnboundedSender<Action>,
+) {
+    let Some(read) = read_code else {
+        return;
+    };
+    let quiz = update::writing::without_code(app);
+    // Off the UI's runtime: reading from GitHub runs one of its own.
+    let book = std::thread::scope(|s| s.spawn(|| read(&quiz)).join()).unwrap_or_default();
+    let _ = tx.send(Action::CodeRead(Box::new(book)));
 }
 
 /// What the UI hands back once it closed.

@@ -605,3 +605,56 @@ fn serve_a_pr_without_a_quiz() {
         600,
     )));
 }
+
+/// `take 7` on a PR without a quiz, written a question at a time (the pipeline), in plain
+/// mode: question 1 is asked and answered before the last question is written, and the
+/// answers end in the attempt of the finished quiz.
+fn a_pr_take_asks_question_1_while_the_rest_is_written(api: &Api) {
+    use crate::tui_growing::{ANSWERS as PIPELINE_ANSWERS, Draft, Transcribed, at, writer};
+    let repo = pr_without_quiz(api, "gen-grow");
+    let model = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(3),
+        Draft::After(3),
+    ]);
+    let mut sb = sandbox(api, &model);
+    sb.set("QUIZZ_GENERATE", "pipeline");
+    let (status, transcript) = Transcribed::start(
+        sb.command(&["take", "7", "--repo", &repo, "--plain", "--generate"]),
+        PIPELINE_ANSWERS,
+    )
+    .finish();
+    assert!(status.success(), "{transcript}");
+    let at = |text: &str| at(&transcript, text);
+    let last_ready = at("question q3 is ready").min(at("question q4 is ready"));
+    assert!(at("Question 1 of 4") < last_ready, "{transcript}");
+    assert!(
+        at("Question 2 of 4") < last_ready,
+        "q1 was answered: {transcript}"
+    );
+    assert!(
+        at("Results: ") > at("quiz ready: 4 questions"),
+        "{transcript}"
+    );
+    // Every answer is in the finished quiz's attempt; no attempt of the writing is left.
+    let saved = crate::messages_fake::json_files(&sb.home.path().join("data/quizz/attempts"));
+    assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
+    assert!(
+        !saved[0]
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("writing-"),
+        "{saved:?}"
+    );
+    let attempt: Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved[0]).unwrap()).unwrap();
+    assert_eq!(
+        attempt["answers"].as_object().unwrap().len(),
+        4,
+        "{attempt}"
+    );
+    assert!(attempt["results"].is_object(), "graded: {attempt}");
+}
+both!(a_pr_take_asks_question_1_while_the_rest_is_written);

@@ -13,7 +13,7 @@ use crate::tmux::Tmux;
 
 /// How a slot's drafter answers.
 #[derive(Clone, Copy)]
-enum Draft {
+pub enum Draft {
     After(u64),
     /// An mcq whose answer is none of its options, every time: the slot is left out.
     Invalid,
@@ -21,9 +21,15 @@ enum Draft {
 
 /// The fake model: a plan of `retry_quiz`'s four questions (mcq, mcq, tf, open: the open
 /// one last), then each slot's question as `drafts` says.
-fn writer(drafts: [Draft; 4]) -> FakeMessages {
+pub fn writer(drafts: [Draft; 4]) -> FakeMessages {
+    writer_of(drafts, |_| {})
+}
+
+/// As [`writer`], its questions changed by `edit` first.
+fn writer_of(drafts: [Draft; 4], edit: impl FnOnce(&mut [Value])) -> FakeMessages {
     let all = retry_quiz()["questions"].as_array().unwrap().clone();
-    let questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
+    let mut questions: Vec<Value> = [0, 1, 3, 2].iter().map(|&i| all[i].clone()).collect();
+    edit(&mut questions);
     let slots: Vec<Value> = questions
         .iter()
         .enumerate()
@@ -171,6 +177,92 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     assert_eq!(server.posts().len(), asked);
 }
 
+/// Question 2 arrives after the UI opened, anchored in the code: `c` shows its code (read
+/// when it arrives; question 1 has none, so none was read as the UI opened).
+#[test]
+fn a_question_that_arrives_anchored_shows_its_code() {
+    let Some(t) = Tmux::new("growing-code") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer_of(
+        [
+            Draft::After(0),
+            Draft::After(2),
+            Draft::After(120),
+            Draft::After(120),
+        ],
+        |questions| {
+            questions[0]["anchor"] = Value::Null;
+            questions[1]["anchor"] =
+                json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
+        },
+    );
+    t.start_at(&repo.path, 120, 30, "take --local", &env(&t, &server));
+    t.wait_for("Question 1/");
+    t.wait_for("2·");
+    t.keys(&["n"]);
+    let screen = t.wait_for("Question 2/");
+    assert!(!screen.contains("retry_send()"), "{screen}");
+    t.keys(&["c"]);
+    let screen = t.wait_for("retry_send()");
+    assert!(screen.contains("src/retry.rs"), "{screen}");
+    t.keys(&["q"]);
+    t.wait_for("[quizz exited");
+}
+
+/// A plain take, its stdout and stderr in one file (the transcript in the order it was
+/// written), `input` written to its stdin, which stays open until [`Self::finish`].
+pub struct Transcribed {
+    pub child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    log: tempfile::NamedTempFile,
+}
+
+/// Answers to the four questions of [`writer`], in plain mode.
+pub const ANSWERS: &[u8] = b"1\n1\nt\nIt fails twice only when the server is down.\n.\n";
+
+impl Transcribed {
+    pub fn start(mut command: std::process::Command, input: &[u8]) -> Self {
+        use std::io::Write as _;
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let out = log.reopen().unwrap();
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input).unwrap();
+        Self { child, stdin, log }
+    }
+
+    pub fn text(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// Closes its stdin and waits for it: its exit status and transcript.
+    pub fn finish(self) -> (std::process::ExitStatus, String) {
+        let Self {
+            mut child,
+            stdin,
+            log,
+        } = self;
+        drop(stdin);
+        let status = child.wait().unwrap();
+        (status, std::fs::read_to_string(log.path()).unwrap())
+    }
+}
+
+/// Where `text` first is in `transcript` (the test fails when it is not there).
+#[track_caller]
+pub fn at(transcript: &str, text: &str) -> usize {
+    transcript
+        .find(text)
+        .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
+}
+
 /// Plain mode: question 1 is asked, and answered, before question 3 is written; the
 /// grading waits for every question.
 #[test]
@@ -183,31 +275,11 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
         Draft::After(3),
     ]);
     let home = repo.home.path();
-    // stdout and stderr in one file: the transcript in the order it was written.
-    let log = tempfile::NamedTempFile::new().unwrap();
-    let out = log.reopen().unwrap();
-    let mut child = repo
-        .quizz(&server, &["take", "--local", "--plain"])
-        .env("QUIZZ_GENERATE", "pipeline")
-        .stdin(std::process::Stdio::piped())
-        .stdout(out.try_clone().unwrap())
-        .stderr(out)
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(b"1\n1\nt\nIt fails twice only when the server is down.\n.\n")
-            .unwrap();
-    }
-    assert!(child.wait().unwrap().success());
-    let transcript = std::fs::read_to_string(log.path()).unwrap();
-    let at = |text: &str| {
-        transcript
-            .find(text)
-            .unwrap_or_else(|| panic!("{text:?} in:\n{transcript}"))
-    };
+    let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+    take.env("QUIZZ_GENERATE", "pipeline");
+    let (status, transcript) = Transcribed::start(take, ANSWERS).finish();
+    assert!(status.success(), "{transcript}");
+    let at = |text: &str| at(&transcript, text);
     let q3_ready = at("question q3 is ready");
     assert!(at("Question 1 of 4") < q3_ready, "{transcript}");
     assert!(
@@ -222,6 +294,60 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     );
     let saved = crate::messages_fake::json_files(&home.join("data/quizz/attempts"));
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
+}
+
+/// Plain mode: Ctrl-C while question 3 is written keeps the two questions written, with
+/// question 1's answer; the next take resumes there and asks the model nothing.
+#[test]
+fn a_plain_take_interrupted_while_question_3_is_written_keeps_what_was_written() {
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(120),
+        Draft::After(120),
+    ]);
+    let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+    take.env("QUIZZ_GENERATE", "pipeline");
+    let take = Transcribed::start(take, b"1\n");
+    let transcript = || take.text();
+    // q2 is asked once q1's answer is saved.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !transcript().contains("Question 2 of 4") {
+        assert!(std::time::Instant::now() < deadline, "{}", transcript());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !transcript().contains("question q3 is ready"),
+        "{}",
+        transcript()
+    );
+    let pid = take.child.id().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let (status, said) = take.finish();
+    assert_eq!(status.code(), Some(130), "{said}");
+    assert!(
+        said.contains("the quiz is the 2 questions written, kept with your answers"),
+        "{said}"
+    );
+    let asked = server.posts().len();
+    let next = repo
+        .quizz(&server, &["take", "--local", "--plain"])
+        .env("QUIZZ_GENERATE", "pipeline")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let next = format!(
+        "{}{}",
+        String::from_utf8_lossy(&next.stdout),
+        String::from_utf8_lossy(&next.stderr)
+    );
+    assert!(next.contains("Resuming: 1 of 2 answered"), "{next}");
+    assert_eq!(server.posts().len(), asked, "the kept quiz: {next}");
 }
 
 /// Not a test: serves a slow pipeline for trying `take --local` by hand (slot k's question

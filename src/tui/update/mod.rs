@@ -39,6 +39,9 @@ pub enum Effect {
     CancelGrading,
     /// Stop writing the rest of the quiz (it answers with what it was cancelled at).
     StopWriting,
+    /// Read the code of the anchored questions that have none yet (they arrived while
+    /// the UI was open): it comes back as [`crate::tui::Action::CodeRead`].
+    ReadCode,
 }
 
 /// Applies one action; then keeps the current question's diagrams drawn for its width
@@ -153,6 +156,7 @@ pub fn refresh_diagrams(app: &mut App) {
         });
 }
 
+#[allow(clippy::too_many_lines)] // one arm per action, each a call or a line
 fn apply(app: &mut App, action: Action) -> Effect {
     // A status line lasts until the next thing the user does.
     if !action.is_passive() {
@@ -195,7 +199,11 @@ fn apply(app: &mut App, action: Action) -> Effect {
         Action::ToggleComparison => toggle_comparison(app),
         // Handled by the rating they rate or skip; without one they mean nothing. The
         // writing's own are handled before (`writing::handle`).
-        Action::SkipRating | Action::Rate(_) | Action::Writing(_) | Action::StopWriting => {}
+        Action::SkipRating
+        | Action::Rate(_)
+        | Action::Writing(_)
+        | Action::StopWriting
+        | Action::CodeRead(_) => {}
         Action::ToggleCode => navigation::toggle_code(app),
         Action::CodeDown => navigation::scroll_code(app, 1),
         Action::CodeUp => navigation::scroll_code(app, -1),

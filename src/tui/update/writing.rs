@@ -19,6 +19,10 @@ pub fn handle(app: &mut App, action: &crate::tui::Action) -> Option<Effect> {
             stop(app);
             Some(Effect::None)
         }
+        crate::tui::Action::CodeRead(book) => {
+            add_code(app, book);
+            Some(Effect::None)
+        }
         _ => {
             forget_wait_on_other_keys(app, action);
             hold(app, action).then_some(Effect::None)
@@ -52,15 +56,47 @@ fn forget_wait_on_other_keys(app: &mut App, action: &crate::tui::Action) {
 fn news(app: &mut App, news: &WritingNews) -> Effect {
     match news {
         WritingNews::Stage(stage) => arrived(app, stage),
-        WritingNews::Done(Ok(quiz)) => whole(app, quiz.clone()),
-        WritingNews::Done(Err(why)) => keep_written(app, why.as_deref()),
+        WritingNews::Done(Ok(quiz)) => {
+            whole(app, quiz.clone());
+            Effect::None
+        }
+        WritingNews::Done(Err(why)) => {
+            keep_written(app, why.as_deref());
+            Effect::None
+        }
     }
-    Effect::None
 }
 
-fn arrived(app: &mut App, stage: &Stage) {
+/// The anchored questions of the quiz that have no code yet (they arrived after the UI
+/// opened, when its code was read), as a quiz to read the code of.
+pub fn without_code(app: &App) -> Quiz {
+    let mut quiz = app.session.quiz.clone();
+    quiz.questions
+        .retain(|q| q.anchor.is_some() && app.settings.code.get(&q.id).is_none());
+    quiz
+}
+
+/// [`Effect::ReadCode`] when a question has an anchor but no code yet.
+fn code_wanted(app: &App) -> Effect {
+    if without_code(app).questions.is_empty() {
+        Effect::None
+    } else {
+        Effect::ReadCode
+    }
+}
+
+/// The code read for questions that arrived late joins the book: `c` shows it.
+fn add_code(app: &mut App, book: &crate::code::CodeBook) {
+    std::sync::Arc::make_mut(&mut app.settings.code)
+        .by_question
+        .extend(book.by_question.clone());
+    // The view is measured again: the current question may have its panel now.
+    app.view.inputs = None;
+}
+
+fn arrived(app: &mut App, stage: &Stage) -> Effect {
     let Some(writing) = app.writing.as_mut() else {
-        return;
+        return Effect::None;
     };
     if !matches!(stage, Stage::Writing { activity: None, .. }) || writing.summary.is_empty() {
         writing.summary = stage.summary().trim_end_matches(':').to_string();
@@ -69,6 +105,10 @@ fn arrived(app: &mut App, stage: &Stage) {
         Grew::Arrived { slot, position } => {
             let waited = writing.waiting.take();
             let quiz = writing.growing.quiz();
+            let anchored = quiz
+                .questions
+                .get(position)
+                .is_some_and(|q| q.anchor.is_some());
             let on = app.question().map(|q| q.id.clone());
             insert(app, quiz, position);
             match waited {
@@ -85,6 +125,9 @@ fn arrived(app: &mut App, stage: &Stage) {
                     }
                 }
             }
+            if anchored {
+                return code_wanted(app);
+            }
         }
         Grew::Dropped { slot } => {
             if writing.waiting.as_ref().is_some_and(|(s, _)| *s == slot) {
@@ -97,6 +140,7 @@ fn arrived(app: &mut App, stage: &Stage) {
         }
         Grew::Planned | Grew::Nothing => {}
     }
+    Effect::None
 }
 
 /// A question arrived at `position`: the quiz grows; the taker stays on the question they
@@ -329,7 +373,8 @@ mod tests {
             posting: crate::tui::Posting::NoPullRequest,
             grade_later: String::new(),
             pr: None,
-            code: std::sync::Arc::default(),
+            // Read as a take reads it when the UI opens: for the questions there then.
+            code: std::sync::Arc::new(demo_code(&growing.quiz())),
             coverage: None,
             hyperlinks: false,
             ask_confidence: false,
@@ -341,6 +386,32 @@ mod tests {
     }
 
     use crate::session::Session;
+
+    fn demo_code(quiz: &Quiz) -> crate::code::CodeBook {
+        crate::code::collect(quiz, &crate::code::CodeContext::Demo)
+    }
+
+    #[test]
+    fn a_question_that_arrives_anchored_gets_its_code_panel() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut app = app(dir.path());
+        assert!(app.code().is_some(), "q1's code was read as the UI opened");
+        assert!(demo(1).anchor.is_some());
+        assert_eq!(update(&mut app, ready(1)), Effect::ReadCode);
+        let late = without_code(&app);
+        let ids: Vec<&str> = late.questions.iter().map(|q| q.id.as_str()).collect();
+        assert_eq!(ids, ["q2"], "only the one that arrived is read");
+        // What the event loop does with the effect.
+        update(&mut app, Action::CodeRead(Box::new(demo_code(&late))));
+        assert_eq!(without_code(&app).questions.len(), 0);
+        update(&mut app, Action::NextQuestion);
+        assert_eq!(app.question().unwrap().id, "q2");
+        assert!(app.code().is_some(), "q2 has its code");
+        update(&mut app, Action::ToggleCode);
+        assert!(app.code_open);
+        let panel = app.view.question.as_ref().and_then(|q| q.code.as_ref());
+        assert!(panel.is_some(), "c shows q2's code panel");
+    }
 
     #[test]
     fn a_question_arriving_before_the_one_on_screen_keeps_the_place_and_every_answer() {
@@ -393,7 +464,11 @@ mod tests {
         update(&mut app, Action::Tick);
         update(&mut app, Action::Pick(0));
         update(&mut app, ready(3));
-        assert_eq!(app.question().unwrap().id, "q3", "stays where it was answered");
+        assert_eq!(
+            app.question().unwrap().id,
+            "q3",
+            "stays where it was answered"
+        );
         assert_eq!(app.question_count(), 3, "and the question arrived");
     }
 
