@@ -159,7 +159,7 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     let screen = t.wait_for("Stop writing");
     assert!(screen.contains("take the 2 questions written"), "{screen}");
     t.keys(&["y"]);
-    let screen = t.wait_for("the quiz is the 2 questions written");
+    let screen = t.wait_for("you keep the 2 questions written");
     assert!(!screen.contains("3✎"), "{screen}");
     let saved = attempts(&t);
     assert_eq!(saved.len(), 1, "{saved:?}");

@@ -23,14 +23,16 @@ pub fn handle(app: &mut App, action: &crate::tui::Action) -> Option<Effect> {
             add_code(app, book);
             Some(Effect::None)
         }
+        // A refused review or submit leaves the wait; any other key ends it.
+        _ if hold(app, action) => Some(Effect::None),
         _ => {
             forget_wait_on_other_keys(app, action);
-            hold(app, action).then_some(Effect::None)
+            None
         }
     }
 }
 
-/// `n` past the last ready question waits for the next one; any other key the taker
+/// `n` past the last ready question waits for the next one; another key the taker
 /// presses meanwhile (an answer to this question, say) means they stayed: the question
 /// that arrives then does not take the screen, nor the keys that follow.
 fn forget_wait_on_other_keys(app: &mut App, action: &crate::tui::Action) {
