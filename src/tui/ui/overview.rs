@@ -31,12 +31,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     chrome::footer(frame, footer, app);
 }
 
+/// `Quiz on PR #7`; a local change's names its repository (the header's `local quiz`
+/// would read "Quiz on local quiz").
+fn overview_title(app: &App) -> String {
+    match &app.session.origin {
+        origin @ crate::store::Origin::Local { .. } => {
+            sanitize_line(&format!("Quiz on {}", origin.describe()))
+        }
+        _ => format!("Quiz on {}", source_title(app)),
+    }
+}
+
 fn lines(app: &App, width: usize, max_files: usize) -> Vec<Line<'static>> {
     let theme = app.settings.theme;
     let quiz = &app.session.quiz;
     let text_width = width.saturating_sub(LABEL).max(10);
     let mut out = vec![
-        Line::styled(format!("Quiz on {}", source_title(app)), theme.title()),
+        Line::styled(overview_title(app), theme.title()),
         Line::default(),
     ];
     let mut field = |label: &str, text: &str, style: Style| {
