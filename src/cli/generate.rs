@@ -10,7 +10,7 @@ use clap::Args;
 use crate::generate::cache::{self, QuizKey};
 use crate::generate::{
     Cancel, Context, DEFAULT_BUDGET_CHARS, GenerateError, Generator, Input, LocalOptions, Stage,
-    Uncommitted, prepare_local, repository, select_generator, write_quiz,
+    prepare_local, repository, select_generator, write_quiz,
 };
 use crate::llm::{EnvSnapshot, Selection};
 use crate::quiz::Quiz;
@@ -440,14 +440,8 @@ fn failed_dir(store: &Store) -> PathBuf {
 
 /// What was read of the change: the diff's summary, and uncommitted work left out.
 fn reading_lines(input: &Input) -> Vec<String> {
-    let mut lines = vec![format!("reading the diff: {}", input.summary())];
-    if let Uncommitted::LeftOut { files } = input.uncommitted {
-        lines.push(format!(
-            "{} uncommitted: left out of the quiz (add --include-uncommitted to quiz them too)",
-            crate::text::plural(files, "file is", "files are")
-        ));
-    }
-    lines
+    // The summary says what was left out, uncommitted work too (once).
+    vec![format!("reading the diff: {}", input.summary())]
 }
 
 pub(super) fn say_reading(input: &Input) {

@@ -25,7 +25,7 @@ pub enum ResolveError {
     )]
     NoRepo,
     #[error(
-        "no current branch (not inside a git repository, or a detached HEAD): give the PR number or URL, e.g. `quizz take 7` (or --file / --demo for a quiz without a PR)"
+        "no current branch (not inside a git repository, or a detached HEAD): give the PR as a number with --repo OWNER/REPO, or its URL (`quizz take` also takes --file, --demo or --local for a quiz without a PR)"
     )]
     NoBranch,
     #[error(

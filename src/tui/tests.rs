@@ -1023,6 +1023,19 @@ fn pasted_line_breaks_survive_as_terminals_send_them() {
     assert_eq!(app.editor().unwrap().lines().len(), 5);
 }
 
+/// A fresh-eyes review: `raw A`, Ctrl-J, `raw B` left only `raw B` (the text area's
+/// Ctrl-J deleted to the line's start). A line feed is a new line.
+#[test]
+fn ctrl_j_in_the_answer_box_is_a_new_line() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    go_to_q5(app);
+    let ctrl_j = Action::EditorKey(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::CONTROL));
+    run(app, [Action::Paste("raw A".into()), ctrl_j.clone()]);
+    run(app, [Action::Paste("raw B".into())]);
+    assert_eq!(app.session.answer("q5"), Some("raw A\nraw B"));
+}
+
 #[test]
 fn backspace_and_arrows_work_on_whole_graphemes() {
     let mut f = fixture();

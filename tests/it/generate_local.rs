@@ -134,7 +134,7 @@ fn take_local_quizzes_the_branch_and_reuses_the_quiz_for_the_same_change() {
     assert!(stderr.contains("reading the diff: 3 files"), "{stderr}");
     assert!(stderr.contains("Cargo.lock (a lockfile)"), "{stderr}");
     assert!(
-        stderr.contains("1 file is uncommitted: left out of the quiz (add --include-uncommitted"),
+        stderr.contains("uncommitted changes left out (1 file; --include-uncommitted adds them)"),
         "{stderr}"
     );
     assert!(

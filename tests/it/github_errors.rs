@@ -392,7 +392,8 @@ fn outside_a_repository_without_a_pr_the_error_says_what_to_pass() {
     let run = sb.run(&["take", "--plain"], "");
     assert_eq!(run.code, 2, "{}", run.all());
     assert!(
-        run.stderr.contains("give the PR number or URL"),
+        run.stderr
+            .contains("give the PR as a number with --repo OWNER/REPO, or its URL"),
         "{}",
         run.stderr
     );

@@ -42,7 +42,8 @@ fn the_generation_screen_shows_the_stages_and_esc_cancels_keeping_nothing() {
         "A quiz for the local change in",
         "reading the diff: 3 files",
         "logo.png (binary)",
-        "1 file is uncommitted: left out of the quiz",
+        "uncommitted changes left out (1 file;",
+        "--include-uncommitted adds them)",
         "— this takes a",
         "Esc/q/Ctrl-C cancel",
     ] {

@@ -200,7 +200,7 @@ impl Input {
                 crate::text::plural(files, "file", "files")
             )),
             Uncommitted::LeftOut { files } => line.push_str(&format!(
-                "; uncommitted changes left out ({})",
+                "; uncommitted changes left out ({}; --include-uncommitted adds them)",
                 crate::text::plural(files, "file", "files")
             )),
         }

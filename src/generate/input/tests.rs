@@ -107,7 +107,7 @@ fn a_branch_gives_its_code_and_names_what_it_left_out() {
     let summary = input.summary();
     assert!(summary.contains("Cargo.lock (a lockfile)"), "{summary}");
     assert!(
-        summary.contains("uncommitted changes left out (2 files)"),
+        summary.contains("uncommitted changes left out (2 files; --include-uncommitted adds them)"),
         "{summary}"
     );
 }

@@ -153,6 +153,12 @@ fn edit(app: &mut App, change: impl FnOnce(&mut super::Undo, &mut TextArea<'stat
 /// Backspace, Delete and the arrows work on whole graphemes (`👍🏽` is one), the rest
 /// as the text area does it.
 fn editor_input(editor: &mut TextArea<'static>, key: KeyEvent) -> bool {
+    // Ctrl-J is a line feed (what a raw paste of `a\nb` and many terminals' Enter send):
+    // a new line, not the text area's own "delete to the line's start".
+    if key.code == KeyCode::Char('j') && key.modifiers == KeyModifiers::CONTROL {
+        editor.insert_newline();
+        return true;
+    }
     if key.modifiers - KeyModifiers::SHIFT != KeyModifiers::NONE {
         return editor.input(key);
     }
