@@ -337,3 +337,23 @@ fn a_closed_pipe_ends_quietly() {
         }
     }
 }
+
+/// A fresh-eyes review: a read-only window said so on a question's header, but its review
+/// screen did not, once the one-off notice was gone.
+#[test]
+fn a_read_only_window_says_so_on_its_review_too() {
+    let Some(t) = Tmux::new("readonly-review") else {
+        return;
+    };
+    on_the_open_question(&t, "");
+    t.start_in("b", 100, 30, "take --demo", "");
+    t.wait_in("b", "Read-only");
+    t.keys_in("b", &["Enter"]);
+    t.wait_in("b", "read-only (T takes over)");
+    t.keys_in("b", &["s"]);
+    let screen = t.wait_in("b", "Review:");
+    assert!(
+        screen.contains("read-only (T takes over)"),
+        "the review says whose the quiz is:\n{screen}"
+    );
+}

@@ -10,6 +10,24 @@ use crate::tui::app::App;
 use crate::tui::keymap::{Key, hints_naming, key_label};
 use ratatui::crossterm::event::KeyCode;
 
+/// ` · read-only (T takes over)` while another window owns the attempt, ` · other window
+/// closed (T takes over)` once it has gone; `None` in the window that owns it.
+pub fn window_note(app: &App) -> Option<String> {
+    let take_over = || {
+        crate::tui::keymap::key_for(crate::tui::Context::Question, &crate::tui::Action::TakeOver)
+    };
+    if app.session.owner_closed() {
+        Some(format!(
+            " · other window closed ({} takes over)",
+            take_over()
+        ))
+    } else if app.session.busy().is_some() {
+        Some(format!(" · read-only ({} takes over)", take_over()))
+    } else {
+        None
+    }
+}
+
 pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     let theme = app.settings.theme;
     let width = usize::from(area.width);

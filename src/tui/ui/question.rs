@@ -21,16 +21,8 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
         // read-only first: on a narrow terminal the end of the title gives way
         if app.reading() {
             title.push_str(" · graded, read only");
-        } else if app.session.owner_closed() {
-            title.push_str(&format!(
-                " · other window closed ({} takes over)",
-                key_for(Context::Question, &Action::TakeOver)
-            ));
-        } else if app.session.busy().is_some() {
-            title.push_str(&format!(
-                " · read-only ({} takes over)",
-                key_for(Context::Question, &Action::TakeOver)
-            ));
+        } else if let Some(note) = chrome::window_note(app) {
+            title.push_str(&note);
         }
         if app.session.is_flagged(&q.id) {
             title.push_str(" · ⚑ flagged");

@@ -44,6 +44,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, cursor: usize) {
             ""
         }
     ));
+    // A window taken over says so on every screen, not only on a question's.
+    if let Some(note) = super::chrome::window_note(app) {
+        summary.push_str(&note);
+    }
     frame.render_widget(Paragraph::new(Line::styled(summary, theme.title())), title);
 
     let width = usize::from(list.width);
