@@ -2,7 +2,7 @@
 //! items apart until no subgraph frame covers an item that is not its member.
 
 use crate::graph::model::Graph;
-use crate::graph::rank::Ranked;
+use crate::graph::rank::{Ranked, sweep_order};
 
 /// Place items across each layer: pack, then pull toward the mean of their neighbours.
 /// `anchor2[i]` is twice the offset of item i's centre line from its start (its box
@@ -35,11 +35,7 @@ pub fn cross_positions(
     let iterations = if n > 300 { 2 } else { 6 };
     for it in 0..iterations {
         let downward = it % 2 == 0;
-        let order: Vec<usize> = if downward {
-            (1..r.layers.len()).collect()
-        } else {
-            (0..r.layers.len().saturating_sub(1)).rev().collect()
-        };
+        let order = sweep_order(r.layers.len(), downward);
         for l in order {
             let layer = &r.layers[l];
             let nb = if downward { &up } else { &down };

@@ -272,11 +272,7 @@ fn order(g: &Graph, r: &mut Ranked) {
     let sweeps = if r.items.len() > 300 { 2 } else { 6 };
     for it in 0..sweeps {
         let downward = it % 2 == 0;
-        let order: Vec<usize> = if downward {
-            (1..r.layers.len()).collect()
-        } else {
-            (0..r.layers.len().saturating_sub(1)).rev().collect()
-        };
+        let order = sweep_order(r.layers.len(), downward);
         for l in order {
             let nb = if downward { &up } else { &down };
             let bary: Vec<(usize, f64)> = r.layers[l]
@@ -408,4 +404,14 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
     };
     order(g, &mut out);
     Some(out)
+}
+
+/// The layers one sweep of a barycentre pass visits, each against its neighbour already
+/// placed: downward from the second layer, upward from the one before last.
+pub(super) fn sweep_order(layers: usize, downward: bool) -> Vec<usize> {
+    if downward {
+        (1..layers).collect()
+    } else {
+        (0..layers.saturating_sub(1)).rev().collect()
+    }
 }
