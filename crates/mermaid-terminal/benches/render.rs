@@ -51,6 +51,7 @@ fn realistic(c: &mut Criterion) {
     for (name, file) in [
         ("realistic", "realistic-mermaid/quiz.json"),
         ("unseen", "realistic-mermaid/unseen.json"),
+        ("fresh", "realistic-mermaid/fresh.json"),
     ] {
         let set = realistic_set(file);
         for width in [60, 75, 95, 160] {

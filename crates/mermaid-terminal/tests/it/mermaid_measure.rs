@@ -12,9 +12,10 @@ use crate::mermaid_common as common;
 use common::labels::{labels, pieces};
 use mermaid_terminal::{Form, Line, RenderOptions, Rendered, Style, render, render_options};
 
-pub const SETS: [&str; 2] = [
+pub const SETS: [&str; 3] = [
     "realistic-mermaid/quiz.json",
     "realistic-mermaid/unseen.json",
+    "realistic-mermaid/fresh.json",
 ];
 const WIDTHS: [usize; 3] = [60, 75, 95];
 
