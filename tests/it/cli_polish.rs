@@ -394,6 +394,43 @@ fn doctor_with_grading_turned_off_says_to_unset_it() {
     );
 }
 
+/// A `QUIZZ_GRADER` that asks for a grader quizz cannot have is a set-up problem: doctor
+/// still explains it, then fails as `doctor --check` does; `none` (asked for) is fine.
+#[test]
+fn doctor_fails_when_quizz_grader_cannot_be_used() {
+    let data = tempfile::tempdir().unwrap();
+    for (value, said) in [
+        (
+            "bogus",
+            "QUIZZ_GRADER=bogus is not one of anthropic, claude, none",
+        ),
+        (
+            "anthropic",
+            "QUIZZ_GRADER=anthropic, but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set",
+        ),
+        ("claude", "QUIZZ_GRADER=claude, but CLAUDE_BIN is set to"),
+    ] {
+        let mut cmd = command(data.path(), &["doctor"]);
+        cmd.env("QUIZZ_GRADER", value)
+            .env("CLAUDE_BIN", data.path().join("no-claude"))
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_AUTH_TOKEN");
+        let out = run(cmd, b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{value}: {stderr}");
+        assert!(
+            stderr.starts_with("quizz: error: no grader: ") && stderr.contains(said),
+            "{value}: {stderr}"
+        );
+        assert!(
+            text(&out.stdout).contains("grader:   none"),
+            "still explained"
+        );
+    }
+    let out = quizz(data.path(), &["doctor"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
 #[test]
 fn grade_prints_a_summary_on_a_terminal_and_the_comment_with_markdown() {
     let data = tempfile::tempdir().unwrap();
