@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::EditedFile;
 use super::app::Confirm;
-use super::app::{App, Posting, Screen, Settings};
+use super::app::{App, NoPost, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
@@ -25,7 +25,7 @@ fn settings(no_color: bool) -> Settings {
         theme: Theme { no_color },
         mouse: true,
         grader: None,
-        posting: Posting::NoPullRequest,
+        posting: Posting::Nowhere(NoPost::Demo),
         grade_later: "quizz grade --demo".into(),
         pr: None,
         code: std::sync::Arc::new(crate::code::collect(
@@ -775,16 +775,55 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
     );
     update(app, Action::Post);
     assert!(!app.exit, "the demo has no PR");
-    assert!(
-        app.status
-            .as_deref()
-            .unwrap_or("")
-            .contains("no pull request"),
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Not posted: the demo is posted nowhere; its results stay here."),
         "and says so"
     );
     app.settings.posting = Posting::OnKey { pr: "o/r#7".into() };
     update(app, Action::Post);
     assert!(app.exit && app.post);
+}
+
+/// The demo's header says PR #7: its end and overview say the demo is posted nowhere,
+/// not that the quiz has no pull request; a file's and a local change's say theirs.
+#[test]
+fn a_quiz_posted_nowhere_says_why_in_its_own_words() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::Pick(0),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Yes,
+        ],
+    );
+    let results = screen(app, 80, 24);
+    assert!(
+        results.contains("Next: not posted: the demo is posted nowhere; its results stay here."),
+        "{results}"
+    );
+    assert!(!results.contains("no pull request"), "{results}");
+    run(app, [Action::Back]);
+    let overview = screen(app, 80, 24);
+    assert!(
+        overview.contains("kept on this machine (the demo is posted nowhere)"),
+        "{overview}"
+    );
+    app.settings.posting = Posting::Nowhere(NoPost::File);
+    assert_eq!(
+        crate::tui::results_text::posting(app),
+        "not posted: a quiz from a file is posted nowhere; its results stay here \
+         (`quizz take N` takes PR N's quiz and posts its results)."
+    );
+    app.settings.posting = Posting::Nowhere(NoPost::Local);
+    assert_eq!(
+        crate::tui::results_text::posting(app),
+        "not posted: a local change has no pull request; its results stay here."
+    );
 }
 
 /// What the external editor hands back: a file in the private folder holding `text`.
