@@ -2205,3 +2205,64 @@ fn a_frame_drawn_before_a_resize_reaches_update_draws_what_fits() {
     let shown = drawn(60, 20, |f| super::draw(f, app));
     assert_eq!(shown.lines().count(), 20);
 }
+
+/// The help's lines at `width`, as text.
+fn help_text(app: &App, width: usize) -> Vec<String> {
+    super::help::help_lines(app, width)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// On an empty open answer letters are text until Esc: the help's first section lists
+/// what works there (no `e`, `m` or `q` as commands), and the question keys follow as
+/// they are after Esc; the footer offers no Esc for "back" there either (Esc makes the
+/// letters commands).
+#[test]
+fn the_help_on_an_empty_open_answer_lists_what_works_there() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    run(app, (0..4).map(|_| Action::NextQuestion));
+    assert!(app.letters_type(), "q5 is open and empty");
+    run(app, [Action::ToggleHelp]);
+    let lines = help_text(app, 90);
+    let end = lines.iter().position(String::is_empty).unwrap();
+    let here = &lines[..end];
+    let all = here.join("\n");
+    assert_eq!(here[0], "An empty open answer (here)", "{all}");
+    for command in ["  e ", "  m ", "  q ", "  x ", "  i "] {
+        assert!(
+            !here.iter().any(|l| l.starts_with(command)),
+            "{command:?} types a letter here: {all}"
+        );
+    }
+    assert!(all.contains("  Esc "), "{all}");
+    assert!(
+        here.iter().any(|l| l.starts_with("  Ctrl-E ")),
+        "Ctrl-E still opens $EDITOR: {all}"
+    );
+    let after_esc = lines
+        .iter()
+        .position(|l| l.starts_with("Questions"))
+        .unwrap();
+    assert!(
+        lines[after_esc..]
+            .iter()
+            .take_while(|l| !l.is_empty())
+            .any(|l| l.starts_with("  e Ctrl-E ")),
+        "after Esc, e is a command: {lines:?}"
+    );
+
+    // The review's cursor is on q5, where it was opened.
+    run(
+        app,
+        [Action::ToggleHelp, Action::OpenReview, Action::Choose],
+    );
+    assert!(app.from_review() && app.letters_type());
+    let footer = super::keymap::hints(super::keymap::Context::Question, &app.hint_filter());
+    assert!(
+        !footer.iter().any(|(keys, _, _)| keys.contains("Esc")),
+        "Esc makes the letters commands here: {footer:?}"
+    );
+}
