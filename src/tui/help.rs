@@ -78,6 +78,13 @@ pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             ),
         );
     }
+    sections.push((
+        "Marks on the question strip".into(),
+        crate::tui::ui::chrome::STRIP_MARKS
+            .iter()
+            .map(|(mark, says)| ((*mark).to_string(), *says))
+            .collect(),
+    ));
     sections.push(("Everywhere".into(), everywhere_rows()));
     sections.push(("While this help is open".into(), help_rows(Context::Help)));
     let key_width = sections

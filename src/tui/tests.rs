@@ -2266,3 +2266,23 @@ fn the_help_on_an_empty_open_answer_lists_what_works_there() {
         "Esc makes the letters commands here: {footer:?}"
     );
 }
+
+/// Before grading, an answer is only answered: its mark (`●`) judges nothing; `✓` is
+/// kept for "right", once graded. The review's list says the same.
+#[test]
+fn answered_is_no_tick_until_the_answer_is_graded() {
+    let mut f = fixture_with(settings(false), (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::Pick(0)]);
+    let asked = screen(app, 100, 30);
+    assert!(asked.contains("▸1● "), "answered, not judged:\n{asked}");
+    assert!(!asked.contains('✓'), "{asked}");
+    run(app, [Action::OpenReview]);
+    let review = screen(app, 100, 30);
+    assert!(review.contains("  1. ● mcq"), "{review}");
+    assert!(!review.contains('✓'), "{review}");
+    run(app, [Action::Submit, Action::Yes, Action::Choose]);
+    let graded = screen(app, 100, 30);
+    assert!(graded.contains("▸1✓ "), "q1 is right:\n{graded}");
+    assert!(!graded.contains('●'), "{graded}");
+}

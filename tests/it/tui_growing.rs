@@ -103,13 +103,13 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     assert!(screen.contains("Esc stop writing"), "{screen}");
     // q1 answered (the option under the cursor) while q3 is still being written.
     t.keys(&["Enter"]);
-    let screen = t.wait_for("▸1✓");
+    let screen = t.wait_for("▸1●");
     assert!(screen.contains("3✎"), "{screen}");
     t.wait_for("2·");
     t.keys(&["n"]);
     t.wait_for("Question 2/");
     t.keys(&["Enter"]);
-    t.wait_for("▸2✓");
+    t.wait_for("▸2●");
     // Past the last ready question: it says so, and opens q3 when it arrives.
     t.keys(&["n"]);
     let screen = t.wait_for("question 3 is still being written");
@@ -119,7 +119,7 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     let screen = t.wait_for("Question 3/3");
     // q4 kept failing its checks: left out, and the quiz is q1–q3 with both answers.
     assert!(!screen.contains("4✎"), "{screen}");
-    assert!(screen.contains("1✓") && screen.contains("2✓"), "{screen}");
+    assert!(screen.contains("1●") && screen.contains("2●"), "{screen}");
     t.wait_for("All 3 questions are written");
     let saved = attempts(&t);
     assert_eq!(saved.len(), 1, "{saved:?}");
@@ -153,7 +153,7 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
     t.wait_for("Question 1/");
     t.keys(&["Enter"]);
-    t.wait_for("▸1✓");
+    t.wait_for("▸1●");
     t.wait_for("2·");
     t.keys(&["Escape"]);
     let screen = t.wait_for("Stop writing");
