@@ -256,6 +256,23 @@ fn json_at_a_terminal_says_it_switched_to_plain_mode() {
         screen.contains("--json takes the quiz in plain mode (the line protocol)"),
         "{screen}"
     );
+    // Narrower than the note: it breaks between words, as stdout's lines do, not where
+    // the terminal's edge cuts a word.
+    t.start(60, 60, "take --demo --json", "QUIZZ_GRADER=none");
+    let screen = t.wait_for("Answer (1-4):");
+    let rows: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let first = rows
+        .iter()
+        .position(|r| r.starts_with("--json takes"))
+        .unwrap();
+    assert_eq!(
+        rows[first..first + 2],
+        [
+            "--json takes the quiz in plain mode (the line protocol):",
+            "questions here, on stderr; the results JSON on stdout."
+        ],
+        "{screen}"
+    );
 }
 
 // ---- 15. The CLI's messages ----------------------------------------------------------

@@ -296,6 +296,47 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
 }
 
+/// Plain mode at a terminal narrower than its notes: the wait for question 3 is said on
+/// stderr broken between words, as the questions on stdout are.
+#[test]
+fn a_plain_take_wraps_its_notes_to_the_terminal() {
+    let Some(t) = Tmux::new("growing-plain-wrap") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(120),
+        Draft::After(120),
+    ]);
+    t.start_at(
+        &repo.path,
+        45,
+        40,
+        "take --local --plain",
+        &env(&t, &server),
+    );
+    t.wait_for("Question 1 of 4");
+    t.keys(&["1", "Enter"]);
+    t.wait_for("Question 2 of 4");
+    t.keys(&["1", "Enter"]);
+    let screen = t.wait_for("so far, 0:");
+    let rows: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let first = rows
+        .iter()
+        .position(|r| r.starts_with("quizz: the next question"))
+        .unwrap();
+    assert_eq!(
+        rows[first], "quizz: the next question is still being",
+        "{screen}"
+    );
+    assert!(
+        rows[first + 1].starts_with("written (2 questions so far, 0:"),
+        "{screen}"
+    );
+}
+
 /// Plain mode: Ctrl-C while question 3 is written keeps the two questions written, with
 /// question 1's answer; the next take resumes there and asks the model nothing.
 #[test]
