@@ -296,6 +296,48 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
 }
 
+/// Plain mode with no input while the quiz is written: as with the demo, the end of
+/// input before any answer says so and exits 0 (with one question written it said
+/// "cancelled: no quiz was written" and exited 1), and says what became of the writing.
+#[test]
+fn a_plain_take_with_no_input_ends_as_the_demo_does() {
+    for (drafts, kept) in [
+        (
+            [
+                Draft::After(0),
+                Draft::After(5),
+                Draft::After(5),
+                Draft::After(5),
+            ],
+            "only 1 question was written, too few for a quiz: the next take writes a fresh one",
+        ),
+        (
+            [
+                Draft::After(0),
+                Draft::After(0),
+                Draft::After(5),
+                Draft::After(5),
+            ],
+            "the quiz is the 2 questions written, kept",
+        ),
+    ] {
+        let repo = Repo::new();
+        let server = writer(drafts);
+        let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+        take.env("QUIZZ_GENERATE", "pipeline");
+        let (status, transcript) = Transcribed::start(take, b"").finish();
+        // Lines wrap at 80 columns in a pipe.
+        let said = transcript.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(status.success(), "{transcript}");
+        assert!(
+            said.contains("(input ended before any answer was given: nothing is graded or posted;"),
+            "{transcript}"
+        );
+        assert!(said.contains(kept), "{transcript}");
+        assert!(!said.contains("cancelled"), "{transcript}");
+    }
+}
+
 /// Plain mode at a terminal narrower than its notes: the wait for question 3 is said on
 /// stderr broken between words, as the questions on stdout are.
 #[test]
