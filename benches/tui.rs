@@ -10,7 +10,7 @@ use quizz::session::Session;
 use quizz::source::{DEMO_QUIZ, LoadedQuiz};
 use quizz::store::{Origin, Store};
 use quizz::tui::theme::Theme;
-use quizz::tui::{Action, App, Posting, Settings, draw, update};
+use quizz::tui::{Action, App, NoPost, Posting, Settings, draw, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -26,7 +26,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
         theme: Theme { no_color: false },
         mouse: false,
         grader: None,
-        posting: Posting::NoPullRequest,
+        posting: Posting::Nowhere(NoPost::Demo),
         grade_later: "quizz grade --demo".into(),
         pr: None,
         code: std::sync::Arc::new(quizz::code::collect(

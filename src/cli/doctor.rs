@@ -18,7 +18,9 @@ use crate::text::sanitize_line;
 #[command(
     after_help = "Examples:\n  quizz doctor\n  quizz doctor --check      also grade a tiny test answer (one API call)\n\n\
 Backends, in order: QUIZZ_GRADER=anthropic|claude|none if set; ANTHROPIC_API_KEY (Messages API); \
-a `claude` binary (CLAUDE_BIN or PATH); ANTHROPIC_AUTH_TOKEN (Messages API, bearer); none."
+a `claude` binary (CLAUDE_BIN or PATH); ANTHROPIC_AUTH_TOKEN (Messages API, bearer); none.\n\n\
+Exit status: 0 ok (no grader set up is ok), 1 when QUIZZ_GRADER names a grader that cannot be \
+used or the test call fails."
 )]
 pub struct DoctorArgs {
     /// Make one test call: grade a tiny answer and report the time it took.
@@ -33,6 +35,10 @@ pub fn run(args: &DoctorArgs) -> Result<()> {
     let env = EnvSnapshot::from_process();
     let selection = select_grader(&env);
     print_selection(&env, &selection)?;
+    // A grader asked for and not had is a set-up to fix: fail as a failed check does.
+    if let Some(problem) = &selection.unusable {
+        bail!("no grader: {problem}");
+    }
     if !args.check {
         if selection.grader.is_some() {
             outln!("check:    not run (`quizz doctor --check` makes one test call)");

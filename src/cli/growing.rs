@@ -177,6 +177,15 @@ impl PlainRest {
                         );
                         Ok(true)
                     }
+                    // The take stopped it (its input ended): too few to keep is what
+                    // became of the writing, not a failure of the take.
+                    Kept::TooFew(n) if is_cancelled(&e) => {
+                        errln!(
+                            "quizz: the writing stopped: only {} written, too few for a quiz: the next take writes a fresh one",
+                            crate::text::plural(n, "question was", "questions were")
+                        );
+                        Ok(true)
+                    }
                     Kept::TooFew(_) => Err(e),
                 }
             }

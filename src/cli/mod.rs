@@ -14,15 +14,14 @@ macro_rules! outln {
 }
 
 /// `eprintln!` that never panics: a closed or broken stderr (`2>&-`, a reader that went
-/// away, a terminal that hung up) loses the line, not the exit status; secrets are masked.
+/// away, a terminal that hung up) loses the line, not the exit status; secrets are masked,
+/// and at a terminal the line wraps between words ([`err_line`]).
 macro_rules! errln {
     () => {
         errln!("")
     };
     ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let line = format!($($arg)*);
-        let _ = writeln!(std::io::stderr(), "{}", $crate::redact::redact(&line));
+        $crate::cli::err_line(&format!($($arg)*));
     }};
 }
 
@@ -186,6 +185,21 @@ pub fn main() -> ExitCode {
             ExitCode::from(exit_code(&err))
         }
     }
+}
+
+/// One line on stderr, secrets masked. At a terminal it wraps between words to the
+/// terminal's width, as plain output on stdout does; in a pipe or a log each line stays
+/// whole, for whatever reads it line by line.
+pub(crate) fn err_line(line: &str) {
+    use std::io::Write as _;
+    let line = crate::redact::redact(line);
+    let mut err = std::io::stderr().lock();
+    let _ = if err.is_terminal() {
+        let width = crate::text::output_width(true);
+        writeln!(err, "{}", crate::text::wrap(&line, width).join("\n"))
+    } else {
+        writeln!(err, "{line}")
+    };
 }
 
 /// Arguments that cannot be used together, or input that cannot be used (exit status 2).

@@ -14,7 +14,7 @@ use crate::plain::{Finish, PlainOptions};
 use crate::session::Session;
 use crate::store::Store;
 use crate::tui::theme::Theme;
-use crate::tui::{Posting, PullRequestInfo, Settings};
+use crate::tui::{NoPost, Posting, PullRequestInfo, Settings};
 
 /// Take a quiz: answer every question, then grade and see the results.
 ///
@@ -517,6 +517,25 @@ fn post_failed(outcome: TakePost) -> Result<()> {
     Ok(())
 }
 
+/// Where the full-screen take's results go, and why nowhere when they go nowhere.
+fn posting(args: &TakeArgs, pr_take: Option<&PrTake>) -> Posting {
+    match (pr_take, args.pr.choice()) {
+        (None, _) if args.local.local.is_some() => Posting::Nowhere(NoPost::Local),
+        (None, _) if args.source.demo => Posting::Nowhere(NoPost::Demo),
+        (None, _) => Posting::Nowhere(NoPost::File),
+        (Some(take), _) if take.written_here() => Posting::WrittenHere {
+            pr: take.pr.to_string(),
+        },
+        (Some(_), PostChoice::No) => Posting::Off,
+        (Some(take), PostChoice::Yes) => Posting::OnExit {
+            pr: take.pr.to_string(),
+        },
+        (Some(take), PostChoice::Ask) => Posting::OnKey {
+            pr: take.pr.to_string(),
+        },
+    }
+}
+
 fn run_tui(
     mut session: Session,
     args: &TakeArgs,
@@ -537,19 +556,7 @@ fn run_tui(
         });
     }
     let choice = args.pr.choice();
-    let posting = match (pr_take, choice) {
-        (None, _) => Posting::NoPullRequest,
-        (Some(take), _) if take.written_here() => Posting::WrittenHere {
-            pr: take.pr.to_string(),
-        },
-        (Some(_), PostChoice::No) => Posting::Off,
-        (Some(take), PostChoice::Yes) => Posting::OnExit {
-            pr: take.pr.to_string(),
-        },
-        (Some(take), PostChoice::Ask) => Posting::OnKey {
-            pr: take.pr.to_string(),
-        },
-    };
+    let posting = posting(args, pr_take);
     let selection = select_grader(&EnvSnapshot::from_process());
     let settings = Settings {
         practice: mode.practice,

@@ -273,6 +273,9 @@ pub struct Selection {
     pub reasons: Vec<String>,
     /// `QUIZZ_GRADER` made the choice (the last reason then says why there is no grader).
     pub forced: bool,
+    /// `QUIZZ_GRADER` asks for a grader quizz cannot have, in one line: a set-up to fix
+    /// (`none`, asked for, is not one).
+    pub unusable: Option<String>,
 }
 
 impl fmt::Debug for Selection {
@@ -285,6 +288,7 @@ impl fmt::Debug for Selection {
             .field("claude_bin", &self.claude_bin)
             .field("reasons", &self.reasons)
             .field("forced", &self.forced)
+            .field("unusable", &self.unusable)
             .finish_non_exhaustive()
     }
 }
@@ -309,6 +313,7 @@ pub fn select_backend(env: &EnvSnapshot, limits: &Limits) -> Selection {
         claude_bin: None,
         reasons,
         forced: env.non_empty("QUIZZ_GRADER").is_some(),
+        unusable: None,
     };
     match choice {
         Choice::Http(auth) => {
@@ -364,6 +369,7 @@ pub fn select_backend(env: &EnvSnapshot, limits: &Limits) -> Selection {
             selection.claude_bin = Some(bin);
             selection.model = model;
         }
+        Choice::Unusable(problem) => selection.unusable = Some(problem),
         Choice::None => {}
     }
     selection
@@ -401,6 +407,8 @@ impl Selection {
 enum Choice {
     Http(Auth),
     Cli(PathBuf),
+    /// No grader, because `QUIZZ_GRADER` asks for one that cannot be had: why, in one line.
+    Unusable(String),
     None,
 }
 
@@ -423,11 +431,9 @@ fn choose(env: &EnvSnapshot, reasons: &mut Vec<String>) -> Choice {
                     reasons.push(format!("{} is set (value hidden)", auth.variable()));
                     Choice::Http(auth)
                 } else {
-                    reasons.push(
-                        "but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set: no grader"
-                            .into(),
-                    );
-                    Choice::None
+                    let why = "neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set";
+                    reasons.push(format!("but {why}: no grader"));
+                    Choice::Unusable(format!("QUIZZ_GRADER={forced}, but {why}"))
                 }
             }
             "claude" | "cli" => match env.find_claude() {
@@ -437,14 +443,16 @@ fn choose(env: &EnvSnapshot, reasons: &mut Vec<String>) -> Choice {
                 }
                 Err(why) => {
                     reasons.push(format!("but {why}: no grader"));
-                    Choice::None
+                    Choice::Unusable(format!("QUIZZ_GRADER={forced}, but {why}"))
                 }
             },
             _ => {
                 reasons.push(
                     "that value is not one of anthropic, claude, none: no grader".to_string(),
                 );
-                Choice::None
+                Choice::Unusable(format!(
+                    "QUIZZ_GRADER={forced} is not one of anthropic, claude, none"
+                ))
             }
         };
     }

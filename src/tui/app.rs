@@ -101,8 +101,8 @@ pub struct Finished {
 /// Where graded results go.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Posting {
-    /// The demo or a file: there is no pull request.
-    NoPullRequest,
+    /// The demo, a file or a local change: posted nowhere, for the reason given.
+    Nowhere(NoPost),
     /// `P` on the results posts them to this pull request (`o/r#7`).
     OnKey { pr: String },
     /// `--post`: posted to this pull request when the UI closes.
@@ -112,6 +112,26 @@ pub enum Posting {
     /// quizz wrote this PR's quiz here (`o/r#7`): it is in no comment, so its results
     /// stay on this machine.
     WrittenHere { pr: String },
+}
+
+/// Why a quiz is posted nowhere: the demo's header names a PR (#7), so "this quiz has no
+/// pull request" would not be true of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoPost {
+    Demo,
+    File,
+    Local,
+}
+
+impl NoPost {
+    /// Why, in a few words: `the demo is posted nowhere`.
+    pub fn why(self) -> &'static str {
+        match self {
+            Self::Demo => "the demo is posted nowhere",
+            Self::File => "a quiz from a file is posted nowhere",
+            Self::Local => "a local change has no pull request",
+        }
+    }
 }
 
 /// What practice asks after an answer, before the reveal.

@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders};
 
 use crate::text::display_width;
 use crate::tui::app::App;
-use crate::tui::keymap::{Context, everywhere_rows, help_rows};
+use crate::tui::keymap::{Context, EMPTY_ANSWER_ROWS, everywhere_rows, help_rows, help_rows_where};
 use crate::tui::layout::centered;
 use crate::tui::markdown;
 use crate::tui::wrap::labelled;
@@ -61,6 +61,30 @@ pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             ),
         );
     }
+    // Letters are text on an empty open answer: what works there comes first, then the
+    // question keys as they are after Esc.
+    if app.letters_type() {
+        let mut rows: Vec<(String, &'static str)> = EMPTY_ANSWER_ROWS
+            .iter()
+            .map(|(keys, help)| ((*keys).to_string(), *help))
+            .collect();
+        rows.extend(help_rows_where(here, &app.hint_filter()));
+        sections[0] = ("An empty open answer (here)".into(), rows);
+        sections.insert(
+            1,
+            (
+                format!("{} (after Esc on the empty answer)", here.title()),
+                help_rows(here),
+            ),
+        );
+    }
+    sections.push((
+        "Marks on the question strip".into(),
+        crate::tui::ui::chrome::STRIP_MARKS
+            .iter()
+            .map(|(mark, says)| ((*mark).to_string(), *says))
+            .collect(),
+    ));
     sections.push(("Everywhere".into(), everywhere_rows()));
     sections.push(("While this help is open".into(), help_rows(Context::Help)));
     let key_width = sections

@@ -342,9 +342,6 @@ pub fn hints_naming(
     here: &[Only],
     keys: usize,
 ) -> Vec<(String, &'static str, u8)> {
-    let letters_type = here.contains(&Only::LettersType);
-    // Where letters are text, a letter is offered only if it stays a command.
-    let offered = |k: &&Key| !letters_type || !matches!(k, Char(c) if *c != '?');
     BINDINGS
         .iter()
         .filter(|b| b.contexts.contains(&context) && b.rank != HIDE)
@@ -353,7 +350,7 @@ pub fn hints_naming(
             let keys = b
                 .keys
                 .iter()
-                .filter(offered)
+                .filter(|k| is_command_where(**k, here))
                 .take(keys)
                 .map(|k| key_label(*k))
                 .collect::<Vec<_>>()
@@ -362,6 +359,47 @@ pub fn hints_naming(
         })
         .collect()
 }
+
+/// Whether `key` is a command where `here` holds. Where letters are text (an empty open
+/// answer), no letter, digit or sign but `?` is, and `Esc` only makes the letters
+/// commands ([`letter_on_empty_answer`]).
+fn is_command_where(key: Key, here: &[Only]) -> bool {
+    !here.contains(&Only::LettersType)
+        || !(matches!(key, Char(c) if c != '?') || key == Digits || key == Code(KeyCode::Esc))
+}
+
+/// The rows of `context` whose commands work where `here` holds, with only the keys
+/// that are commands there (the help over an empty open answer).
+pub fn help_rows_where(context: Context, here: &[Only]) -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.contexts.contains(&context) && b.contexts != EVERYWHERE)
+        .filter(|b| b.only == Always || here.contains(&b.only))
+        .filter_map(|b| {
+            let keys: Vec<String> = b
+                .keys
+                .iter()
+                .filter(|k| is_command_where(**k, here))
+                .map(|k| key_label(*k))
+                .collect();
+            (!keys.is_empty()).then(|| (keys.join(" "), b.help))
+        })
+        .collect()
+}
+
+/// What keys do on an empty open answer beyond the table's rows: letters are text, and
+/// Enter and Esc are as [`letter_on_empty_answer`] and [`dispatch_on_open`] take them.
+pub const EMPTY_ANSWER_ROWS: &[(&str, &str)] = &[
+    (
+        "letters",
+        "start the answer: every letter, digit and sign is text here (? aside) until Esc",
+    ),
+    (
+        "Esc",
+        "make the letters commands on this question (the Questions keys below)",
+    ),
+    ("Enter", "write the answer, as typing does"),
+];
 
 /// A key on an empty open question whose letters are text: a plain letter starts the
 /// answer ([`Action::WriteKey`]), except `?` (help) and `n`/`p` while `moving_through`;

@@ -26,7 +26,7 @@ mod view;
 mod wrap;
 
 pub use action::Action;
-pub use app::{App, Finished, Posting, PullRequestInfo, Screen, Settings};
+pub use app::{App, Finished, NoPost, Posting, PullRequestInfo, Screen, Settings};
 pub use keymap::{Context, dispatch};
 pub use ui::draw;
 pub use update::{Effect, save_batch, update};

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::quiz::{OPEN_PASS_SCORE, Question, QuestionKind, QuestionResult, Results};
 use crate::text::sanitize_line;
 use crate::tui::action::Action;
-use crate::tui::app::{App, GradeRow, Posting};
+use crate::tui::app::{App, GradeRow, NoPost, Posting};
 use crate::tui::keymap::{Context, key_for};
 use crate::tui::markdown;
 use crate::tui::theme::Theme;
@@ -92,7 +92,13 @@ fn summary(app: &App, results: &Results, width: usize, out: &mut Vec<Line<'stati
 /// What happens to these results, in words, with the key that posts them.
 pub fn posting(app: &App) -> String {
     match &app.settings.posting {
-        Posting::NoPullRequest => "not posted: this quiz has no pull request.".into(),
+        Posting::Nowhere(why) => {
+            let how = match why {
+                NoPost::File => " (`quizz take N` takes PR N's quiz and posts its results)",
+                NoPost::Demo | NoPost::Local => "",
+            };
+            format!("not posted: {}; its results stay here{how}.", why.why())
+        }
         Posting::WrittenHere { pr } => format!(
             "not posted: quizz wrote this quiz (it is in no comment of {}), so these results stay on this machine.",
             sanitize_line(pr)

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::action::EditedFile;
 use super::app::Confirm;
-use super::app::{App, Posting, Screen, Settings};
+use super::app::{App, NoPost, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
 use crate::quiz::{OpenGrade, parse_quiz};
@@ -25,7 +25,7 @@ fn settings(no_color: bool) -> Settings {
         theme: Theme { no_color },
         mouse: true,
         grader: None,
-        posting: Posting::NoPullRequest,
+        posting: Posting::Nowhere(NoPost::Demo),
         grade_later: "quizz grade --demo".into(),
         pr: None,
         code: std::sync::Arc::new(crate::code::collect(
@@ -775,16 +775,55 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
     );
     update(app, Action::Post);
     assert!(!app.exit, "the demo has no PR");
-    assert!(
-        app.status
-            .as_deref()
-            .unwrap_or("")
-            .contains("no pull request"),
+    assert_eq!(
+        app.status.as_deref(),
+        Some("Not posted: the demo is posted nowhere; its results stay here."),
         "and says so"
     );
     app.settings.posting = Posting::OnKey { pr: "o/r#7".into() };
     update(app, Action::Post);
     assert!(app.exit && app.post);
+}
+
+/// The demo's header says PR #7: its end and overview say the demo is posted nowhere,
+/// not that the quiz has no pull request; a file's and a local change's say theirs.
+#[test]
+fn a_quiz_posted_nowhere_says_why_in_its_own_words() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(
+        app,
+        [
+            Action::Start,
+            Action::Pick(0),
+            Action::OpenReview,
+            Action::Submit,
+            Action::Yes,
+        ],
+    );
+    let results = screen(app, 80, 24);
+    assert!(
+        results.contains("Next: not posted: the demo is posted nowhere; its results stay here."),
+        "{results}"
+    );
+    assert!(!results.contains("no pull request"), "{results}");
+    run(app, [Action::Back]);
+    let overview = screen(app, 80, 24);
+    assert!(
+        overview.contains("kept on this machine (the demo is posted nowhere)"),
+        "{overview}"
+    );
+    app.settings.posting = Posting::Nowhere(NoPost::File);
+    assert_eq!(
+        crate::tui::results_text::posting(app),
+        "not posted: a quiz from a file is posted nowhere; its results stay here \
+         (`quizz take N` takes PR N's quiz and posts its results)."
+    );
+    app.settings.posting = Posting::Nowhere(NoPost::Local);
+    assert_eq!(
+        crate::tui::results_text::posting(app),
+        "not posted: a local change has no pull request; its results stay here."
+    );
 }
 
 /// What the external editor hands back: a file in the private folder holding `text`.
@@ -2165,4 +2204,85 @@ fn a_frame_drawn_before_a_resize_reaches_update_draws_what_fits() {
     run(app, [Action::Bottom]);
     let shown = drawn(60, 20, |f| super::draw(f, app));
     assert_eq!(shown.lines().count(), 20);
+}
+
+/// The help's lines at `width`, as text.
+fn help_text(app: &App, width: usize) -> Vec<String> {
+    super::help::help_lines(app, width)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
+/// On an empty open answer letters are text until Esc: the help's first section lists
+/// what works there (no `e`, `m` or `q` as commands), and the question keys follow as
+/// they are after Esc; the footer offers no Esc for "back" there either (Esc makes the
+/// letters commands).
+#[test]
+fn the_help_on_an_empty_open_answer_lists_what_works_there() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start]);
+    run(app, (0..4).map(|_| Action::NextQuestion));
+    assert!(app.letters_type(), "q5 is open and empty");
+    run(app, [Action::ToggleHelp]);
+    let lines = help_text(app, 90);
+    let end = lines.iter().position(String::is_empty).unwrap();
+    let here = &lines[..end];
+    let all = here.join("\n");
+    assert_eq!(here[0], "An empty open answer (here)", "{all}");
+    for command in ["  e ", "  m ", "  q ", "  x ", "  i "] {
+        assert!(
+            !here.iter().any(|l| l.starts_with(command)),
+            "{command:?} types a letter here: {all}"
+        );
+    }
+    assert!(all.contains("  Esc "), "{all}");
+    assert!(
+        here.iter().any(|l| l.starts_with("  Ctrl-E ")),
+        "Ctrl-E still opens $EDITOR: {all}"
+    );
+    let after_esc = lines
+        .iter()
+        .position(|l| l.starts_with("Questions"))
+        .unwrap();
+    assert!(
+        lines[after_esc..]
+            .iter()
+            .take_while(|l| !l.is_empty())
+            .any(|l| l.starts_with("  e Ctrl-E ")),
+        "after Esc, e is a command: {lines:?}"
+    );
+
+    // The review's cursor is on q5, where it was opened.
+    run(
+        app,
+        [Action::ToggleHelp, Action::OpenReview, Action::Choose],
+    );
+    assert!(app.from_review() && app.letters_type());
+    let footer = super::keymap::hints(super::keymap::Context::Question, &app.hint_filter());
+    assert!(
+        !footer.iter().any(|(keys, _, _)| keys.contains("Esc")),
+        "Esc makes the letters commands here: {footer:?}"
+    );
+}
+
+/// Before grading, an answer is only answered: its mark (`●`) judges nothing; `✓` is
+/// kept for "right", once graded. The review's list says the same.
+#[test]
+fn answered_is_no_tick_until_the_answer_is_graded() {
+    let mut f = fixture_with(settings(false), (100, 30));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::Pick(0)]);
+    let asked = screen(app, 100, 30);
+    assert!(asked.contains("▸1● "), "answered, not judged:\n{asked}");
+    assert!(!asked.contains('✓'), "{asked}");
+    run(app, [Action::OpenReview]);
+    let review = screen(app, 100, 30);
+    assert!(review.contains("  1. ● mcq"), "{review}");
+    assert!(!review.contains('✓'), "{review}");
+    run(app, [Action::Submit, Action::Yes, Action::Choose]);
+    let graded = screen(app, 100, 30);
+    assert!(graded.contains("▸1✓ "), "q1 is right:\n{graded}");
+    assert!(!graded.contains('●'), "{graded}");
 }

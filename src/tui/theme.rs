@@ -62,6 +62,10 @@ impl Theme {
     pub fn right(self) -> Style {
         self.color(Style::new().add_modifier(Modifier::BOLD), Color::Green)
     }
+    /// Answered, not judged: not the green that says right.
+    pub fn answered(self) -> Style {
+        self.color(Style::new().add_modifier(Modifier::BOLD), Color::Cyan)
+    }
     pub fn wrong(self) -> Style {
         self.color(Style::new().add_modifier(Modifier::BOLD), Color::Red)
     }

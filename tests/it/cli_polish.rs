@@ -256,6 +256,23 @@ fn json_at_a_terminal_says_it_switched_to_plain_mode() {
         screen.contains("--json takes the quiz in plain mode (the line protocol)"),
         "{screen}"
     );
+    // Narrower than the note: it breaks between words, as stdout's lines do, not where
+    // the terminal's edge cuts a word.
+    t.start(60, 60, "take --demo --json", "QUIZZ_GRADER=none");
+    let screen = t.wait_for("Answer (1-4):");
+    let rows: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let first = rows
+        .iter()
+        .position(|r| r.starts_with("--json takes"))
+        .unwrap();
+    assert_eq!(
+        rows[first..first + 2],
+        [
+            "--json takes the quiz in plain mode (the line protocol):",
+            "questions here, on stderr; the results JSON on stdout."
+        ],
+        "{screen}"
+    );
 }
 
 // ---- 15. The CLI's messages ----------------------------------------------------------
@@ -392,6 +409,43 @@ fn doctor_with_grading_turned_off_says_to_unset_it() {
             && stdout.contains("unset QUIZZ_GRADER"),
         "{stdout}"
     );
+}
+
+/// A `QUIZZ_GRADER` that asks for a grader quizz cannot have is a set-up problem: doctor
+/// still explains it, then fails as `doctor --check` does; `none` (asked for) is fine.
+#[test]
+fn doctor_fails_when_quizz_grader_cannot_be_used() {
+    let data = tempfile::tempdir().unwrap();
+    for (value, said) in [
+        (
+            "bogus",
+            "QUIZZ_GRADER=bogus is not one of anthropic, claude, none",
+        ),
+        (
+            "anthropic",
+            "QUIZZ_GRADER=anthropic, but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set",
+        ),
+        ("claude", "QUIZZ_GRADER=claude, but CLAUDE_BIN is set to"),
+    ] {
+        let mut cmd = command(data.path(), &["doctor"]);
+        cmd.env("QUIZZ_GRADER", value)
+            .env("CLAUDE_BIN", data.path().join("no-claude"))
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_AUTH_TOKEN");
+        let out = run(cmd, b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{value}: {stderr}");
+        assert!(
+            stderr.starts_with("quizz: error: no grader: ") && stderr.contains(said),
+            "{value}: {stderr}"
+        );
+        assert!(
+            text(&out.stdout).contains("grader:   none"),
+            "still explained"
+        );
+    }
+    let out = quizz(data.path(), &["doctor"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -103,13 +103,13 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     assert!(screen.contains("Esc stop writing"), "{screen}");
     // q1 answered (the option under the cursor) while q3 is still being written.
     t.keys(&["Enter"]);
-    let screen = t.wait_for("▸1✓");
+    let screen = t.wait_for("▸1●");
     assert!(screen.contains("3✎"), "{screen}");
     t.wait_for("2·");
     t.keys(&["n"]);
     t.wait_for("Question 2/");
     t.keys(&["Enter"]);
-    t.wait_for("▸2✓");
+    t.wait_for("▸2●");
     // Past the last ready question: it says so, and opens q3 when it arrives.
     t.keys(&["n"]);
     let screen = t.wait_for("question 3 is still being written");
@@ -119,7 +119,7 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     let screen = t.wait_for("Question 3/3");
     // q4 kept failing its checks: left out, and the quiz is q1–q3 with both answers.
     assert!(!screen.contains("4✎"), "{screen}");
-    assert!(screen.contains("1✓") && screen.contains("2✓"), "{screen}");
+    assert!(screen.contains("1●") && screen.contains("2●"), "{screen}");
     t.wait_for("All 3 questions are written");
     let saved = attempts(&t);
     assert_eq!(saved.len(), 1, "{saved:?}");
@@ -153,7 +153,7 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
     t.wait_for("Question 1/");
     t.keys(&["Enter"]);
-    t.wait_for("▸1✓");
+    t.wait_for("▸1●");
     t.wait_for("2·");
     t.keys(&["Escape"]);
     let screen = t.wait_for("Stop writing");
@@ -294,6 +294,89 @@ fn a_plain_take_asks_question_1_before_question_3_is_written() {
     );
     let saved = crate::messages_fake::json_files(&home.join("data/quizz/attempts"));
     assert_eq!(saved.len(), 1, "{saved:?} {transcript}");
+}
+
+/// Plain mode with no input while the quiz is written: as with the demo, the end of
+/// input before any answer says so and exits 0 (with one question written it said
+/// "cancelled: no quiz was written" and exited 1), and says what became of the writing.
+#[test]
+fn a_plain_take_with_no_input_ends_as_the_demo_does() {
+    for (drafts, kept) in [
+        (
+            [
+                Draft::After(0),
+                Draft::After(5),
+                Draft::After(5),
+                Draft::After(5),
+            ],
+            "only 1 question was written, too few for a quiz: the next take writes a fresh one",
+        ),
+        (
+            [
+                Draft::After(0),
+                Draft::After(0),
+                Draft::After(5),
+                Draft::After(5),
+            ],
+            "the quiz is the 2 questions written, kept",
+        ),
+    ] {
+        let repo = Repo::new();
+        let server = writer(drafts);
+        let mut take = repo.quizz(&server, &["take", "--local", "--plain"]);
+        take.env("QUIZZ_GENERATE", "pipeline");
+        let (status, transcript) = Transcribed::start(take, b"").finish();
+        // Lines wrap at 80 columns in a pipe.
+        let said = transcript.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(status.success(), "{transcript}");
+        assert!(
+            said.contains("(input ended before any answer was given: nothing is graded or posted;"),
+            "{transcript}"
+        );
+        assert!(said.contains(kept), "{transcript}");
+        assert!(!said.contains("cancelled"), "{transcript}");
+    }
+}
+
+/// Plain mode at a terminal narrower than its notes: the wait for question 3 is said on
+/// stderr broken between words, as the questions on stdout are.
+#[test]
+fn a_plain_take_wraps_its_notes_to_the_terminal() {
+    let Some(t) = Tmux::new("growing-plain-wrap") else {
+        return;
+    };
+    let repo = Repo::new();
+    let server = writer([
+        Draft::After(0),
+        Draft::After(0),
+        Draft::After(120),
+        Draft::After(120),
+    ]);
+    t.start_at(
+        &repo.path,
+        45,
+        40,
+        "take --local --plain",
+        &env(&t, &server),
+    );
+    t.wait_for("Question 1 of 4");
+    t.keys(&["1", "Enter"]);
+    t.wait_for("Question 2 of 4");
+    t.keys(&["1", "Enter"]);
+    let screen = t.wait_for("so far, 0:");
+    let rows: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let first = rows
+        .iter()
+        .position(|r| r.starts_with("quizz: the next question"))
+        .unwrap();
+    assert_eq!(
+        rows[first], "quizz: the next question is still being",
+        "{screen}"
+    );
+    assert!(
+        rows[first + 1].starts_with("written (2 questions so far, 0:"),
+        "{screen}"
+    );
 }
 
 /// Plain mode: Ctrl-C while question 3 is written keeps the two questions written, with

@@ -92,6 +92,7 @@ fn the_override_beats_the_environment() {
     assert_eq!(s.model, "opus");
     let s = select(&[("QUIZZ_GRADER", "none"), ("ANTHROPIC_API_KEY", "k")]);
     assert_eq!(s.backend, BackendKind::None);
+    assert_eq!(s.unusable, None, "none is asked for, not a problem");
     let s = select(&[
         ("QUIZZ_GRADER", "Anthropic"),
         ("ANTHROPIC_AUTH_TOKEN", "t"),
@@ -103,6 +104,10 @@ fn the_override_beats_the_environment() {
     let s = select(&[("QUIZZ_GRADER", "gpt"), ("ANTHROPIC_API_KEY", "k")]);
     assert_eq!(s.backend, BackendKind::None);
     assert!(s.reasons.iter().any(|r| r.contains("not one of")));
+    assert_eq!(
+        s.unusable.as_deref(),
+        Some("QUIZZ_GRADER=gpt is not one of anthropic, claude, none")
+    );
 }
 
 #[test]

@@ -51,8 +51,28 @@ pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-/// Every question's state at a glance: `✓` answered, `·` empty, `⚑` flagged; the current
-/// one in reverse video with `▸`. Scrolls to keep the current one visible.
+/// An answer no verdict has judged yet: not `✓`, which says "right" once graded.
+pub const ANSWERED: char = '●';
+/// [`ANSWERED`] as text, for the review's list.
+pub const ANSWERED_MARK: &str = "●";
+
+/// The strip's marks and what they say, for the help.
+pub const STRIP_MARKS: &[(&str, &str)] = &[
+    (ANSWERED_MARK, "answered, no verdict yet"),
+    ("·", "not answered"),
+    ("⚑", "flagged to come back to"),
+    (
+        "✓ ◐ ✗",
+        "right, partly right, wrong: once graded (in practice, as you answer)",
+    ),
+    ("…", "an open answer waiting to be graded"),
+    ("–", "not in the grade"),
+    ("✎", "still being written"),
+];
+
+/// Every question's state at a glance: `●` answered, `·` empty, `⚑` flagged; graded (or
+/// in practice) `✓` right, `◐` partial, `✗` wrong; the current one in reverse video with
+/// `▸`. Scrolls to keep the current one visible.
 pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
     let theme = app.settings.theme;
     let current = app.current();
@@ -72,7 +92,7 @@ pub fn strip(frame: &mut Frame, area: Rect, app: &App) {
             } else if app.settings.practice && app.results.is_none() {
                 practice_glyph(app, q)
             } else {
-                '✓'
+                ANSWERED
             };
             let lead = if i == current { '▸' } else { ' ' };
             (format!("{lead}{}{glyph}", i + 1), i == current)
@@ -243,11 +263,12 @@ fn graded_glyph(app: &App, results: &crate::quiz::Results, q: &crate::quiz::Ques
     }
 }
 
-/// In practice the strip says what the verdict said: `✓` right, `✗` wrong, and `•` for
-/// an answer with no verdict yet (an open one, or one waiting for its rating).
+/// In practice the strip says what the verdict said: `✓` right, `✗` wrong, and
+/// [`ANSWERED`] for an answer with no verdict yet (an open one, or one waiting for its
+/// rating).
 fn practice_glyph(app: &App, q: &crate::quiz::Question) -> char {
     if !q.kind.is_closed() || app.rating() == Some(q.id.as_str()) {
-        return '•';
+        return ANSWERED;
     }
     let right = app
         .session

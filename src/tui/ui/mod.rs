@@ -1,6 +1,6 @@
 //! Drawing: every function here takes `&App` and only reads it.
 
-mod chrome;
+pub mod chrome;
 pub mod code;
 mod dialogs;
 mod grading;

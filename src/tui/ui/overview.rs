@@ -140,7 +140,9 @@ fn state_fields(app: &App, field: &mut impl FnMut(&str, &str, Style)) {
         };
         let posted = match (app.session.attempt().posted_at, &app.settings.posting) {
             (Some(at), _) => format!("posted {}", crate::text::time_ago(at)),
-            (None, crate::tui::app::Posting::NoPullRequest) => "no pull request to post to".into(),
+            (None, crate::tui::app::Posting::Nowhere(why)) => {
+                format!("kept on this machine ({})", why.why())
+            }
             (None, crate::tui::app::Posting::WrittenHere { .. }) => {
                 "kept on this machine (quizz wrote this quiz)".into()
             }

@@ -90,7 +90,7 @@ fn row(
     let (glyph, state_style) = if app.session.is_flagged(&q.id) {
         ("⚑", theme.flag())
     } else if app.is_answered(&q.id) {
-        ("✓", theme.right())
+        (chrome::ANSWERED_MARK, theme.answered())
     } else {
         ("·", theme.warn())
     };

@@ -389,8 +389,8 @@ fn post(app: &mut App) {
             app.exit = true;
         }
         // `P` means nothing here; say why rather than nothing.
-        Posting::NoPullRequest => {
-            app.status = Some("This quiz has no pull request: there is nowhere to post.".into());
+        Posting::Nowhere(why) => {
+            app.status = Some(format!("Not posted: {}; its results stay here.", why.why()));
         }
         Posting::Off => {
             app.status = Some("Posting is off for this take (--no-post).".into());

@@ -372,7 +372,7 @@ mod tests {
             theme: crate::tui::theme::Theme { no_color: true },
             mouse: false,
             grader: None,
-            posting: crate::tui::Posting::NoPullRequest,
+            posting: crate::tui::Posting::Nowhere(crate::tui::NoPost::Local),
             grade_later: String::new(),
             pr: None,
             // Read as a take reads it when the UI opens: for the questions there then.
