@@ -34,8 +34,21 @@ pub struct Params {
     pub widen: usize,
 }
 
+impl Params {
+    /// Distance between neighbouring ports on a box side: `spread` counts only top-down.
+    pub fn port_spacing(self, horizontal: bool) -> usize {
+        if horizontal { 1 } else { self.spread.max(2) }
+    }
+
+    /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
+    pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
+        (self.sep, self.wrap, self.widen) == (other.sep, other.wrap, other.widen)
+            && self.port_spacing(horizontal) == other.port_spacing(horizontal)
+    }
+}
+
 /// Slots of one gap between layer k and k+1, as absolute main coordinates.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Gap {
     pub end: usize,
     pub track0: usize,
@@ -43,7 +56,7 @@ pub struct Gap {
     pub label_len: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     pub cluster: usize,
     pub main0: usize,
@@ -55,7 +68,7 @@ pub struct Frame {
 }
 
 /// A note beside its node: text, size on the canvas, and the side it was given.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotePlan {
     pub node: Option<usize>,
     pub side: NoteSide,
@@ -64,7 +77,8 @@ pub struct NotePlan {
     pub size: (usize, usize),
 }
 
-#[derive(Debug, Clone)]
+/// Everything a drawing is made from (equal plans draw equal pictures).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub dir: Direction,
     pub horizontal: bool,
@@ -263,7 +277,7 @@ impl<'a> Builder<'a> {
             notes: Vec::new(),
             side_a,
             side_b,
-            spacing: if horizontal { 1 } else { p.spread.max(2) },
+            spacing: p.port_spacing(horizontal),
             boxes: vec![(1, 1); g.nodes.len()],
             box_off: vec![0; g.nodes.len()],
             csize: vec![1; n_items],

@@ -8,6 +8,7 @@ mod draw;
 mod items;
 mod layout;
 mod legend;
+mod memo;
 mod model;
 mod parse_class;
 mod parse_flowchart;
@@ -281,6 +282,7 @@ fn variant_fit(
     // a back edge with no way round finds none with them spread either.
     let mut hopeless: Option<(usize, usize)> = None;
     let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
+    let mut stages = memo::Stages::default();
     for &p in params {
         if hopeless == Some((p.sep, p.wrap)) {
             continue;
@@ -292,7 +294,7 @@ fn variant_fit(
             }
             *spare -= 1;
         }
-        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, &mut stages) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide | Stage::NoWayRound) => {
                 hopeless = Some((p.sep, p.wrap));
@@ -307,7 +309,7 @@ fn variant_fit(
                 break;
             }
             *spare -= 1;
-            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
+            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts, &mut stages) {
                 Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
                     (plan, drawing) = (wider, d);
                 }
@@ -316,7 +318,11 @@ fn variant_fit(
             }
         }
         let cost = (drawing.footnotes(), drawing.crossings);
-        let lines = drawing.into_lines(&plan, opts.ascii);
+        let kept = cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
+        if !kept {
+            continue; // no better than the footnoted drawing kept: its lines are not needed
+        }
+        let lines = drawing.lines(&plan, opts.ascii);
         if lines.iter().all(|l| l.width() <= opts.width) {
             if cost.0 == 0 || first_only {
                 return Some((cost, lines));
@@ -330,6 +336,7 @@ fn variant_fit(
 }
 
 /// Why a stage drew nothing.
+#[derive(Debug, Clone, Copy)]
 enum Stage {
     TooWide,
     /// something would overlap (or could not be placed)
@@ -338,22 +345,28 @@ enum Stage {
     NoWayRound,
 }
 
-/// One stage: plan, check the width, draw.
+/// One stage: plan, check the width, draw (each only once for what the variant's
+/// earlier stages planned or drew alike).
 fn draw_stage(
     g: &Graph,
     r: &rank::Ranked,
     dir: model::Direction,
     p: layout::Params,
     opts: &RenderOptions,
-) -> Result<(layout::Plan, draw::Drawing), Stage> {
+    stages: &mut memo::Stages,
+) -> Result<(layout::Plan, std::rc::Rc<draw::Drawing>), Stage> {
     // Each stage either draws without any overlap or reports why it cannot.
-    let plan = layout::plan(g, r, dir, p).map_err(|_| Stage::Overlap)?;
+    let plan = stages
+        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p).ok())
+        .ok_or(Stage::Overlap)?;
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
-    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
-        plane::DrawError::NoWayRound => Stage::NoWayRound,
-        plane::DrawError::Overlap(_) => Stage::Overlap,
+    let drawing = stages.draw(&plan, || {
+        draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
+            plane::DrawError::NoWayRound => Stage::NoWayRound,
+            plane::DrawError::Overlap(_) => Stage::Overlap,
+        })
     })?;
     Ok((plan, drawing))
 }
