@@ -243,7 +243,9 @@ struct StepCosts<'a, 'p> {
     grid: Grid,
     /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
     /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
-    memo: &'a mut Vec<[u32; 2]>,
+    memo: &'a mut [[u32; 2]],
+    /// the cells worked out, to forget after the search
+    known: &'a mut Vec<u32>,
 }
 
 const UNKNOWN: u32 = u32::MAX;
@@ -254,10 +256,19 @@ const NEAR: u32 = 1 << 29;
 const COST: u32 = NEAR - 1;
 
 impl<'a, 'p> StepCosts<'a, 'p> {
-    fn new(p: &'a Plane<'p>, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
-        memo.clear();
-        memo.resize(grid.rows * grid.cols, [UNKNOWN; 2]);
-        StepCosts { p, grid, memo }
+    /// `memo`: at least a grid's cells, all [`UNKNOWN`].
+    fn new(
+        p: &'a Plane<'p>,
+        grid: Grid,
+        memo: &'a mut [[u32; 2]],
+        known: &'a mut Vec<u32>,
+    ) -> Self {
+        StepCosts {
+            p,
+            grid,
+            memo,
+            known,
+        }
     }
 
     /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
@@ -266,6 +277,9 @@ impl<'a, 'p> StepCosts<'a, 'p> {
         let at = cell.0 * self.grid.cols + cell.1;
         let o = usize::from(horizontal);
         if self.memo[at][o] == UNKNOWN {
+            if self.memo[at][1 - o] == UNKNOWN {
+                self.known.push(at as u32);
+            }
             self.memo[at][o] = self.work_out(cell, horizontal);
         }
         let v = self.memo[at][o];
@@ -302,14 +316,24 @@ impl<'a, 'p> StepCosts<'a, 'p> {
 }
 
 /// The search's buffers, kept from one search to the next: allocating them afresh (and
-/// the page faults of memory just returned) was a fifth of a route's time.
+/// the page faults of memory just returned) was a fifth of a route's time. Between
+/// searches every entry is blank (unknown, unreached): a search blanks only what it
+/// touched, as clearing a whole grid cost more than a small search.
 #[derive(Default)]
 struct Scratch {
     memo: Vec<[u32; 2]>,
+    known: Vec<u32>,
     goal: Vec<u8>,
     dist: Vec<u32>,
     prev: Vec<u32>,
     buckets: Buckets,
+}
+
+/// Grow `v` to `len` entries of `blank` (never shrinks: longer is as good).
+fn at_least<T: Copy>(v: &mut Vec<T>, len: usize, blank: T) {
+    if v.len() < len {
+        v.resize(len, blank);
+    }
 }
 
 thread_local! {
@@ -452,24 +476,24 @@ fn search(
     let cells = grid.rows * grid.cols;
     let Scratch {
         memo,
+        known,
         goal,
         dist,
         prev,
         buckets,
     } = scratch;
+    at_least(memo, cells, [UNKNOWN; 2]);
+    at_least(goal, cells, 0);
+    at_least(dist, cells * 4, u32::MAX);
+    at_least(prev, cells * 4, u32::MAX);
     // which way a line must arrive at each goal cell
-    goal.clear();
-    goal.resize(cells, 0);
     for port in goals {
         goal[port.cell.0 * grid.cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    dist.clear();
-    dist.resize(cells * 4, u32::MAX);
-    prev.clear();
-    prev.resize(cells * 4, u32::MAX);
     buckets.clear();
+    known.clear();
     let mut queue = Queue {
-        costs: StepCosts::new(p, grid, memo),
+        costs: StepCosts::new(p, grid, memo, known),
         bound: Bound::round(p, target),
         grid,
         goal,
@@ -478,7 +502,19 @@ fn search(
         buckets,
     };
     let found = queue.cheapest(starts);
-    Some(path_back(prev, found?))
+    let path = found.map(|end| path_back(prev, end));
+    // blank again what this search touched: every state reached was queued
+    for &(s, _) in &buckets.arena {
+        dist[s as usize] = u32::MAX;
+        prev[s as usize] = u32::MAX;
+    }
+    for &at in known.iter() {
+        memo[at as usize] = [UNKNOWN; 2];
+    }
+    for port in goals {
+        goal[port.cell.0 * grid.cols + port.cell.1] = 0;
+    }
+    path
 }
 
 /// A lower bound on the steps left: the distance to the ring of cells round the target's
