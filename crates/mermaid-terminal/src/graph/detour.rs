@@ -271,10 +271,10 @@ impl<'a, 'p> StepCosts<'a, 'p> {
         }
     }
 
-    /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
-    /// horizontally or not.
-    fn get(&mut self, cell: (usize, usize), horizontal: bool) -> (u32, bool, bool) {
-        let at = cell.0 * self.grid.cols + cell.1;
+    /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` (at index
+    /// `at` of the grid) running horizontally or not.
+    #[inline]
+    fn get_at(&mut self, at: usize, cell: (usize, usize), horizontal: bool) -> (u32, bool, bool) {
         let o = usize::from(horizontal);
         if self.memo[at][o] == UNKNOWN {
             if self.memo[at][1 - o] == UNKNOWN {
@@ -286,6 +286,8 @@ impl<'a, 'p> StepCosts<'a, 'p> {
         (v & COST, v & CROSSING != 0, v & NEAR != 0)
     }
 
+    // kept out of line: the search mostly asks again for what it knows
+    #[inline(never)]
     fn work_out(&self, cell: (usize, usize), horizontal: bool) -> u32 {
         let (p, grid) = (self.p, self.grid);
         let near = DIRS.iter().any(|&d| {
@@ -434,8 +436,17 @@ fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawErr
 struct Buckets {
     /// per bound: the arena index of its top entry, or `NONE`
     head: Vec<u32>,
-    /// (state, arena index of the entry under it)
-    arena: Vec<(u32, u32)>,
+    arena: Vec<Entry>,
+}
+
+/// A state queued, with its cell (dividing the state by the grid's width for it was a
+/// tenth of a search), and the arena index of the entry under it.
+#[derive(Clone, Copy)]
+struct Entry {
+    state: u32,
+    row: u32,
+    col: u32,
+    under: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -446,20 +457,26 @@ impl Buckets {
         self.arena.clear();
     }
 
-    fn push(&mut self, f: u32, s: usize) {
+    fn push(&mut self, f: u32, s: usize, (row, col): (usize, usize)) {
         let f = f as usize;
         if self.head.len() <= f {
             self.head.resize(f + 1, NONE);
         }
-        self.arena.push((s as u32, self.head[f]));
+        self.arena.push(Entry {
+            state: s as u32,
+            row: row as u32,
+            col: col as u32,
+            under: self.head[f],
+        });
         self.head[f] = (self.arena.len() - 1) as u32;
     }
 
-    fn pop(&mut self, f: usize) -> Option<usize> {
+    /// The state on top of bound `f`'s stack, and its cell.
+    fn pop(&mut self, f: usize) -> Option<(usize, (usize, usize))> {
         let top = *self.head.get(f)?;
-        let &(s, under) = self.arena.get(top as usize)?;
-        self.head[f] = under;
-        Some(s as usize)
+        let e = *self.arena.get(top as usize)?;
+        self.head[f] = e.under;
+        Some((e.state as usize, (e.row as usize, e.col as usize)))
     }
 }
 
@@ -504,9 +521,9 @@ fn search(
     let found = queue.cheapest(starts);
     let path = found.map(|end| path_back(prev, end));
     // blank again what this search touched: every state reached was queued
-    for &(s, _) in &buckets.arena {
-        dist[s as usize] = u32::MAX;
-        prev[s as usize] = u32::MAX;
+    for e in &buckets.arena {
+        dist[e.state as usize] = u32::MAX;
+        prev[e.state as usize] = u32::MAX;
     }
     for &at in known.iter() {
         memo[at as usize] = [UNKNOWN; 2];
@@ -566,59 +583,70 @@ impl Queue<'_> {
         for port in starts {
             let s = (port.cell.0 * cols + port.cell.1) * 4 + index(port.out);
             self.dist[s] = 0;
-            self.buckets.push(self.bound.at(port.cell), s);
+            self.buckets.push(self.bound.at(port.cell), s, port.cell);
         }
         let mut f = 0;
         while f < self.buckets.head.len() {
-            while let Some(s) = self.buckets.pop(f) {
+            while let Some((s, cell)) = self.buckets.pop(f) {
                 let at = s / 4;
-                let cell = (at / cols, at % cols);
-                if self.dist[s] + self.bound.at(cell) != f as u32 {
+                let cost = self.dist[s];
+                if cost + self.bound.at(cell) != f as u32 {
                     continue; // reached again more cheaply since
                 }
-                let d = DIRS[s % 4];
-                if self.goal[at] & (1 << index(d)) != 0 {
+                let way = s % 4;
+                if self.goal[at] & (1 << way) != 0 {
                     return Some(s);
                 }
-                self.expand(s, cell, d);
+                self.expand(s, cost, cell, way);
             }
             f += 1;
         }
         None
     }
 
-    /// Every step from state `s` (at `cell`, running `d`) that is cheaper than known.
-    fn expand(&mut self, s: usize, cell: (usize, usize), d: Dir4) {
-        let cols = self.grid.cols;
-        let cost = self.dist[s];
-        let (_, crossing, _) = self.costs.get(cell, is_horizontal(d));
-        for nd in DIRS {
+    /// Every step from state `s` (reached at `cost`, at `cell`, running the way with index
+    /// `way`) that is cheaper than known. Ways and cells as indices: this loop is most of
+    /// a route's time.
+    fn expand(&mut self, s: usize, cost: u32, (row, col): (usize, usize), way: usize) {
+        let grid = self.grid;
+        let at = row * grid.cols + col;
+        let (_, crossing, _) = self.costs.get_at(at, (row, col), WAY_HORIZONTAL[way]);
+        for (next_way, &horizontal) in WAY_HORIZONTAL.iter().enumerate() {
             // no U-turns; no turn on a crossing
-            if nd == opposite(d) || (crossing && nd != d) {
+            if next_way == WAY_OPPOSITE[way] || (crossing && next_way != way) {
                 continue;
             }
-            let Some(next) = step(cell, nd, self.grid) else {
-                continue;
+            // the neighbour that way, inside the grid (as `step`)
+            let (next, to) = match next_way {
+                0 if row > 0 => ((row - 1, col), at - grid.cols),
+                1 if row + 1 < grid.rows => ((row + 1, col), at + grid.cols),
+                2 if col > grid.left => ((row, col - 1), at - 1),
+                3 if col + 1 < grid.cols => ((row, col + 1), at + 1),
+                _ => continue,
             };
-            let to = next.0 * cols + next.1;
-            let at_goal = self.goal[to] & (1 << index(nd)) != 0;
-            let (enter, _, near) = self.costs.get(next, is_horizontal(nd));
+            let at_goal = self.goal[to] & (1 << next_way) != 0;
+            let (enter, _, near) = self.costs.get_at(to, next, horizontal);
             if enter >= WALL || (near && !at_goal) {
                 continue;
             }
             let mut c = cost + STEP + enter;
-            if nd != d {
+            if next_way != way {
                 c += TURN;
             }
-            let ns = to * 4 + index(nd);
+            let ns = to * 4 + next_way;
             if c < self.dist[ns] {
                 self.dist[ns] = c;
                 self.prev[ns] = s as u32;
-                self.buckets.push(c + self.bound.at(next), ns);
+                self.buckets.push(c + self.bound.at(next), ns, next);
             }
         }
     }
 }
+
+/// Per way index (the order of [`DIRS`], as [`index`] numbers them): the way back, and
+/// whether it runs horizontally.
+const WAY_OPPOSITE: [usize; 4] = [1, 0, 3, 2];
+const WAY_HORIZONTAL: [bool; 4] = [false, false, true, true];
 
 /// The states from a start to `end`, following `prev` back.
 fn path_back(prev: &[u32], end: usize) -> Vec<usize> {
