@@ -7,25 +7,29 @@ use std::rc::Rc;
 
 use super::Stage;
 use super::draw::Drawing;
-use super::layout::{Params, Plan};
+use super::layout::{Params, Plan, Unplanned};
+
+/// What came of drawing a plan.
+type Drawn = Result<Rc<Drawing>, Stage>;
 
 /// What the stages of one variant in one direction planned and drew so far.
 #[derive(Default)]
 pub(super) struct Stages {
-    /// knobs and their plan (`None`: nothing could be placed)
-    planned: Vec<(Params, Option<Plan>)>,
+    /// knobs and their plan (or why nothing could be placed)
+    planned: Vec<(Params, Result<Rc<Plan>, Unplanned>)>,
     /// plans drawn and what came of each
-    drawn: Vec<(Plan, Result<Rc<Drawing>, Stage>)>,
+    drawn: Vec<(Rc<Plan>, Drawn)>,
 }
 
 impl Stages {
-    /// The plan of `p`, made by `plan` unless knobs that plan alike made it already.
+    /// The plan of `p`, made by `plan` unless knobs that plan alike made it already. A
+    /// stage given up at its width's lower bound is not kept: asked again, it is planned.
     pub(super) fn plan(
         &mut self,
         p: Params,
         horizontal: bool,
-        plan: impl FnOnce() -> Option<Plan>,
-    ) -> Option<Plan> {
+        plan: impl FnOnce() -> Result<Plan, Unplanned>,
+    ) -> Result<Rc<Plan>, Unplanned> {
         if let Some((_, known)) = self
             .planned
             .iter()
@@ -33,22 +37,28 @@ impl Stages {
         {
             return known.clone();
         }
-        let made = plan();
-        self.planned.push((p, made.clone()));
+        let made = plan().map(Rc::new);
+        if made != Err(Unplanned::TooWide) {
+            self.planned.push((p, made.clone()));
+        }
         made
     }
 
     /// The drawing of `plan`, made by `draw` unless an equal plan was drawn already.
     pub(super) fn draw(
         &mut self,
-        plan: &Plan,
+        plan: &Rc<Plan>,
         draw: impl FnOnce() -> Result<Drawing, Stage>,
-    ) -> Result<Rc<Drawing>, Stage> {
-        if let Some((_, known)) = self.drawn.iter().find(|(q, _)| q == plan) {
+    ) -> Drawn {
+        if let Some((_, known)) = self
+            .drawn
+            .iter()
+            .find(|(q, _)| Rc::ptr_eq(q, plan) || q == plan)
+        {
             return known.clone();
         }
         let made = draw().map(Rc::new);
-        self.drawn.push((plan.clone(), made.clone()));
+        self.drawn.push((Rc::clone(plan), made.clone()));
         made
     }
 }

@@ -20,6 +20,7 @@ mod route;
 mod shapes;
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use crate::style::{Line, Style};
 use crate::{Form, Output, RenderOptions, Want};
@@ -294,7 +295,11 @@ fn variant_fit(
             }
             *spare -= 1;
         }
-        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, &mut stages) {
+        // Until a stage fits, one too wide and one that cannot be placed are alike (the
+        // same knobs spread wider are no narrower): a stage may stop at its width's lower
+        // bound. After, a stage that could not be placed still costs a spare attempt.
+        let bounded = footnoted.is_none();
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, bounded, &mut stages) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide | Stage::NoWayRound) => {
                 hopeless = Some((p.sep, p.wrap));
@@ -309,7 +314,8 @@ fn variant_fit(
                 break;
             }
             *spare -= 1;
-            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts, &mut stages) {
+            let wider = layout::Params { widen, ..p };
+            match draw_stage(g, r, dir, wider, opts, false, &mut stages) {
                 Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
                     (plan, drawing) = (wider, d);
                 }
@@ -346,19 +352,26 @@ enum Stage {
 }
 
 /// One stage: plan, check the width, draw (each only once for what the variant's
-/// earlier stages planned or drew alike).
+/// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
+/// wide may be given up as too wide before it is planned (it might not have been
+/// placeable either).
 fn draw_stage(
     g: &Graph,
     r: &rank::Ranked,
     dir: model::Direction,
     p: layout::Params,
     opts: &RenderOptions,
+    bounded: bool,
     stages: &mut memo::Stages,
-) -> Result<(layout::Plan, std::rc::Rc<draw::Drawing>), Stage> {
+) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
     // Each stage either draws without any overlap or reports why it cannot.
+    let within = if bounded { opts.width } else { usize::MAX };
     let plan = stages
-        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p).ok())
-        .ok_or(Stage::Overlap)?;
+        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p, within))
+        .map_err(|e| match e {
+            layout::Unplanned::TooWide => Stage::TooWide,
+            layout::Unplanned::Failed(_) => Stage::Overlap,
+        })?;
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
