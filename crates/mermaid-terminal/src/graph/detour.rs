@@ -517,8 +517,11 @@ fn search(
         dist,
         prev,
         buckets,
+        expanded: 0,
     };
     let found = queue.cheapest(starts);
+    let expanded = queue.expanded;
+    super::work::count(|w| w.expanded += expanded);
     let path = found.map(|end| path_back(prev, end));
     // blank again what this search touched: every state reached was queued
     for e in &buckets.arena {
@@ -573,6 +576,8 @@ struct Queue<'a> {
     /// the state each was reached from
     prev: &'a mut [u32],
     buckets: &'a mut Buckets,
+    /// states expanded so far
+    expanded: usize,
 }
 
 impl Queue<'_> {
@@ -597,6 +602,7 @@ impl Queue<'_> {
                 if self.goal[at] & (1 << way) != 0 {
                     return Some(s);
                 }
+                self.expanded += 1;
                 self.expand(s, cost, cell, way);
             }
             f += 1;

@@ -212,6 +212,10 @@ impl Builder<'_> {
 
     /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.
     fn place_all(mut self) -> Result<Plan, String> {
+        super::work::count(|w| w.placed += 1);
+        // the lower bound a stage may be given up at holds for every plan placed
+        #[cfg(debug_assertions)]
+        let least = self.least_width();
         let p = self.p;
         self.frame_layers();
         // A label with no room beside its edge: spread the layers wider and route again, at
@@ -231,7 +235,10 @@ impl Builder<'_> {
             }
             self.main_positions();
             if self.frames() {
-                return Ok(self.finish());
+                let plan = self.finish();
+                #[cfg(debug_assertions)]
+                assert!(least <= plan.width, "{least} > {}", plan.width);
+                return Ok(plan);
             }
         }
         Err("no room for a subgraph title".into())

@@ -57,6 +57,7 @@ impl Stages {
         {
             return known.clone();
         }
+        super::work::count(|w| w.drawn += 1);
         let made = draw().map(Rc::new);
         self.drawn.push((Rc::clone(plan), made.clone()));
         made

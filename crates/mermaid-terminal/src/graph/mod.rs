@@ -18,6 +18,7 @@ mod rank;
 mod refs;
 mod route;
 mod shapes;
+mod work;
 
 use std::borrow::Cow;
 use std::rc::Rc;
