@@ -457,6 +457,7 @@ impl Buckets {
         self.arena.clear();
     }
 
+    #[inline]
     fn push(&mut self, f: u32, s: usize, (row, col): (usize, usize)) {
         let f = f as usize;
         if self.head.len() <= f {
@@ -472,6 +473,7 @@ impl Buckets {
     }
 
     /// The state on top of bound `f`'s stack, and its cell.
+    #[inline]
     fn pop(&mut self, f: usize) -> Option<(usize, (usize, usize))> {
         let top = *self.head.get(f)?;
         let e = *self.arena.get(top as usize)?;
