@@ -332,9 +332,15 @@ impl Canvas {
 
     /// Render to styled lines, trailing spaces trimmed.
     pub fn into_lines(self) -> Vec<Line> {
+        self.lines()
+    }
+
+    /// The styled lines, trailing spaces trimmed, the canvas kept (a drawing kept for a
+    /// stage that may come again is read more than once).
+    pub fn lines(&self) -> Vec<Line> {
         let glyphs = self.glyphs;
         self.rows
-            .into_iter()
+            .iter()
             .map(|row| {
                 // Build runs of one style, flushing on change (few allocations per row).
                 let mut line = Line::default();
@@ -354,7 +360,7 @@ impl Canvas {
                     match cell.content {
                         Content::Empty => run.push(' '),
                         Content::Cont => {}
-                        Content::Text(t) => run.push_str(&t),
+                        Content::Text(ref t) => run.push_str(t),
                         Content::Char(ch) => run.push(ch),
                         Content::Lines { bits, h, v, round } => {
                             run.push(glyphs.line(bits, h, v, round));

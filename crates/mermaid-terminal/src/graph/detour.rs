@@ -243,7 +243,9 @@ struct StepCosts<'a, 'p> {
     grid: Grid,
     /// per cell and way (`[vertical, horizontal]`): [`UNKNOWN`], or the extra cost over a
     /// plain step (or [`WALL`]) with the [`CROSSING`] and [`NEAR`] flags
-    memo: &'a mut Vec<[u32; 2]>,
+    memo: &'a mut [[u32; 2]],
+    /// the cells worked out, to forget after the search
+    known: &'a mut Vec<u32>,
 }
 
 const UNKNOWN: u32 = u32::MAX;
@@ -254,24 +256,38 @@ const NEAR: u32 = 1 << 29;
 const COST: u32 = NEAR - 1;
 
 impl<'a, 'p> StepCosts<'a, 'p> {
-    fn new(p: &'a Plane<'p>, grid: Grid, memo: &'a mut Vec<[u32; 2]>) -> Self {
-        memo.clear();
-        memo.resize(grid.rows * grid.cols, [UNKNOWN; 2]);
-        StepCosts { p, grid, memo }
+    /// `memo`: at least a grid's cells, all [`UNKNOWN`].
+    fn new(
+        p: &'a Plane<'p>,
+        grid: Grid,
+        memo: &'a mut [[u32; 2]],
+        known: &'a mut Vec<u32>,
+    ) -> Self {
+        StepCosts {
+            p,
+            grid,
+            memo,
+            known,
+        }
     }
 
-    /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` running
-    /// horizontally or not.
-    fn get(&mut self, cell: (usize, usize), horizontal: bool) -> (u32, bool, bool) {
-        let at = cell.0 * self.grid.cols + cell.1;
+    /// (extra cost or [`WALL`], a crossing, next to a box) of entering `cell` (at index
+    /// `at` of the grid) running horizontally or not.
+    #[inline]
+    fn get_at(&mut self, at: usize, cell: (usize, usize), horizontal: bool) -> (u32, bool, bool) {
         let o = usize::from(horizontal);
         if self.memo[at][o] == UNKNOWN {
+            if self.memo[at][1 - o] == UNKNOWN {
+                self.known.push(at as u32);
+            }
             self.memo[at][o] = self.work_out(cell, horizontal);
         }
         let v = self.memo[at][o];
         (v & COST, v & CROSSING != 0, v & NEAR != 0)
     }
 
+    // kept out of line: the search mostly asks again for what it knows
+    #[inline(never)]
     fn work_out(&self, cell: (usize, usize), horizontal: bool) -> u32 {
         let (p, grid) = (self.p, self.grid);
         let near = DIRS.iter().any(|&d| {
@@ -302,14 +318,24 @@ impl<'a, 'p> StepCosts<'a, 'p> {
 }
 
 /// The search's buffers, kept from one search to the next: allocating them afresh (and
-/// the page faults of memory just returned) was a fifth of a route's time.
+/// the page faults of memory just returned) was a fifth of a route's time. Between
+/// searches every entry is blank (unknown, unreached): a search blanks only what it
+/// touched, as clearing a whole grid cost more than a small search.
 #[derive(Default)]
 struct Scratch {
     memo: Vec<[u32; 2]>,
+    known: Vec<u32>,
     goal: Vec<u8>,
     dist: Vec<u32>,
     prev: Vec<u32>,
     buckets: Buckets,
+}
+
+/// Grow `v` to `len` entries of `blank` (never shrinks: longer is as good).
+fn at_least<T: Copy>(v: &mut Vec<T>, len: usize, blank: T) {
+    if v.len() < len {
+        v.resize(len, blank);
+    }
 }
 
 thread_local! {
@@ -410,8 +436,17 @@ fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawErr
 struct Buckets {
     /// per bound: the arena index of its top entry, or `NONE`
     head: Vec<u32>,
-    /// (state, arena index of the entry under it)
-    arena: Vec<(u32, u32)>,
+    arena: Vec<Entry>,
+}
+
+/// A state queued, with its cell (dividing the state by the grid's width for it was a
+/// tenth of a search), and the arena index of the entry under it.
+#[derive(Clone, Copy)]
+struct Entry {
+    state: u32,
+    row: u32,
+    col: u32,
+    under: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -422,20 +457,28 @@ impl Buckets {
         self.arena.clear();
     }
 
-    fn push(&mut self, f: u32, s: usize) {
+    #[inline]
+    fn push(&mut self, f: u32, s: usize, (row, col): (usize, usize)) {
         let f = f as usize;
         if self.head.len() <= f {
             self.head.resize(f + 1, NONE);
         }
-        self.arena.push((s as u32, self.head[f]));
+        self.arena.push(Entry {
+            state: s as u32,
+            row: row as u32,
+            col: col as u32,
+            under: self.head[f],
+        });
         self.head[f] = (self.arena.len() - 1) as u32;
     }
 
-    fn pop(&mut self, f: usize) -> Option<usize> {
+    /// The state on top of bound `f`'s stack, and its cell.
+    #[inline]
+    fn pop(&mut self, f: usize) -> Option<(usize, (usize, usize))> {
         let top = *self.head.get(f)?;
-        let &(s, under) = self.arena.get(top as usize)?;
-        self.head[f] = under;
-        Some(s as usize)
+        let e = *self.arena.get(top as usize)?;
+        self.head[f] = e.under;
+        Some((e.state as usize, (e.row as usize, e.col as usize)))
     }
 }
 
@@ -452,33 +495,48 @@ fn search(
     let cells = grid.rows * grid.cols;
     let Scratch {
         memo,
+        known,
         goal,
         dist,
         prev,
         buckets,
     } = scratch;
+    at_least(memo, cells, [UNKNOWN; 2]);
+    at_least(goal, cells, 0);
+    at_least(dist, cells * 4, u32::MAX);
+    at_least(prev, cells * 4, u32::MAX);
     // which way a line must arrive at each goal cell
-    goal.clear();
-    goal.resize(cells, 0);
     for port in goals {
         goal[port.cell.0 * grid.cols + port.cell.1] |= 1 << index(opposite(port.out));
     }
-    dist.clear();
-    dist.resize(cells * 4, u32::MAX);
-    prev.clear();
-    prev.resize(cells * 4, u32::MAX);
     buckets.clear();
+    known.clear();
     let mut queue = Queue {
-        costs: StepCosts::new(p, grid, memo),
+        costs: StepCosts::new(p, grid, memo, known),
         bound: Bound::round(p, target),
         grid,
         goal,
         dist,
         prev,
         buckets,
+        expanded: 0,
     };
     let found = queue.cheapest(starts);
-    Some(path_back(prev, found?))
+    let expanded = queue.expanded;
+    super::work::count(|w| w.expanded += expanded);
+    let path = found.map(|end| path_back(prev, end));
+    // blank again what this search touched: every state reached was queued
+    for e in &buckets.arena {
+        dist[e.state as usize] = u32::MAX;
+        prev[e.state as usize] = u32::MAX;
+    }
+    for &at in known.iter() {
+        memo[at as usize] = [UNKNOWN; 2];
+    }
+    for port in goals {
+        goal[port.cell.0 * grid.cols + port.cell.1] = 0;
+    }
+    path
 }
 
 /// A lower bound on the steps left: the distance to the ring of cells round the target's
@@ -520,6 +578,8 @@ struct Queue<'a> {
     /// the state each was reached from
     prev: &'a mut [u32],
     buckets: &'a mut Buckets,
+    /// states expanded so far
+    expanded: usize,
 }
 
 impl Queue<'_> {
@@ -530,59 +590,71 @@ impl Queue<'_> {
         for port in starts {
             let s = (port.cell.0 * cols + port.cell.1) * 4 + index(port.out);
             self.dist[s] = 0;
-            self.buckets.push(self.bound.at(port.cell), s);
+            self.buckets.push(self.bound.at(port.cell), s, port.cell);
         }
         let mut f = 0;
         while f < self.buckets.head.len() {
-            while let Some(s) = self.buckets.pop(f) {
+            while let Some((s, cell)) = self.buckets.pop(f) {
                 let at = s / 4;
-                let cell = (at / cols, at % cols);
-                if self.dist[s] + self.bound.at(cell) != f as u32 {
+                let cost = self.dist[s];
+                if cost + self.bound.at(cell) != f as u32 {
                     continue; // reached again more cheaply since
                 }
-                let d = DIRS[s % 4];
-                if self.goal[at] & (1 << index(d)) != 0 {
+                let way = s % 4;
+                if self.goal[at] & (1 << way) != 0 {
                     return Some(s);
                 }
-                self.expand(s, cell, d);
+                self.expanded += 1;
+                self.expand(s, cost, cell, way);
             }
             f += 1;
         }
         None
     }
 
-    /// Every step from state `s` (at `cell`, running `d`) that is cheaper than known.
-    fn expand(&mut self, s: usize, cell: (usize, usize), d: Dir4) {
-        let cols = self.grid.cols;
-        let cost = self.dist[s];
-        let (_, crossing, _) = self.costs.get(cell, is_horizontal(d));
-        for nd in DIRS {
+    /// Every step from state `s` (reached at `cost`, at `cell`, running the way with index
+    /// `way`) that is cheaper than known. Ways and cells as indices: this loop is most of
+    /// a route's time.
+    fn expand(&mut self, s: usize, cost: u32, (row, col): (usize, usize), way: usize) {
+        let grid = self.grid;
+        let at = row * grid.cols + col;
+        let (_, crossing, _) = self.costs.get_at(at, (row, col), WAY_HORIZONTAL[way]);
+        for (next_way, &horizontal) in WAY_HORIZONTAL.iter().enumerate() {
             // no U-turns; no turn on a crossing
-            if nd == opposite(d) || (crossing && nd != d) {
+            if next_way == WAY_OPPOSITE[way] || (crossing && next_way != way) {
                 continue;
             }
-            let Some(next) = step(cell, nd, self.grid) else {
-                continue;
+            // the neighbour that way, inside the grid (as `step`)
+            let (next, to) = match next_way {
+                0 if row > 0 => ((row - 1, col), at - grid.cols),
+                1 if row + 1 < grid.rows => ((row + 1, col), at + grid.cols),
+                2 if col > grid.left => ((row, col - 1), at - 1),
+                3 if col + 1 < grid.cols => ((row, col + 1), at + 1),
+                _ => continue,
             };
-            let to = next.0 * cols + next.1;
-            let at_goal = self.goal[to] & (1 << index(nd)) != 0;
-            let (enter, _, near) = self.costs.get(next, is_horizontal(nd));
+            let at_goal = self.goal[to] & (1 << next_way) != 0;
+            let (enter, _, near) = self.costs.get_at(to, next, horizontal);
             if enter >= WALL || (near && !at_goal) {
                 continue;
             }
             let mut c = cost + STEP + enter;
-            if nd != d {
+            if next_way != way {
                 c += TURN;
             }
-            let ns = to * 4 + index(nd);
+            let ns = to * 4 + next_way;
             if c < self.dist[ns] {
                 self.dist[ns] = c;
                 self.prev[ns] = s as u32;
-                self.buckets.push(c + self.bound.at(next), ns);
+                self.buckets.push(c + self.bound.at(next), ns, next);
             }
         }
     }
 }
+
+/// Per way index (the order of [`DIRS`], as [`index`] numbers them): the way back, and
+/// whether it runs horizontally.
+const WAY_OPPOSITE: [usize; 4] = [1, 0, 3, 2];
+const WAY_HORIZONTAL: [bool; 4] = [false, false, true, true];
 
 /// The states from a start to `end`, following `prev` back.
 fn path_back(prev: &[u32], end: usize) -> Vec<usize> {

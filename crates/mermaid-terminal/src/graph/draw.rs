@@ -31,8 +31,8 @@ impl Drawing {
         self.footnotes.len()
     }
 
-    pub fn into_lines(self, plan: &Plan, ascii: bool) -> Vec<Line> {
-        let mut lines = self.canvas.into_lines();
+    pub fn lines(&self, plan: &Plan, ascii: bool) -> Vec<Line> {
+        let mut lines = self.canvas.lines();
         for (k, text) in self.footnotes.iter().enumerate() {
             let mut line = Line::styled(format!("{} ", marker_glyph(k)), Style::Arrow);
             line.push(text.clone(), Style::Label);

@@ -34,8 +34,21 @@ pub struct Params {
     pub widen: usize,
 }
 
+impl Params {
+    /// Distance between neighbouring ports on a box side: `spread` counts only top-down.
+    pub fn port_spacing(self, horizontal: bool) -> usize {
+        if horizontal { 1 } else { self.spread.max(2) }
+    }
+
+    /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
+    pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
+        (self.sep, self.wrap, self.widen) == (other.sep, other.wrap, other.widen)
+            && self.port_spacing(horizontal) == other.port_spacing(horizontal)
+    }
+}
+
 /// Slots of one gap between layer k and k+1, as absolute main coordinates.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Gap {
     pub end: usize,
     pub track0: usize,
@@ -43,7 +56,7 @@ pub struct Gap {
     pub label_len: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
     pub cluster: usize,
     pub main0: usize,
@@ -55,7 +68,7 @@ pub struct Frame {
 }
 
 /// A note beside its node: text, size on the canvas, and the side it was given.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotePlan {
     pub node: Option<usize>,
     pub side: NoteSide,
@@ -64,7 +77,8 @@ pub struct NotePlan {
     pub size: (usize, usize),
 }
 
-#[derive(Debug, Clone)]
+/// Everything a drawing is made from (equal plans draw equal pictures).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub dir: Direction,
     pub horizontal: bool,
@@ -135,32 +149,100 @@ pub fn lower_head(g: &Graph, r: &Ranked, edge: usize) -> Head {
     if r.reversed[edge] { e.tail } else { e.head }
 }
 
-/// Compute the whole geometry; `Err` when something cannot be placed without overlap.
-pub fn plan(g: &Graph, r: &Ranked, dir: Direction, p: Params) -> Result<Plan, String> {
+/// Why there is no plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unplanned {
+    /// the boxes alone need more columns than allowed (known before placing them)
+    TooWide,
+    /// something cannot be placed without overlap: what
+    Failed(String),
+}
+
+/// Compute the whole geometry; `Err` when something cannot be placed without overlap,
+/// or, given up once the boxes are sized, when they alone need more than `width` columns
+/// (the least any plan of them takes: most stages that do not fit end there).
+pub fn plan(
+    g: &Graph,
+    r: &Ranked,
+    dir: Direction,
+    p: Params,
+    width: usize,
+) -> Result<Plan, Unplanned> {
     let mut b = Builder::new(g, r, dir, p);
-    b.sizes()?;
-    b.frame_layers();
-    // A label with no room beside its edge: spread the layers wider and route again, at
-    // last make it a footnote. A frame title with no room between the edges that cross its
-    // border: widen the frame.
-    let mut spread = p.widen;
-    for _ in 0..6 {
-        b.place_cross(spread)?;
-        b.assign_ports();
-        match b.route_gaps(spread >= 16) {
-            Ok(()) => {}
-            Err(Routing::Label) => {
-                spread += 8;
-                continue;
-            }
-            Err(Routing::Edges(e)) => return Err(e),
-        }
-        b.main_positions();
-        if b.frames() {
-            return Ok(b.finish());
-        }
+    b.sizes().map_err(Unplanned::Failed)?;
+    if b.least_width() > width {
+        return Err(Unplanned::TooWide);
     }
-    Err("no room for a subgraph title".into())
+    b.place_all().map_err(Unplanned::Failed)
+}
+
+impl Builder<'_> {
+    /// The columns any plan of these boxes takes at least, never more than
+    /// [`Builder::width`] of the finished plan: left to right, every layer as long as its
+    /// longest box and every gap at least 3 (see `main_positions`); top-down, every layer
+    /// as wide as its boxes side by side, their least distances apart (cross placement
+    /// keeps neighbours that far apart, pushing frames out only widens).
+    fn least_width(&self) -> usize {
+        let free_notes = self
+            .notes
+            .iter()
+            .filter(|n| n.node.is_none())
+            .map(|n| n.size.0)
+            .max()
+            .unwrap_or(0);
+        let boxes = if self.horizontal {
+            let layers = &self.r.layers;
+            let bands: usize = layers
+                .iter()
+                .map(|l| l.iter().map(|&i| self.msize[i]).max().unwrap_or(1))
+                .sum();
+            bands + 3 * layers.len().saturating_sub(1)
+        } else {
+            let row = |l: &[usize]| {
+                let apart: i64 = l
+                    .windows(2)
+                    .map(|w| self.sep_between(w[0], w[1], self.p.widen))
+                    .sum();
+                l.iter().map(|&i| self.csize[i]).sum::<usize>() + apart.max(0) as usize
+            };
+            self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0)
+        };
+        boxes.max(free_notes)
+    }
+
+    /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.
+    fn place_all(mut self) -> Result<Plan, String> {
+        super::work::count(|w| w.placed += 1);
+        // the lower bound a stage may be given up at holds for every plan placed
+        #[cfg(debug_assertions)]
+        let least = self.least_width();
+        let p = self.p;
+        self.frame_layers();
+        // A label with no room beside its edge: spread the layers wider and route again, at
+        // last make it a footnote. A frame title with no room between the edges that cross its
+        // border: widen the frame.
+        let mut spread = p.widen;
+        for _ in 0..6 {
+            self.place_cross(spread)?;
+            self.assign_ports();
+            match self.route_gaps(spread >= 16) {
+                Ok(()) => {}
+                Err(Routing::Label) => {
+                    spread += 8;
+                    continue;
+                }
+                Err(Routing::Edges(e)) => return Err(e),
+            }
+            self.main_positions();
+            if self.frames() {
+                let plan = self.finish();
+                #[cfg(debug_assertions)]
+                assert!(least <= plan.width, "{least} > {}", plan.width);
+                return Ok(plan);
+            }
+        }
+        Err("no room for a subgraph title".into())
+    }
 }
 
 /// Why a gap could not be routed.
@@ -263,7 +345,7 @@ impl<'a> Builder<'a> {
             notes: Vec::new(),
             side_a,
             side_b,
-            spacing: if horizontal { 1 } else { p.spread.max(2) },
+            spacing: p.port_spacing(horizontal),
             boxes: vec![(1, 1); g.nodes.len()],
             box_off: vec![0; g.nodes.len()],
             csize: vec![1; n_items],

@@ -8,6 +8,7 @@ mod draw;
 mod items;
 mod layout;
 mod legend;
+mod memo;
 mod model;
 mod parse_class;
 mod parse_flowchart;
@@ -17,8 +18,10 @@ mod rank;
 mod refs;
 mod route;
 mod shapes;
+mod work;
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use crate::style::{Line, Style};
 use crate::{Form, Output, RenderOptions, Want};
@@ -281,6 +284,7 @@ fn variant_fit(
     // a back edge with no way round finds none with them spread either.
     let mut hopeless: Option<(usize, usize)> = None;
     let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
+    let mut stages = memo::Stages::default();
     for &p in params {
         if hopeless == Some((p.sep, p.wrap)) {
             continue;
@@ -292,7 +296,11 @@ fn variant_fit(
             }
             *spare -= 1;
         }
-        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts) {
+        // Until a stage fits, one too wide and one that cannot be placed are alike (the
+        // same knobs spread wider are no narrower): a stage may stop at its width's lower
+        // bound. After, a stage that could not be placed still costs a spare attempt.
+        let bounded = footnoted.is_none();
+        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, bounded, &mut stages) {
             Ok(drawn) => drawn,
             Err(Stage::TooWide | Stage::NoWayRound) => {
                 hopeless = Some((p.sep, p.wrap));
@@ -307,7 +315,8 @@ fn variant_fit(
                 break;
             }
             *spare -= 1;
-            match draw_stage(g, r, dir, layout::Params { widen, ..p }, opts) {
+            let wider = layout::Params { widen, ..p };
+            match draw_stage(g, r, dir, wider, opts, false, &mut stages) {
                 Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
                     (plan, drawing) = (wider, d);
                 }
@@ -316,7 +325,11 @@ fn variant_fit(
             }
         }
         let cost = (drawing.footnotes(), drawing.crossings);
-        let lines = drawing.into_lines(&plan, opts.ascii);
+        let kept = cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
+        if !kept {
+            continue; // no better than the footnoted drawing kept: its lines are not needed
+        }
+        let lines = drawing.lines(&plan, opts.ascii);
         if lines.iter().all(|l| l.width() <= opts.width) {
             if cost.0 == 0 || first_only {
                 return Some((cost, lines));
@@ -330,6 +343,7 @@ fn variant_fit(
 }
 
 /// Why a stage drew nothing.
+#[derive(Debug, Clone, Copy)]
 enum Stage {
     TooWide,
     /// something would overlap (or could not be placed)
@@ -338,22 +352,35 @@ enum Stage {
     NoWayRound,
 }
 
-/// One stage: plan, check the width, draw.
+/// One stage: plan, check the width, draw (each only once for what the variant's
+/// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
+/// wide may be given up as too wide before it is planned (it might not have been
+/// placeable either).
 fn draw_stage(
     g: &Graph,
     r: &rank::Ranked,
     dir: model::Direction,
     p: layout::Params,
     opts: &RenderOptions,
-) -> Result<(layout::Plan, draw::Drawing), Stage> {
+    bounded: bool,
+    stages: &mut memo::Stages,
+) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
     // Each stage either draws without any overlap or reports why it cannot.
-    let plan = layout::plan(g, r, dir, p).map_err(|_| Stage::Overlap)?;
+    let within = if bounded { opts.width } else { usize::MAX };
+    let plan = stages
+        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p, within))
+        .map_err(|e| match e {
+            layout::Unplanned::TooWide => Stage::TooWide,
+            layout::Unplanned::Failed(_) => Stage::Overlap,
+        })?;
     if plan.width > opts.width {
         return Err(Stage::TooWide);
     }
-    let drawing = draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
-        plane::DrawError::NoWayRound => Stage::NoWayRound,
-        plane::DrawError::Overlap(_) => Stage::Overlap,
+    let drawing = stages.draw(&plan, || {
+        draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
+            plane::DrawError::NoWayRound => Stage::NoWayRound,
+            plane::DrawError::Overlap(_) => Stage::Overlap,
+        })
     })?;
     Ok((plan, drawing))
 }

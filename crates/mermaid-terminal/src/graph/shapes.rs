@@ -7,7 +7,7 @@ use crate::style::Style;
 use crate::text::{display_width, max_width};
 
 /// Text of a node prepared for drawing.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeText {
     pub shape: Shape,
     pub label: Vec<String>,

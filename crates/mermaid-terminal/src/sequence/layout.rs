@@ -187,7 +187,8 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         p,
         c,
         g: Glyphs::new(opts.ascii),
-        canvas: Canvas::new(Glyphs::new(opts.ascii)),
+        // rows as wide as the columns from the start: grown cell by cell they reallocate
+        canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), 0, c.width),
         row: 0,
         alive: p.created.iter().map(|c| !c).collect(),
         active: vec![0; n],

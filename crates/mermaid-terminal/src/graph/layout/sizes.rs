@@ -105,6 +105,34 @@ impl Builder<'_> {
         Ok(())
     }
 
+    /// Least cross distance between neighbours `a` and `b` of a layer (more with frames
+    /// between them), the layers spread `extra` apart.
+    pub(super) fn sep_between(&self, a: usize, b: usize, extra: usize) -> i64 {
+        let (r, paths, p) = (self.r, &self.paths, self.p);
+        let margin = frame_margin(self.horizontal) as i64;
+        let common = paths[a]
+            .iter()
+            .zip(&paths[b])
+            .take_while(|(x, y)| x == y)
+            .count();
+        let frames = (paths[a].len() - common) + (paths[b].len() - common);
+        let sep = if self.horizontal {
+            (p.sep / 4).max(1)
+        } else {
+            p.sep + extra
+        };
+        let base = if r.items[a].node.is_none() && r.items[b].node.is_none() {
+            1
+        } else {
+            sep as i64
+        };
+        base.max(if frames > 0 {
+            frames as i64 * margin + 1
+        } else {
+            0
+        })
+    }
+
     /// Cross size of a node's box (its width in TD, its height in LR).
     pub(super) fn box_cross(&self, n: usize) -> usize {
         let (w, h) = self.boxes[n];
@@ -114,32 +142,10 @@ impl Builder<'_> {
     /// Phase 2: cross positions, then items pushed out of frames they do not belong to.
     /// `extra` widens the space between neighbours (to make room for labels).
     pub(super) fn place_cross(&mut self, extra: usize) -> Result<(), String> {
-        let (g, r, horizontal, p) = (self.g, self.r, self.horizontal, self.p);
+        let (g, r, horizontal) = (self.g, self.r, self.horizontal);
         let margin = frame_margin(horizontal) as i64;
         let paths = &self.paths;
-        let sep_between = |a: usize, b: usize| -> i64 {
-            let common = paths[a]
-                .iter()
-                .zip(&paths[b])
-                .take_while(|(x, y)| x == y)
-                .count();
-            let frames = (paths[a].len() - common) + (paths[b].len() - common);
-            let sep = if horizontal {
-                (p.sep / 4).max(1)
-            } else {
-                p.sep + extra
-            };
-            let base = if r.items[a].node.is_none() && r.items[b].node.is_none() {
-                1
-            } else {
-                sep as i64
-            };
-            base.max(if frames > 0 {
-                frames as i64 * margin + 1
-            } else {
-                0
-            })
-        };
+        let sep_between = |a: usize, b: usize| self.sep_between(a, b, extra);
         // Items line up on their box centre (doubled, to stay in integers).
         let anchor2: Vec<i64> = r
             .items

@@ -1,0 +1,65 @@
+//! The stages of one layout variant that come out alike, planned and drawn once: knobs
+//! that plan the same way (`spread` left to right), and different knobs that happen to
+//! give an equal plan (ports that had no room to spread). Drawing a plan can route back
+//! edges for milliseconds; the same plan always draws the same picture.
+
+use std::rc::Rc;
+
+use super::Stage;
+use super::draw::Drawing;
+use super::layout::{Params, Plan, Unplanned};
+
+/// What came of drawing a plan.
+type Drawn = Result<Rc<Drawing>, Stage>;
+
+/// What the stages of one variant in one direction planned and drew so far.
+#[derive(Default)]
+pub(super) struct Stages {
+    /// knobs and their plan (or why nothing could be placed)
+    planned: Vec<(Params, Result<Rc<Plan>, Unplanned>)>,
+    /// plans drawn and what came of each
+    drawn: Vec<(Rc<Plan>, Drawn)>,
+}
+
+impl Stages {
+    /// The plan of `p`, made by `plan` unless knobs that plan alike made it already. A
+    /// stage given up at its width's lower bound is not kept: asked again, it is planned.
+    pub(super) fn plan(
+        &mut self,
+        p: Params,
+        horizontal: bool,
+        plan: impl FnOnce() -> Result<Plan, Unplanned>,
+    ) -> Result<Rc<Plan>, Unplanned> {
+        if let Some((_, known)) = self
+            .planned
+            .iter()
+            .find(|(q, _)| q.same_plan(p, horizontal))
+        {
+            return known.clone();
+        }
+        let made = plan().map(Rc::new);
+        if made != Err(Unplanned::TooWide) {
+            self.planned.push((p, made.clone()));
+        }
+        made
+    }
+
+    /// The drawing of `plan`, made by `draw` unless an equal plan was drawn already.
+    pub(super) fn draw(
+        &mut self,
+        plan: &Rc<Plan>,
+        draw: impl FnOnce() -> Result<Drawing, Stage>,
+    ) -> Drawn {
+        if let Some((_, known)) = self
+            .drawn
+            .iter()
+            .find(|(q, _)| Rc::ptr_eq(q, plan) || q == plan)
+        {
+            return known.clone();
+        }
+        super::work::count(|w| w.drawn += 1);
+        let made = draw().map(Rc::new);
+        self.drawn.push((Rc::clone(plan), made.clone()));
+        made
+    }
+}
