@@ -123,3 +123,21 @@ fn a_label_breaks_after_an_index_or_a_call() {
         "{all}"
     );
 }
+
+/// A subgraph member that nothing enters was ranked at the top, so its frame reached up
+/// over every layer above the member it feeds and pushed the nodes ranked there aside. It
+/// now sits right above what it feeds.
+#[test]
+fn a_subgraph_member_nothing_enters_sits_above_what_it_feeds() {
+    let src = "flowchart TB
+    req[incoming request] --> auth[check session cookie]
+    auth --> route[match route table]
+    route --> handler
+    subgraph workers [worker pool]
+        spawn[spawn worker threads] --> handler[run handler]
+    end";
+    let all = assert_drawn_with(src, 60, &["spawn worker", "run handler", "worker pool"]);
+    let row = |w: &str| all.lines().position(|l| l.contains(w)).unwrap();
+    assert!(row("spawn worker") > row("check session"), "{all}");
+    assert!(row("worker pool") > row("incoming"), "{all}");
+}
