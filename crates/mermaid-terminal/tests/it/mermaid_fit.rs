@@ -124,6 +124,43 @@ fn a_label_breaks_after_an_index_or_a_call() {
     );
 }
 
+const TWO_FRAMES: &str = "flowchart TD
+    subgraph ingest [Ingest service: services/ingest/main.go]
+        recv[receive_batch(conn)] --> check{checksum ok?}
+        check -->|no| reject[send_nack(batch_id)]
+    end
+    subgraph archive [Cold archive: services/archive/writer.go]
+        put[put_object(bucket, key)]
+    end
+    check -->|yes| put";
+
+/// Two subgraphs side by side whose titles (a name and a path) are wider than what they
+/// hold were as wide as their titles on one line: the pair was listed below 105 columns.
+/// A title now wraps like the labels, its first line on the top border and the others
+/// under it; broken only at its spaces, but at the narrowest wrap, and wrapped again to
+/// its frame when the frame turned out wider.
+#[test]
+fn subgraph_titles_wider_than_their_members_wrap() {
+    let all = assert_drawn_with(TWO_FRAMES, 95, &["Cold archive:", "yes", "no"]);
+    let row = |w: &str| all.lines().position(|l| l.contains(w));
+    // broken at the space, the path whole under the name, inside the frame
+    assert!(all.contains("┌─ Ingest service: ─"), "{all}");
+    assert_eq!(
+        row("Ingest service:").map(|r| r + 1),
+        row("│  services/ingest/main.go"),
+        "{all}"
+    );
+    assert!(all.contains("│  services/archive/writer.go │"), "{all}");
+    // at an 80-column terminal too, every part of both titles shown
+    let narrow = assert_drawn_with(TWO_FRAMES, 75, &["Ingest", "archive/", "writer.go"]);
+    assert!(narrow.contains("main.go"), "{narrow}");
+    // narrower still, a path breaks after a `/` (`services/` `archive/`), and a title
+    // wrapped narrower than its frame turned out is wrapped again to the frame
+    let narrower = assert_drawn_with(TWO_FRAMES, 60, &["writer.go"]);
+    assert!(narrower.contains("│  services/ingest/main.go"), "{narrower}");
+    assert!(!narrower.contains("services/archive/writer.go"), "{narrower}");
+}
+
 /// A subgraph member that nothing enters was ranked at the top, so its frame reached up
 /// over every layer above the member it feeds and pushed the nodes ranked there aside. It
 /// now sits right above what it feeds.
