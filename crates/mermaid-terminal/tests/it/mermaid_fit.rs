@@ -157,8 +157,14 @@ fn subgraph_titles_wider_than_their_members_wrap() {
     // narrower still, a path breaks after a `/` (`services/` `archive/`), and a title
     // wrapped narrower than its frame turned out is wrapped again to the frame
     let narrower = assert_drawn_with(TWO_FRAMES, 60, &["writer.go"]);
-    assert!(narrower.contains("│  services/ingest/main.go"), "{narrower}");
-    assert!(!narrower.contains("services/archive/writer.go"), "{narrower}");
+    assert!(
+        narrower.contains("│  services/ingest/main.go"),
+        "{narrower}"
+    );
+    assert!(
+        !narrower.contains("services/archive/writer.go"),
+        "{narrower}"
+    );
 }
 
 /// A subgraph member that nothing enters was ranked at the top, so its frame reached up
@@ -177,4 +183,28 @@ fn a_subgraph_member_nothing_enters_sits_above_what_it_feeds() {
     let row = |w: &str| all.lines().position(|l| l.contains(w)).unwrap();
     assert!(row("spawn worker") > row("check session"), "{all}");
     assert!(row("worker pool") > row("incoming"), "{all}");
+}
+
+/// Two edge labels on one row, a space apart, read as one label (`resubmit auto
+/// approve`): a label keeps two cells off any other.
+#[test]
+fn labels_of_two_edges_never_run_together() {
+    let src = "stateDiagram-v2
+    state check <<choice>>
+    [*] --> Draft
+    Draft --> check : submit
+    Review --> check : resubmit
+    check --> Review : needs review
+    check --> Published : auto approve
+    Review --> Published : approve
+    Published --> [*]";
+    for width in [60, 75] {
+        let all = assert_drawn_with(src, width, &["resubmit", "auto approve", "needs review"]);
+        for line in all.lines() {
+            for (a, b) in [("resubmit", "auto"), ("review", "resubmit")] {
+                let joined = format!("{a} {b}");
+                assert!(!line.contains(&joined), "{joined:?} at {width}:\n{all}");
+            }
+        }
+    }
 }
