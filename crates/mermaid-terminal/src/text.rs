@@ -209,8 +209,9 @@ fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
         let breakable = match prev {
             Some(' ') => c != ' ',
             Some(p) if !inside(p) => false,
+            // between names, and after a call or index (`rows[0].` `id`, `f().` `g()`)
             Some('.') => {
-                before_prev.is_some_and(|b| b.is_alphanumeric() || b == '_')
+                before_prev.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | ')' | ']'))
                     && (c.is_alphabetic() || c == '_')
             }
             Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),

@@ -94,7 +94,7 @@ pub fn draw(
     for si in 0..r.segs.len() {
         edge_label(&mut p, r, si)?;
     }
-    frame_titles(&mut p, g)?;
+    frame_titles(&mut p)?;
     for &ei in &r.loops {
         self_loop(&mut p, g, ei)?;
     }
@@ -485,35 +485,48 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
     true
 }
 
-/// Phase 5: frame titles on the top border, on a stretch no edge crosses.
-fn frame_titles(p: &mut Plane, g: &Graph) -> Result<(), DrawError> {
+/// Phase 5: frame titles on the top border, on a stretch no edge crosses; a wrapped
+/// title's other lines under its first, inside the frame.
+fn frame_titles(p: &mut Plane) -> Result<(), DrawError> {
     for f in &p.plan.frames {
-        let title = &g.clusters[f.cluster].title;
-        if title.is_empty() {
+        let Some((head, rest)) = f.title.split_first() else {
+            continue;
+        };
+        if head.is_empty() {
             continue;
         }
         let (r0, c0, _, c1) = p.frame_rect(f);
-        let text = format!(" {title} ");
-        let w = display_width(&text);
+        let text = format!(" {head} ");
+        let w = display_width(&text).max(max_width(rest) + 2);
         let first = if p.plan.horizontal {
             c0 + 2
         } else {
             p.cross(f.title_at).max(c0 + 2)
         };
         let free = |p: &Plane, start: usize| {
-            (start..start + w).all(|c| {
+            (start..start + display_width(&text)).all(|c| {
                 p.occ
                     .get(&(r0, c))
                     .is_some_and(|o| o.v == 0 && o.h >= FRAME)
+            }) && rest.iter().enumerate().all(|(k, line)| {
+                (start..start + display_width(line) + 2).all(|c| {
+                    p.occ.get(&(r0 + 1 + k, c)).is_none() && p.canvas.is_empty(r0 + 1 + k, c)
+                })
             })
         };
         let start = (first..(c1 + 1).saturating_sub(w))
             .find(|&s| free(p, s))
             .ok_or("no room for a subgraph title")?;
-        for c in start..start + w {
+        for c in start..start + display_width(&text) {
             p.block(r0, c);
         }
         p.canvas.text(r0, start, &text, Style::Block);
+        for (k, line) in rest.iter().enumerate() {
+            for c in start..start + display_width(line) + 2 {
+                p.block(r0 + 1 + k, c);
+            }
+            p.canvas.text(r0 + 1 + k, start + 1, line, Style::Block);
+        }
     }
     Ok(())
 }

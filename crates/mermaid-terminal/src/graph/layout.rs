@@ -10,12 +10,16 @@ use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
 use crate::graph::shapes::NodeText;
-use crate::text::{display_width, max_width, wrap_all};
+use crate::text::{display_width, max_width, wrap, wrap_all};
 
 mod gaps;
 mod main_axis;
 mod ports;
 mod sizes;
+
+/// Subgraph titles break inside words at label wraps this narrow (the last stage), only at
+/// spaces above.
+const TITLE_WORDS_BREAK: usize = 14;
 
 /// Notes are wrapped to at most this many columns.
 const NOTE_WRAP: usize = 28;
@@ -65,6 +69,8 @@ pub struct Frame {
     pub cross1: i64,
     /// cross position of the title on the top border
     pub title_at: i64,
+    /// the title's lines: the first on the top border, the others under it inside
+    pub title: Vec<String>,
 }
 
 /// A note beside its node: text, size on the canvas, and the side it was given.
@@ -295,6 +301,8 @@ struct Builder<'a> {
     gaps: Vec<Gap>,
     frames: Vec<Frame>,
     frame_of: Vec<Option<usize>>,
+    /// each cluster's title, wrapped like the labels in TD (one line in LR)
+    titles: Vec<Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
     min_w: Vec<i64>,
     main_total: usize,
@@ -329,6 +337,22 @@ impl<'a> Builder<'a> {
         for (si, s) in r.segs.iter().enumerate() {
             gap_segs[r.items[s.upper].layer].push(si);
         }
+        let titles: Vec<Vec<String>> = g
+            .clusters
+            .iter()
+            .map(|c| {
+                // a title is a name: broken at its spaces, inside a word (`src/` `store/`)
+                // only at the narrowest wrap
+                let widest_word = c.title.split(' ').map(display_width).max().unwrap_or(0);
+                if horizontal {
+                    vec![c.title.clone()]
+                } else if p.wrap <= TITLE_WORDS_BREAK {
+                    wrap(&c.title, p.wrap)
+                } else {
+                    wrap(&c.title, p.wrap.max(widest_word))
+                }
+            })
+            .collect();
         let paths = r
             .items
             .iter()
@@ -369,11 +393,8 @@ impl<'a> Builder<'a> {
             gaps: vec![Gap::default(); layers.saturating_sub(1)],
             frames: Vec::new(),
             frame_of: vec![None; g.clusters.len()],
-            min_w: g
-                .clusters
-                .iter()
-                .map(|c| display_width(&c.title) as i64 + 4)
-                .collect(),
+            min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
+            titles,
             main_total: 0,
         }
     }

@@ -105,6 +105,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
         .flat_map(|n| n.label.iter().chain(n.sections.iter().flatten()))
         .chain(g.edges.iter().flat_map(|e| e.label.iter()))
         .chain(g.notes.iter().flat_map(|n| n.text.iter()))
+        .chain(g.clusters.iter().map(|c| &c.title))
         .map(|l| crate::text::display_width(l))
         .max()
         .unwrap_or(0);

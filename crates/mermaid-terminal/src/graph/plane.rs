@@ -232,8 +232,20 @@ impl Plane<'_> {
         Ok(())
     }
 
-    /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only?
+    /// Can text of `w` columns go at (row, col): free cells, or cells of `own` edge only,
+    /// and two cells off any other label on the row (`resubmit auto approve` would read as
+    /// one label)?
     pub(super) fn label_fits(&self, row: usize, col: usize, w: usize, own: u32) -> bool {
+        let label_at = |c: usize| self.canvas.style_at(row, c) == Some(Style::Label);
+        let near = [
+            col.checked_sub(2),
+            col.checked_sub(1),
+            Some(col + w),
+            Some(col + w + 1),
+        ];
+        if near.into_iter().flatten().any(label_at) {
+            return false;
+        }
         (col..col + w).all(|c| match self.occ.get(&(row, c)) {
             Some(o) => {
                 let foreign = |x: u32| x != 0 && x != own;

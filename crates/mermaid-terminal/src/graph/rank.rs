@@ -172,8 +172,9 @@ fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
         out[u].push(v);
         indeg[v] += 1;
     }
+    let sources: Vec<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
     let mut layer = vec![0usize; n];
-    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    let mut queue: std::collections::VecDeque<usize> = sources.iter().copied().collect();
     while let Some(u) = queue.pop_front() {
         for &v in &out[u] {
             layer[v] = layer[v].max(layer[u] + 1);
@@ -181,6 +182,16 @@ fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
             if indeg[v] == 0 {
                 queue.push_back(v);
             }
+        }
+    }
+    // A subgraph member that nothing enters sits right above the first layer it feeds: at
+    // the top it would stretch its frame up over everything ranked above its siblings.
+    for v in sources
+        .into_iter()
+        .filter(|&v| g.nodes[v].cluster.is_some())
+    {
+        if let Some(first) = out[v].iter().map(|&w| layer[w]).min() {
+            layer[v] = first - 1;
         }
     }
     (layer, reversed)

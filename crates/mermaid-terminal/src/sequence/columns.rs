@@ -24,9 +24,9 @@ impl Columns {
     }
 }
 
-/// Box width of a participant.
-pub fn box_width(name: &[String]) -> usize {
-    max_width(name) + 4
+/// Box width of a participant: its name with a space inside each side, or none (`tight`).
+fn box_width(name: &[String], tight: bool) -> usize {
+    max_width(name) + if tight { 2 } else { 4 }
 }
 
 /// `x[b] - x[a] >= d` for lifelines a < b.
@@ -98,7 +98,7 @@ fn halves(p: &Prepared) -> Vec<(usize, usize)> {
     p.names
         .iter()
         .map(|name| {
-            let w = box_width(name);
+            let w = box_width(name, p.tight);
             let l = (w - 1) / 2;
             (l, w - 1 - l)
         })
@@ -232,9 +232,40 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
         all.right = all.right.max(more.right);
     }
     let (x, right) = place(all, n);
+    let mut half = half;
+    if first.tight {
+        pad_where_room(&mut half, &x, right, &first.groups);
+    }
     ps.iter()
         .map(|p| finish(p, x.clone(), half.clone(), right))
         .collect()
+}
+
+/// Tight boxes get their inner spaces back (one more column each side) where the
+/// lifelines leave room: a space stays between neighbouring boxes, and a box at the edge
+/// of a `box` group keeps the group's sides clear.
+fn pad_where_room(
+    half: &mut [(usize, usize)],
+    x: &[usize],
+    right: usize,
+    groups: &[(String, usize, usize)],
+) {
+    let in_group_edge = |i: usize| groups.iter().any(|g| g.1 == i || g.2 == i);
+    for i in 0..half.len() {
+        let (l, r) = half[i];
+        let left_ok = match i.checked_sub(1) {
+            // the left side moves to x - l - 1, a space off the previous box's right side
+            Some(prev) => x[prev] + half[prev].1 + 2 < x[i] - l,
+            None => x[i] > l,
+        };
+        let right_ok = match x.get(i + 1) {
+            Some(&next) => x[i] + r + 1 + 2 <= next - half[i + 1].0,
+            None => x[i] + r < right,
+        };
+        if left_ok && right_ok && !in_group_edge(i) {
+            half[i] = (l + 1, r + 1);
+        }
+    }
 }
 
 /// The rightmost column an item draws on.

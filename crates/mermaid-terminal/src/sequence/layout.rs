@@ -5,13 +5,13 @@ use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::sequence::columns::{Columns, shared_columns};
 use crate::sequence::compact;
-use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
-use crate::sequence::prepare::{Item, Names, Prepared, message_text, prepare, widest_label};
+use crate::sequence::model::{Arrow, Diagram, NotePos};
+use crate::sequence::prepare::{Item, Names, Prepared, prepare, widest_label, wrap_floors};
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width, wrap_all, wrap_count};
+use crate::text::{display_width, max_width, wrap_all};
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
-const MIN_WRAP: usize = 12;
+const MIN_WRAP: usize = 8;
 
 /// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
 /// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
@@ -23,11 +23,11 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
 /// options of a question), so they line up column for column; `None` when they do not all
 /// fit the width.
 pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
-    let prep = |max: usize, names: Names| -> Vec<Prepared> {
-        ds.iter().map(|d| prepare(d, max, names)).collect()
-    };
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
-    let whole = prep(usize::MAX, Names::Whole);
+    let whole: Vec<Prepared> = ds
+        .iter()
+        .map(|d| prepare(d, usize::MAX, Names::Whole, &[]))
+        .collect();
     for pad in [2, 0] {
         let cols = shared_columns(&whole, pad);
         if fits(&cols)
@@ -37,20 +37,29 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         }
     }
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
-    let mut candidates: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
-    let narrow = prep(usize::MAX, Names::Narrow);
-    let cols = shared_columns(&narrow, 0);
-    if fits(&cols) {
-        candidates.push((narrow, cols));
-    }
+    let floors: Vec<Vec<usize>> = ds.iter().map(|d| wrap_floors(d, MIN_WRAP)).collect();
     let widest = whole.iter().map(widest_label).max().unwrap_or(0);
-    if let Some(lo) = narrowest_wrap(ds, widest) {
-        for names in [Names::Whole, Names::Narrow] {
-            candidates.extend(widest_wrap(ds, lo, widest, names, opts.width));
+    let stages = |names: Names| {
+        let mut found: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
+        // (whole names with unwrapped labels were tried above)
+        let unwrapped = stage(ds, &floors, usize::MAX, names);
+        if names != Names::Whole && fits(&unwrapped.1) {
+            found.push(unwrapped);
         }
-    }
+        found.extend(widest_wrap(ds, &floors, widest, names, opts.width));
+        found
+    };
+    let mut candidates = stages(Names::Whole);
+    candidates.extend(stages(Names::Narrow));
     candidates.sort_by_key(|(ps, _)| ps.iter().map(height).sum::<usize>());
-    candidates
+    if let Some(lines) = candidates
+        .iter()
+        .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+    {
+        return Some(lines);
+    }
+    // Boxes that hug their names, only when padded ones leave no room.
+    stages(Names::Tight)
         .iter()
         .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
 }
@@ -69,51 +78,46 @@ fn draw_all(
         .collect()
 }
 
-/// The narrowest label wrap that keeps every label within a few extra rows
-/// (`growth_ok`), if any.
-fn narrowest_wrap(ds: &[Diagram], widest: usize) -> Option<usize> {
-    let (lo, hi) = (MIN_WRAP, widest.saturating_sub(1));
-    if lo > hi {
-        return None;
-    }
-    let ok = |max: usize| ds.iter().all(|d| growth_ok(d, max));
-    let (mut a, mut b) = (lo, hi);
-    while a < b {
-        let mid = a + (b - a) / 2;
-        if ok(mid) {
-            b = mid;
-        } else {
-            a = mid + 1;
-        }
-    }
-    ok(a).then_some(a)
+/// The diagrams with labels wrapped at `max` (each no narrower than its floor), on shared
+/// columns.
+fn stage(
+    ds: &[Diagram],
+    floors: &[Vec<usize>],
+    max: usize,
+    names: Names,
+) -> (Vec<Prepared>, Vec<Columns>) {
+    let ps: Vec<Prepared> = ds
+        .iter()
+        .zip(floors)
+        .map(|(d, f)| prepare(d, max, names, f))
+        .collect();
+    let cols = shared_columns(&ps, 0);
+    (ps, cols)
 }
 
-/// Wider label wraps need more columns but fewer rows: the widest wrap from `lo` up that
-/// fits `width`, if even `lo` fits.
+/// Wider label wraps need more columns but fewer rows: the widest wrap from `MIN_WRAP` up
+/// that fits `width`, if even `MIN_WRAP` fits.
 fn widest_wrap(
     ds: &[Diagram],
-    lo: usize,
+    floors: &[Vec<usize>],
     widest: usize,
     names: Names,
     width: usize,
 ) -> Option<(Vec<Prepared>, Vec<Columns>)> {
-    let stage = |max: usize| {
-        let ps: Vec<Prepared> = ds.iter().map(|d| prepare(d, max, names)).collect();
-        let cols = shared_columns(&ps, 0);
-        let fits = cols.iter().all(|c| c.width <= width);
-        (ps, cols, fits)
-    };
-    let (ps, cols, fits) = stage(lo);
-    if !fits {
+    let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= width);
+    if widest <= MIN_WRAP {
         return None;
     }
-    let mut best = (ps, cols);
-    let (mut lo, mut hi) = (lo + 1, widest.saturating_sub(1));
+    let narrowest = stage(ds, floors, MIN_WRAP, names);
+    if !fits(&narrowest.1) {
+        return None;
+    }
+    let mut best = narrowest;
+    let (mut lo, mut hi) = (MIN_WRAP + 1, widest - 1);
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
-        let (ps, cols, fits) = stage(mid);
-        if fits {
+        let (ps, cols) = stage(ds, floors, mid, names);
+        if fits(&cols) {
             best = (ps, cols);
             lo = mid + 1;
         } else {
@@ -137,20 +141,6 @@ fn height(p: &Prepared) -> usize {
                 _ => 0,
             })
             .sum::<usize>()
-}
-
-/// Wrapping at `max` adds at most three rows to any label; beyond that the compact form
-/// reads better.
-fn growth_ok(d: &Diagram, max: usize) -> bool {
-    let grows = |lines: &[String], extra: usize| {
-        lines.iter().map(|l| wrap_count(l, max)).sum::<usize>() <= lines.len() + extra
-    };
-    d.events.iter().all(|e| match e {
-        Event::Message { label, number, .. } => grows(&message_text(label, *number), 5),
-        Event::Note { text, .. } => grows(text, 5),
-        // frame headers are wrapped again to the frame's width when drawn
-        _ => true,
-    })
 }
 
 /// One message as the drawer needs it.

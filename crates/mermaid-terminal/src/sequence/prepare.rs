@@ -1,7 +1,11 @@
 //! Labels wrapped to a maximum width: the input of the lifeline layout.
 
 use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
-use crate::text::{display_width, max_width, wrap, wrap_all, wrap_into};
+use crate::text::{display_width, max_width, wrap, wrap_all, wrap_count, wrap_into};
+
+/// Rows a wrapped message or note may add to what its source writes; beyond that the
+/// compact form reads better.
+const GROWTH: usize = 5;
 
 #[derive(Debug, Clone)]
 pub enum Item {
@@ -49,6 +53,8 @@ pub struct Prepared {
     pub groups: Vec<(String, usize, usize)>,
     pub depth: usize,
     pub title: Option<String>,
+    /// participant boxes hug their names (no space inside the sides)
+    pub tight: bool,
 }
 
 /// The label of a message, with its autonumber.
@@ -85,16 +91,52 @@ pub enum Names {
     Whole,
     /// each line wrapped into at most three, as narrow as code-friendly breaks allow
     Narrow,
+    /// wrapped as `Narrow`, in boxes without a space inside their sides: the last resort
+    /// before the listing, for many participants with long names
+    Tight,
 }
 
-/// Wrap every label to `max` columns (`usize::MAX`: no wrapping).
-pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
+/// Per event, the narrowest wrap width from `min` at which its label (a message's or a
+/// note's) adds at most [`GROWTH`] rows; 0 for the other events. Each label keeps its own
+/// floor, so one long note does not keep every message from wrapping narrower.
+pub fn wrap_floors(d: &Diagram, min: usize) -> Vec<usize> {
+    d.events
+        .iter()
+        .map(|e| match e {
+            Event::Message { label, number, .. } => floor(&message_text(label, *number), min),
+            Event::Note { text, .. } => floor(text, min),
+            // frame headers are wrapped again to the frame's width when drawn
+            _ => 0,
+        })
+        .collect()
+}
+
+/// The narrowest width from `min` at which `lines` wrap into at most `GROWTH` more rows.
+fn floor(lines: &[String], min: usize) -> usize {
+    let rows = |max: usize| lines.iter().map(|l| wrap_count(l, max)).sum::<usize>();
+    let budget = lines.len() + GROWTH;
+    let (mut lo, mut hi) = (min, max_width(lines).max(min));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if rows(mid) <= budget {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// Wrap every label to `max` columns (`usize::MAX`: no wrapping), a message or note no
+/// narrower than its floor (`floors`, by event; empty: none).
+pub fn prepare(d: &Diagram, max: usize, names: Names, floors: &[usize]) -> Prepared {
+    let tight = names == Names::Tight;
     let names = d
         .participants
         .iter()
         .map(|p| match names {
             Names::Whole => p.label.clone(),
-            Names::Narrow => p.label.iter().flat_map(|l| wrap_into(l, 3)).collect(),
+            Names::Narrow | Names::Tight => p.label.iter().flat_map(|l| wrap_into(l, 3)).collect(),
         })
         .collect();
     let mut depth = 0usize;
@@ -102,7 +144,9 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
     let items = d
         .events
         .iter()
-        .map(|e| match e {
+        .enumerate()
+        .map(|(i, e)| (max.max(floors.get(i).copied().unwrap_or(0)), e))
+        .map(|(label_max, e)| match e {
             Event::Message {
                 from,
                 to,
@@ -117,7 +161,7 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
                     from: *from,
                     to: *to,
                     arrow: *arrow,
-                    lines: wrap_all(&text, max),
+                    lines: wrap_all(&text, label_max),
                     text,
                     activate: *activate,
                     deactivate: *deactivate,
@@ -132,7 +176,7 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
                 pos: *pos,
                 first: *first,
                 last: *last,
-                lines: wrap_all(text, max),
+                lines: wrap_all(text, label_max),
                 text: text.clone(),
             },
             Event::BlockStart { kind, label } => {
@@ -173,6 +217,7 @@ pub fn prepare(d: &Diagram, max: usize, names: Names) -> Prepared {
             .collect(),
         depth,
         title: d.title.clone(),
+        tight,
     }
 }
 

@@ -18,6 +18,7 @@ mod mermaid_common;
 
 mod api;
 mod mermaid_corpus;
+mod mermaid_fit;
 mod mermaid_glyphs;
 mod mermaid_measure;
 mod mermaid_props;

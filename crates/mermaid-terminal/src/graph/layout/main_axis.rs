@@ -3,7 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
-use crate::text::display_width;
+use crate::text::{display_width, max_width, wrap};
 
 impl Builder<'_> {
     /// Phase 5: which layers each frame spans, and the frame slots of every gap.
@@ -79,6 +79,16 @@ impl Builder<'_> {
         })
     }
 
+    /// Rows under the top borders of the frames of depth `d` opening before layer `l`
+    /// for their titles' second and later lines.
+    fn title_rows(&self, l: usize, d: usize) -> usize {
+        (0..self.g.clusters.len())
+            .filter(|&c| self.c_lo[c] == l && self.g.cluster_depth(c) == d)
+            .map(|c| self.titles[c].len().saturating_sub(1))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Phase 6: main positions of bands, gaps and frame borders.
     pub(super) fn main_positions(&mut self) {
         let (g, r) = (self.g, self.r);
@@ -110,7 +120,7 @@ impl Builder<'_> {
         let mut main = 0;
         for &d in &self.opens[0] {
             self.open_row[0].push((d, main));
-            main += 1;
+            main += 1 + self.title_rows(0, d);
         }
         for l in 0..layers {
             self.band_start[l] = main;
@@ -147,7 +157,7 @@ impl Builder<'_> {
             // The part next to the lower layer: frame heads and borders, then box heads.
             let tail: usize = self.opens[l + 1]
                 .iter()
-                .map(|&d| 1 + usize::from(self.frame_head(l, d)))
+                .map(|&d| 1 + usize::from(self.frame_head(l, d)) + self.title_rows(l + 1, d))
                 .sum::<usize>()
                 + usize::from(self.has_lower_head(l));
             // At least one shaft cell besides the head (two for dotted edges) so line kinds
@@ -163,7 +173,7 @@ impl Builder<'_> {
             for &d in &self.opens[l + 1] {
                 row += usize::from(self.frame_head(l, d));
                 self.open_row[l + 1].push((d, row));
-                row += 1;
+                row += 1 + self.title_rows(l + 1, d);
             }
             self.gaps[l] = Gap {
                 end: main,
@@ -209,12 +219,9 @@ impl Builder<'_> {
                 }
             }
             let (c0, mut c1) = (c0 - margin, c1 + margin);
-            if !self.horizontal {
-                c1 = c1.max(c0 + self.min_w[c]);
-            }
-            let title_w = display_width(&g.clusters[c].title) as i64 + 2;
             let mut title_at = c0 + 2;
             if !self.horizontal {
+                c1 = c1.max(c0 + self.min_w[c]);
                 // Edges crossing the top border: keep the title between them.
                 let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
                     .iter()
@@ -225,12 +232,26 @@ impl Builder<'_> {
                     })
                     .map(|&si| self.ports[si].1)
                     .collect();
-                while crossing
-                    .iter()
-                    .any(|&x| x >= title_at - 1 && x <= title_at + title_w)
-                {
-                    title_at += 1;
+                let place = |title_w: i64| {
+                    let mut at = c0 + 2;
+                    while crossing.iter().any(|&x| x >= at - 1 && x <= at + title_w) {
+                        at += 1;
+                    }
+                    at
+                };
+                // A title wrapped narrower than its frame turned out takes fewer lines
+                // where it fits as it is (the rows are laid out again).
+                let room = (c1 - c0 - 4).max(0) as usize;
+                if self.titles[c].len() > 1 && room > max_width(&self.titles[c]) {
+                    let wider = wrap(&g.clusters[c].title, room);
+                    let wider_w = max_width(&wider) as i64 + 2;
+                    if wider.len() < self.titles[c].len() && place(wider_w) + wider_w <= c1 {
+                        self.titles[c] = wider;
+                        fits = false;
+                    }
                 }
+                let title_w = max_width(&self.titles[c]) as i64 + 2;
+                title_at = place(title_w);
                 if title_at + title_w > c1 {
                     self.min_w[c] = self.min_w[c].max(title_at + title_w - c0);
                     fits = false;
@@ -244,6 +265,7 @@ impl Builder<'_> {
                 cross0: c0,
                 cross1: c1,
                 title_at,
+                title: self.titles[c].clone(),
             });
         }
         fits
