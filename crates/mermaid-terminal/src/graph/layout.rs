@@ -189,13 +189,7 @@ impl Builder<'_> {
     /// as wide as its boxes side by side, their least distances apart (cross placement
     /// keeps neighbours that far apart, pushing frames out only widens).
     fn least_width(&self) -> usize {
-        let free_notes = self
-            .notes
-            .iter()
-            .filter(|n| n.node.is_none())
-            .map(|n| n.size.0)
-            .max()
-            .unwrap_or(0);
+        let free_notes = self.free_notes_width();
         let boxes = if self.horizontal {
             let layers = &self.r.layers;
             let bands: usize = layers
@@ -399,15 +393,19 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Canvas columns the drawing needs.
-    fn width(&self) -> usize {
-        let free_notes = self
-            .notes
+    /// The widest note attached to no node (drawn on its own row, whatever the layout).
+    fn free_notes_width(&self) -> usize {
+        self.notes
             .iter()
             .filter(|n| n.node.is_none())
             .map(|n| n.size.0)
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    }
+
+    /// Canvas columns the drawing needs.
+    fn width(&self) -> usize {
+        let free_notes = self.free_notes_width();
         if self.horizontal {
             return self.main_total.max(free_notes);
         }
