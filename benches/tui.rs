@@ -26,6 +26,7 @@ fn app_on_mermaid_question(dir: &std::path::Path, size: (u16, u16)) -> App {
         theme: Theme { no_color: false },
         mouse: false,
         grader: None,
+        no_grader_why: None,
         posting: Posting::Nowhere(NoPost::Demo),
         grade_later: "quizz grade --demo".into(),
         pr: None,

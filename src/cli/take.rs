@@ -562,6 +562,7 @@ fn run_tui(
         practice: mode.practice,
         theme: Theme::from_env(),
         mouse: mode.mouse,
+        no_grader_why: selection.why_none(),
         grader: selection.grader,
         posting,
         grade_later: grade_later(args, pr_take),

@@ -36,6 +36,22 @@ impl fmt::Debug for ChosenGrader {
     }
 }
 
+impl Selection {
+    /// Why there is no grader, when `QUIZZ_GRADER` made it so: turned off, or the backend
+    /// it names cannot be used. `None` when there is a grader, or none was set up.
+    pub fn why_none(&self) -> Option<String> {
+        if self.grader.is_some() || !self.chosen.forced {
+            return None;
+        }
+        Some(
+            self.chosen
+                .unusable
+                .clone()
+                .unwrap_or_else(|| "turned off by QUIZZ_GRADER=none".to_string()),
+        )
+    }
+}
+
 impl Deref for Selection {
     type Target = crate::llm::Selection;
 
@@ -106,5 +122,32 @@ mod tests {
         assert_eq!(chosen.grader.name(), "Anthropic Messages API");
         let none = select_grader(&EnvSnapshot::from_pairs([("PATH", "")]));
         assert!(none.grader.is_none());
+    }
+
+    /// The overview's reason for no grader: `QUIZZ_GRADER`'s own, else nothing (not set up).
+    #[test]
+    fn why_there_is_no_grader_is_quizz_graders_reason_when_it_chose() {
+        let why = |pairs: &[(&str, &str)]| {
+            select_grader(&EnvSnapshot::from_pairs(pairs.iter().copied())).why_none()
+        };
+        assert_eq!(
+            why(&[("PATH", "")]),
+            None,
+            "not set up: no reason of its own"
+        );
+        assert_eq!(
+            why(&[("PATH", ""), ("QUIZZ_GRADER", "none")]).as_deref(),
+            Some("turned off by QUIZZ_GRADER=none")
+        );
+        assert_eq!(
+            why(&[("PATH", ""), ("QUIZZ_GRADER", "anthropic")]).as_deref(),
+            Some(
+                "QUIZZ_GRADER=anthropic, but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set"
+            )
+        );
+        assert_eq!(
+            why(&[("ANTHROPIC_API_KEY", "k"), ("QUIZZ_GRADER", "anthropic")]),
+            None
+        );
     }
 }

@@ -134,7 +134,7 @@ impl EnvSnapshot {
                 Ok(path)
             } else {
                 Err(format!(
-                    "CLAUDE_BIN is set to {} but that is not an executable file",
+                    "CLAUDE_BIN={} is not an executable file",
                     path.display()
                 ))
             };

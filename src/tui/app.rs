@@ -217,6 +217,8 @@ pub struct Settings {
     pub mouse: bool,
     /// Which grader grades open answers; `None`: they stay pending.
     pub grader: Option<ChosenGrader>,
+    /// Why there is no grader when `QUIZZ_GRADER` chose so (`None`: none was set up).
+    pub no_grader_why: Option<String>,
     pub posting: Posting,
     /// The command that grades pending open answers later, such as `quizz grade --demo`.
     pub grade_later: String,

@@ -17,6 +17,7 @@ fn app_of(json: &str, dir: &std::path::Path, size: (u16, u16)) -> App {
         theme: Theme { no_color: false },
         mouse: true,
         grader: None,
+        no_grader_why: None,
         posting: Posting::Nowhere(crate::tui::NoPost::Demo),
         grade_later: String::new(),
         pr: None,

@@ -25,6 +25,7 @@ fn settings(no_color: bool) -> Settings {
         theme: Theme { no_color },
         mouse: true,
         grader: None,
+        no_grader_why: None,
         posting: Posting::Nowhere(NoPost::Demo),
         grade_later: "quizz grade --demo".into(),
         pr: None,
@@ -123,6 +124,13 @@ fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
         update(app, a);
     }
     save_batch(app);
+}
+
+/// Runs `actions`, then opens the review, submits and confirms: the way every test reaches
+/// the results.
+fn submit_after(app: &mut App, actions: impl IntoIterator<Item = Action>) {
+    run(app, actions);
+    run(app, [Action::OpenReview, Action::Submit, Action::Yes]);
 }
 
 /// The screen at `w`x`h` (the terminal resized to it first, as the event loop would).
@@ -467,16 +475,7 @@ fn a_graded_attempt_comes_back_graded() {
     let dir = tempfile::tempdir().unwrap();
     let open = || app_in(dir.path(), (100, 30));
     let mut first = open();
-    run(
-        &mut first,
-        [
-            Action::Start,
-            Action::Pick(0),
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(&mut first, [Action::Start, Action::Pick(0)]);
     let score = first.results.as_ref().unwrap().total_score;
     drop(first);
     let mut again = open();
@@ -515,15 +514,7 @@ fn a_question_opened_from_the_results_shows_its_verdict_and_the_strip_agrees() {
                 }
         })
         .unwrap();
-    run(
-        app,
-        [
-            Action::Pick(wrong),
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::Pick(wrong)]);
     assert_eq!(on_screen(app), "results");
     // q5 from the results: pending, with its rubric.
     for _ in 0..4 {
@@ -568,15 +559,7 @@ fn keys_do_what_the_screen_says() {
         shown.contains(" J/K scroll") && !shown.contains("then J/K"),
         "{shown}"
     );
-    run(
-        app,
-        [
-            Action::ToggleCode,
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::ToggleCode]);
     run(app, [Action::Bottom, Action::Choose]);
     assert!(app.reading());
     run(app, [Action::NextQuestion]);
@@ -763,16 +746,7 @@ fn no_color_emits_no_colour() {
 fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [
-            Action::Start,
-            Action::Pick(0),
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::Start, Action::Pick(0)]);
     update(app, Action::Post);
     assert!(!app.exit, "the demo has no PR");
     assert_eq!(
@@ -791,16 +765,7 @@ fn p_on_the_results_posts_only_when_the_quiz_has_a_pull_request() {
 fn a_quiz_posted_nowhere_says_why_in_its_own_words() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [
-            Action::Start,
-            Action::Pick(0),
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::Start, Action::Pick(0)]);
     let results = screen(app, 80, 24);
     assert!(
         results.contains("Next: not posted: the demo is posted nowhere; its results stay here."),
@@ -1596,16 +1561,7 @@ fn a_pull_request_quiz_names_its_title_author_and_takers() {
 fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [
-            Action::Start,
-            Action::Pick(1),
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::Start, Action::Pick(1)]);
     let score = app.results.as_ref().unwrap().total_score;
     // Esc goes to the overview; s (review) shows the results again, not the questions.
     run(app, [Action::Back]);
@@ -1646,15 +1602,7 @@ fn a_graded_attempt_cannot_be_changed_after_the_right_answers_were_shown() {
 fn back_from_the_last_question_the_results_show_it() {
     let mut f = fixture();
     let app = &mut f.app;
-    run(
-        app,
-        [
-            Action::Start,
-            Action::OpenReview,
-            Action::Submit,
-            Action::Yes,
-        ],
-    );
+    submit_after(app, [Action::Start]);
     run(app, [Action::Bottom, Action::Choose]);
     assert_eq!(app.question().unwrap().id, "q6");
     run(app, [Action::Back]);
@@ -1942,6 +1890,23 @@ fn a_short_code_panel_starts_at_the_anchor_and_scrolls_within_its_lines() {
         .unwrap_or_default()
         .to_string();
     assert!(first.starts_with("│▌55"), "{q6}");
+}
+
+/// `QUIZZ_GRADER=none` turned grading off: the overview says so, not that none is set up.
+#[test]
+fn the_overview_says_grading_was_turned_off_when_it_was() {
+    let mut f = fixture_with(settings(false), (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
+    assert!(shown.contains("no grader set up"), "{shown}");
+    let mut s = settings(false);
+    s.no_grader_why = Some("turned off by QUIZZ_GRADER=none".into());
+    let mut f = fixture_with(s, (100, 30));
+    let shown = screen(&mut f.app, 100, 30);
+    assert!(
+        shown.contains("no grader (turned off by QUIZZ_GRADER=none): open answers stay pending"),
+        "{shown}"
+    );
+    assert!(!shown.contains("set up"), "{shown}");
 }
 
 #[test]

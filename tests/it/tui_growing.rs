@@ -70,6 +70,14 @@ fn env(t: &Tmux, server: &FakeMessages) -> String {
     )
 }
 
+/// Starts `quizz args` at `w`x`h` in a new repository, with `server` as the model: returns
+/// the repository, which must outlive the take.
+fn take_growing(t: &Tmux, server: &FakeMessages, (w, h): (u16, u16), args: &str) -> Repo {
+    let repo = Repo::new();
+    t.start_at(&repo.path, w, h, args, &env(t, server));
+    repo
+}
+
 /// The saved attempts (not the locks), and their answers.
 fn attempts(t: &Tmux) -> Vec<(String, Value)> {
     crate::messages_fake::json_files(&t.data.join("quizz/attempts"))
@@ -86,14 +94,13 @@ fn question_1_is_answered_while_question_3_is_written_and_a_dropped_question_4_t
     let Some(t) = Tmux::new("growing-drop") else {
         return;
     };
-    let repo = Repo::new();
     let server = writer([
         Draft::After(0),
         Draft::After(1),
         Draft::After(12),
         Draft::Invalid,
     ]);
-    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    let repo = take_growing(&t, &server, (80, 24), "take --local");
     let screen = t.wait_for("Question 1/");
     assert!(
         screen.contains("3✎"),
@@ -143,14 +150,13 @@ fn esc_stops_the_writing_and_keeps_the_questions_written_with_their_answers() {
     let Some(t) = Tmux::new("growing-stop") else {
         return;
     };
-    let repo = Repo::new();
     let server = writer([
         Draft::After(0),
         Draft::After(1),
         Draft::After(120),
         Draft::After(120),
     ]);
-    t.start_at(&repo.path, 80, 24, "take --local", &env(&t, &server));
+    let repo = take_growing(&t, &server, (80, 24), "take --local");
     t.wait_for("Question 1/");
     t.keys(&["Enter"]);
     t.wait_for("▸1●");
@@ -184,7 +190,6 @@ fn a_question_that_arrives_anchored_shows_its_code() {
     let Some(t) = Tmux::new("growing-code") else {
         return;
     };
-    let repo = Repo::new();
     let server = writer_of(
         [
             Draft::After(0),
@@ -198,7 +203,7 @@ fn a_question_that_arrives_anchored_shows_its_code() {
                 json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
         },
     );
-    t.start_at(&repo.path, 120, 30, "take --local", &env(&t, &server));
+    let repo = take_growing(&t, &server, (120, 30), "take --local");
     t.wait_for("Question 1/");
     t.wait_for("2·");
     t.keys(&["n"]);
@@ -345,20 +350,13 @@ fn a_plain_take_wraps_its_notes_to_the_terminal() {
     let Some(t) = Tmux::new("growing-plain-wrap") else {
         return;
     };
-    let repo = Repo::new();
     let server = writer([
         Draft::After(0),
         Draft::After(0),
         Draft::After(120),
         Draft::After(120),
     ]);
-    t.start_at(
-        &repo.path,
-        45,
-        40,
-        "take --local --plain",
-        &env(&t, &server),
-    );
+    let repo = take_growing(&t, &server, (45, 40), "take --local --plain");
     t.wait_for("Question 1 of 4");
     t.keys(&["1", "Enter"]);
     t.wait_for("Question 2 of 4");

@@ -74,7 +74,13 @@ fn claude_bin_points_at_a_binary() {
     assert_eq!(s.backend, BackendKind::ClaudeCli);
     let s = select(&[("CLAUDE_BIN", "/nonexistent/claude"), ("PATH", "")]);
     assert_eq!(s.backend, BackendKind::None);
-    assert!(s.reasons.iter().any(|r| r.contains("CLAUDE_BIN is set")));
+    assert!(
+        s.reasons
+            .iter()
+            .any(|r| r == "CLAUDE_BIN=/nonexistent/claude is not an executable file"),
+        "{:?}",
+        s.reasons
+    );
 }
 
 #[test]

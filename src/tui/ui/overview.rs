@@ -91,7 +91,15 @@ fn lines(app: &App, width: usize, max_files: usize) -> Vec<Line<'static>> {
         ),
         None if has_open => field(
             "Grading",
-            "no grader set up: open answers stay pending until one is (see quizz doctor)",
+            &match &app.settings.no_grader_why {
+                Some(why) => format!(
+                    "no grader ({}): open answers stay pending (see quizz doctor)",
+                    sanitize_line(why)
+                ),
+                None => "no grader set up: open answers stay pending until one is \
+                         (see quizz doctor)"
+                    .to_string(),
+            },
             theme.warn(),
         ),
         _ => {}

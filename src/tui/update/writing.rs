@@ -372,6 +372,7 @@ mod tests {
             theme: crate::tui::theme::Theme { no_color: true },
             mouse: false,
             grader: None,
+            no_grader_why: None,
             posting: crate::tui::Posting::Nowhere(crate::tui::NoPost::Local),
             grade_later: String::new(),
             pr: None,
