@@ -73,7 +73,7 @@ fn box_needs(p: &Prepared, half: &[(usize, usize)]) -> Needs {
         right: half.last().map_or(0, |h| h.1) + usize::from(n > 0 && in_group_edge(n - 1)),
         tail_notes: Vec::new(),
     };
-    for g in &p.groups {
+    for g in p.groups {
         let need = display_width(&g.0) + 6;
         let have = half[g.1].0 + half[g.2].1 + 3;
         if need <= have {
@@ -234,7 +234,7 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
     let (x, right) = place(all, n);
     let mut half = half;
     if first.tight {
-        pad_where_room(&mut half, &x, right, &first.groups);
+        pad_where_room(&mut half, &x, right, first.groups);
     }
     ps.iter()
         .map(|p| finish(p, x.clone(), half.clone(), right))

@@ -6,7 +6,7 @@ use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::sequence::columns::{Columns, shared_columns};
 use crate::sequence::compact;
 use crate::sequence::model::{Arrow, Diagram, NotePos};
-use crate::sequence::prepare::{Item, Names, Prepared, prepare, widest_label, wrap_floors};
+use crate::sequence::prepare::{Item, Labels, Names, Prepared, prepare, widest_label, wrap_floors};
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width, wrap_all};
 
@@ -24,9 +24,10 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
 /// fit the width.
 pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
-    let whole: Vec<Prepared> = ds
+    let labels: Vec<Labels> = ds.iter().map(Labels::new).collect();
+    let whole: Vec<Prepared> = labels
         .iter()
-        .map(|d| prepare(d, usize::MAX, Names::Whole, &[]))
+        .map(|l| prepare(l, usize::MAX, Names::Whole, &[]))
         .collect();
     for pad in [2, 0] {
         let cols = shared_columns(&whole, pad);
@@ -37,16 +38,16 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         }
     }
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
-    let floors: Vec<Vec<usize>> = ds.iter().map(|d| wrap_floors(d, MIN_WRAP)).collect();
+    let floors: Vec<Vec<usize>> = labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect();
     let widest = whole.iter().map(widest_label).max().unwrap_or(0);
     let stages = |names: Names| {
         let mut found: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
         // (whole names with unwrapped labels were tried above)
-        let unwrapped = stage(ds, &floors, usize::MAX, names);
+        let unwrapped = stage(&labels, &floors, usize::MAX, names);
         if names != Names::Whole && fits(&unwrapped.1) {
             found.push(unwrapped);
         }
-        found.extend(widest_wrap(ds, &floors, widest, names, opts.width));
+        found.extend(widest_wrap(&labels, &floors, widest, names, opts.width));
         found
     };
     let mut candidates = stages(Names::Whole);
@@ -80,16 +81,16 @@ fn draw_all(
 
 /// The diagrams with labels wrapped at `max` (each no narrower than its floor), on shared
 /// columns.
-fn stage(
-    ds: &[Diagram],
+fn stage<'a>(
+    labels: &'a [Labels<'a>],
     floors: &[Vec<usize>],
     max: usize,
     names: Names,
-) -> (Vec<Prepared>, Vec<Columns>) {
-    let ps: Vec<Prepared> = ds
+) -> (Vec<Prepared<'a>>, Vec<Columns>) {
+    let ps: Vec<Prepared> = labels
         .iter()
         .zip(floors)
-        .map(|(d, f)| prepare(d, max, names, f))
+        .map(|(l, f)| prepare(l, max, names, f))
         .collect();
     let cols = shared_columns(&ps, 0);
     (ps, cols)
@@ -97,18 +98,18 @@ fn stage(
 
 /// Wider label wraps need more columns but fewer rows: the widest wrap from `MIN_WRAP` up
 /// that fits `width`, if even `MIN_WRAP` fits.
-fn widest_wrap(
-    ds: &[Diagram],
+fn widest_wrap<'a>(
+    labels: &'a [Labels<'a>],
     floors: &[Vec<usize>],
     widest: usize,
     names: Names,
     width: usize,
-) -> Option<(Vec<Prepared>, Vec<Columns>)> {
+) -> Option<(Vec<Prepared<'a>>, Vec<Columns>)> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= width);
     if widest <= MIN_WRAP {
         return None;
     }
-    let narrowest = stage(ds, floors, MIN_WRAP, names);
+    let narrowest = stage(labels, floors, MIN_WRAP, names);
     if !fits(&narrowest.1) {
         return None;
     }
@@ -116,7 +117,7 @@ fn widest_wrap(
     let (mut lo, mut hi) = (MIN_WRAP + 1, widest - 1);
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
-        let (ps, cols) = stage(ds, floors, mid, names);
+        let (ps, cols) = stage(labels, floors, mid, names);
         if fits(&cols) {
             best = (ps, cols);
             lo = mid + 1;
@@ -155,7 +156,7 @@ struct Msg<'a> {
 }
 
 struct Drawer<'a> {
-    p: &'a Prepared,
+    p: &'a Prepared<'a>,
     c: &'a Columns,
     g: Glyphs,
     canvas: Canvas,
@@ -201,7 +202,7 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
     }
     let mut lines = dr.canvas.into_lines();
     if let Some(title) = &p.title {
-        lines.insert(0, Line::styled(title.clone(), Style::Label));
+        lines.insert(0, Line::styled(*title, Style::Label));
     }
     // Kinds that differ by one glyph (▶/▷, ─/┄) are named under the drawing.
     lines.extend(compact::legend(d, opts));
@@ -256,7 +257,7 @@ impl Drawer<'_> {
         let n = self.p.names.len();
         if !self.p.groups.is_empty() {
             let r = self.rows(1);
-            for (label, a, b) in &self.p.groups {
+            for (label, a, b) in self.p.groups {
                 let l = self.c.x[*a] - self.c.half[*a].0 - 1;
                 let rr = self.c.x[*b] + self.c.half[*b].1 + 1;
                 self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
