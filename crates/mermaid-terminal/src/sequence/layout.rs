@@ -5,7 +5,7 @@ use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::sequence::columns::{Columns, shared_columns};
 use crate::sequence::compact;
-use crate::sequence::model::{Arrow, Diagram, NotePos};
+use crate::sequence::model::{Arrow, Diagram, NotePos, ParticipantId, PerParticipant};
 use crate::sequence::prepare::{Item, Labels, Names, Prepared, prepare, widest_label, wrap_floors};
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width, wrap_all};
@@ -146,8 +146,8 @@ fn height(p: &Prepared) -> usize {
 
 /// One message as the drawer needs it.
 struct Msg<'a> {
-    from: usize,
-    to: usize,
+    from: ParticipantId,
+    to: ParticipantId,
     arrow: Arrow,
     lines: &'a [String],
     text: &'a [String],
@@ -161,9 +161,9 @@ struct Drawer<'a> {
     g: Glyphs,
     canvas: Canvas,
     row: usize,
-    alive: Vec<bool>,
-    active: Vec<usize>,
-    pending_destroy: Vec<bool>,
+    alive: PerParticipant<bool>,
+    active: PerParticipant<usize>,
+    pending_destroy: PerParticipant<bool>,
     /// open frames: (first row, index into `Columns::frames`)
     frames: Vec<(usize, usize)>,
     /// frames opened so far
@@ -173,7 +173,6 @@ struct Drawer<'a> {
 
 /// Draw the prepared diagram; `None` if anything would overlap or overflow.
 fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
-    let n = p.names.len();
     let mut dr = Drawer {
         p,
         c,
@@ -181,9 +180,9 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         // rows as wide as the columns from the start: grown cell by cell they reallocate
         canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), 0, c.width),
         row: 0,
-        alive: p.created.iter().map(|c| !c).collect(),
-        active: vec![0; n],
-        pending_destroy: vec![false; n],
+        alive: p.created.map(|c| !c),
+        active: p.created.map(|_| 0),
+        pending_destroy: p.created.map(|_| false),
         frames: Vec::new(),
         opened: 0,
         collision: false,
@@ -192,7 +191,7 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
     for item in &p.items {
         dr.item(item);
     }
-    for i in 0..n {
+    for i in p.names.ids() {
         if dr.pending_destroy[i] {
             dr.destroy(i);
         }
@@ -217,7 +216,7 @@ impl Drawer<'_> {
     fn rows(&mut self, k: usize) -> usize {
         let start = self.row;
         for r in start..start + k {
-            for i in 0..self.c.x.len() {
+            for i in self.c.x.ids() {
                 if self.alive[i] {
                     let kind = if self.active[i] > 0 {
                         LineKind::Thick
@@ -246,20 +245,25 @@ impl Drawer<'_> {
     /// skips a participant), noting any other overlap.
     fn label_over(&mut self, row: usize, col: usize, text: &str) {
         let w = display_width(text);
-        let free = (col..col + w).all(|c| self.c.x.contains(&c) || self.canvas.is_empty(row, c));
+        let free = (col..col + w).all(|c| self.on_lifeline(c) || self.canvas.is_empty(row, c));
         if !free {
             self.collision = true;
         }
         self.canvas.text(row, col, text, Style::Label);
     }
 
+    /// True when column `c` is a lifeline's.
+    fn on_lifeline(&self, c: usize) -> bool {
+        self.c.x.as_slice().contains(&c)
+    }
+
     fn header(&mut self) {
-        let n = self.p.names.len();
         if !self.p.groups.is_empty() {
             let r = self.rows(1);
-            for (label, a, b) in self.p.groups {
-                let l = self.c.x[*a] - self.c.half[*a].0 - 1;
-                let rr = self.c.x[*b] + self.c.half[*b].1 + 1;
+            for g in self.p.groups {
+                let (a, b, label) = (g.first, g.last, &g.label);
+                let l = self.c.x[a] - self.c.half[a].0 - 1;
+                let rr = self.c.x[b] + self.c.half[b].1 + 1;
                 self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
                 self.canvas.join(r, l, DOWN, LineKind::Solid, Style::Block);
                 self.canvas.join(r, rr, DOWN, LineKind::Solid, Style::Block);
@@ -275,15 +279,14 @@ impl Drawer<'_> {
         let h = self
             .p
             .names
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !self.p.created[*i])
-            .map(|(_, l)| l.len())
+            .ids()
+            .filter(|&i| !self.p.created[i])
+            .map(|i| self.p.names[i].len())
             .max()
             .unwrap_or(1)
             + 2;
         let top = self.row;
-        for i in 0..n {
+        for i in self.p.names.ids() {
             if !self.p.created[i] {
                 self.participant_box(i, top, h);
             }
@@ -291,7 +294,7 @@ impl Drawer<'_> {
         self.row = top + h;
     }
 
-    fn participant_box(&mut self, i: usize, top: usize, h: usize) {
+    fn participant_box(&mut self, i: ParticipantId, top: usize, h: usize) {
         let x = self.c.x[i];
         let (l, r) = self.c.half[i];
         let (c0, c1) = (x - l, x + r);
@@ -391,7 +394,7 @@ impl Drawer<'_> {
     fn frame_rule(&mut self, k: usize, lines: &[String], text: &str, kind: LineKind) -> usize {
         let (depth, rr) = self.c.frames[k];
         let l = Columns::frame_left(depth);
-        let col = self.c.x.first().map_or(l + 2, |x| x + 1);
+        let col = self.c.x.as_slice().first().map_or(l + 2, |x| x + 1);
         // The header runs along the rule, over the lifelines: as wide as the frame allows
         // (its rows below would cover them).
         let rewrapped = rewrap(lines, &[text.to_string()], rr.saturating_sub(col + 4));
@@ -405,7 +408,7 @@ impl Drawer<'_> {
             } else {
                 let w = display_width(line);
                 let free = (col + 1..col + 1 + w)
-                    .all(|c| self.c.x.contains(&c) || self.canvas.is_empty(r + k, c));
+                    .all(|c| self.on_lifeline(c) || self.canvas.is_empty(r + k, c));
                 self.collision |= !free;
                 self.canvas.text(r + k, col + 1, line, Style::Block);
             }
@@ -413,7 +416,7 @@ impl Drawer<'_> {
         r
     }
 
-    fn destroy(&mut self, i: usize) {
+    fn destroy(&mut self, i: ParticipantId) {
         self.pending_destroy[i] = false;
         let r = self.rows(1);
         let mark = if self.g.ascii { 'X' } else { '╳' };
@@ -559,7 +562,7 @@ impl Drawer<'_> {
     fn note(
         &mut self,
         pos: NotePos,
-        (first, last): (usize, usize),
+        (first, last): (ParticipantId, ParticipantId),
         lines: &[String],
         text: &[String],
     ) {

@@ -1,6 +1,8 @@
 //! Labels wrapped to a maximum width: the input of the lifeline layout.
 
-use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
+use crate::sequence::model::{
+    Arrow, Diagram, Event, Group, NotePos, ParticipantId, PerParticipant,
+};
 use crate::text::{Words, display_width, max_width, wrap_into};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
@@ -12,8 +14,8 @@ const GROWTH: usize = 5;
 #[derive(Debug, Clone)]
 pub enum Item<'a> {
     Message {
-        from: usize,
-        to: usize,
+        from: ParticipantId,
+        to: ParticipantId,
         arrow: Arrow,
         lines: Rc<[String]>,
         /// the label unwrapped, to wrap again to the room its arrow leaves
@@ -23,8 +25,8 @@ pub enum Item<'a> {
     },
     Note {
         pos: NotePos,
-        first: usize,
-        last: usize,
+        first: ParticipantId,
+        last: ParticipantId,
         lines: Rc<[String]>,
         /// the text unwrapped, to wrap again to the width of what a note over spans
         text: &'a [String],
@@ -40,19 +42,19 @@ pub enum Item<'a> {
         text: &'a str,
     },
     Close,
-    Activate(usize),
-    Deactivate(usize),
-    Create(usize),
-    Destroy(usize),
+    Activate(ParticipantId),
+    Deactivate(ParticipantId),
+    Create(ParticipantId),
+    Destroy(ParticipantId),
 }
 
 #[derive(Debug, Clone)]
 pub struct Prepared<'a> {
-    pub names: &'a [Vec<String>],
-    pub actors: &'a [bool],
-    pub created: &'a [bool],
+    pub names: &'a PerParticipant<Vec<String>>,
+    pub actors: &'a PerParticipant<bool>,
+    pub created: &'a PerParticipant<bool>,
     pub items: Vec<Item<'a>>,
-    pub groups: &'a [(String, usize, usize)],
+    pub groups: &'a [Group],
     pub depth: usize,
     pub title: Option<&'a str>,
     /// participant boxes hug their names (no space inside the sides)
@@ -77,11 +79,10 @@ pub struct Labels<'a> {
     wrapped: RefCell<Vec<WrapsByWidth>>,
     /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
     wraps: Cell<usize>,
-    whole_names: Vec<Vec<String>>,
-    narrow_names: OnceCell<Vec<Vec<String>>>,
-    actors: Vec<bool>,
-    created: Vec<bool>,
-    groups: Vec<(String, usize, usize)>,
+    whole_names: PerParticipant<Vec<String>>,
+    narrow_names: OnceCell<PerParticipant<Vec<String>>>,
+    actors: PerParticipant<bool>,
+    created: PerParticipant<bool>,
 }
 
 impl<'a> Labels<'a> {
@@ -107,15 +108,10 @@ impl<'a> Labels<'a> {
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
             wraps: Cell::new(0),
             texts,
-            whole_names: d.participants.iter().map(|p| p.label.clone()).collect(),
+            whole_names: d.participants.map(|p| p.label.clone()),
             narrow_names: OnceCell::new(),
-            actors: d.participants.iter().map(|p| p.actor).collect(),
-            created: d.participants.iter().map(|p| p.created).collect(),
-            groups: d
-                .groups
-                .iter()
-                .map(|g| (g.label.clone(), g.first, g.last))
-                .collect(),
+            actors: d.participants.map(|p| p.actor),
+            created: d.participants.map(|p| p.created),
         }
     }
 
@@ -142,14 +138,12 @@ impl<'a> Labels<'a> {
         lines
     }
 
-    fn names(&self, names: Names) -> &[Vec<String>] {
+    fn names(&self, names: Names) -> &PerParticipant<Vec<String>> {
         match names {
             Names::Whole => &self.whole_names,
             Names::Narrow | Names::Tight => self.narrow_names.get_or_init(|| {
                 self.whole_names
-                    .iter()
                     .map(|label| label.iter().flat_map(|l| wrap_into(l, 3)).collect())
-                    .collect()
             }),
         }
     }
@@ -304,7 +298,7 @@ pub fn prepare<'a>(
         actors: &labels.actors,
         created: &labels.created,
         items,
-        groups: &labels.groups,
+        groups: &d.groups,
         depth,
         title: d.title.as_deref(),
         tight: names == Names::Tight,
@@ -323,7 +317,7 @@ pub fn widest_label(p: &Prepared) -> usize {
             _ => 0,
         })
         .chain(p.names.iter().map(|n| max_width(n)))
-        .chain(p.groups.iter().map(|g| display_width(&g.0)))
+        .chain(p.groups.iter().map(|g| display_width(&g.label)))
         .max()
         .unwrap_or(0)
 }
