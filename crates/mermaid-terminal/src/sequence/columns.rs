@@ -67,7 +67,11 @@ fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
     let half = half.as_slice();
     let sep = (0..n.saturating_sub(1))
         .map(|i| {
-            let s = half[i].1 + half[i + 1].0 + 2;
+            let s = if p.staggered {
+                staggered_sep(half, i)
+            } else {
+                half[i].1 + half[i + 1].0 + 2
+            };
             if in_group_edge(i) || in_group_edge(i + 1) {
                 s + 2
             } else {
@@ -82,6 +86,12 @@ fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
         right: half.last().map_or(0, |h| h.1) + usize::from(n > 0 && in_group_edge(n - 1)),
         tail_notes: Vec::new(),
     };
+    if p.staggered {
+        // boxes in the same row, a space between them
+        for i in 0..n.saturating_sub(2) {
+            needs.spans.push((i, i + 2, half[i].1 + half[i + 2].0 + 2));
+        }
+    }
     for g in p.groups {
         let (first, last) = (g.first.index(), g.last.index());
         let need = display_width(&g.label) + 6;
@@ -101,6 +111,22 @@ fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
         }
     }
     needs
+}
+
+/// Staggered boxes: the second, fourth, ... box (by place from 0: the odd ones) goes in
+/// the lower row.
+pub fn lower_row(place: usize) -> bool {
+    !place.is_multiple_of(2)
+}
+
+/// Staggered boxes: between lifelines `i` and `i + 1`, the lower box keeps a space off its
+/// neighbour's lifeline, which runs down past it.
+fn staggered_sep(half: &[(usize, usize)], i: usize) -> usize {
+    if lower_row(i) {
+        half[i].1 + 2
+    } else {
+        half[i + 1].0 + 2
+    }
 }
 
 /// Half-widths of every participant box.

@@ -3,7 +3,7 @@
 use crate::RenderOptions;
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
-use crate::sequence::columns::{Columns, shared_columns};
+use crate::sequence::columns::{Columns, lower_row, shared_columns};
 use crate::sequence::compact;
 use crate::sequence::model::{Arrow, Diagram, NotePos, ParticipantId, PerParticipant};
 use crate::sequence::prepare::{Item, Labels, Names, Prepared, prepare, widest_label, wrap_floors};
@@ -14,7 +14,8 @@ use crate::text::{display_width, max_width, wrap_all};
 const MIN_WRAP: usize = 8;
 
 /// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
-/// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
+/// boxes, then labels wrapped at decreasing widths, last the boxes in two rows; `None`
+/// when nothing fits.
 pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
     render_fitted_all(std::slice::from_ref(d), opts)?.pop()
 }
@@ -59,10 +60,24 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
     {
         return Some(lines);
     }
-    // Boxes that hug their names, only when padded ones leave no room.
-    stages(Names::Tight)
-        .iter()
-        .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+    // Boxes that hug their names, only when padded ones leave no room; then boxes in two
+    // rows, when side by side they do not fit.
+    let mut last_resorts = vec![Names::Tight];
+    if ds.iter().all(can_stagger) {
+        last_resorts.extend([Names::Staggered, Names::TightStaggered]);
+    }
+    last_resorts.into_iter().find_map(|names| {
+        stages(names)
+            .iter()
+            .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+    })
+}
+
+/// Boxes may go in two rows when no `box` group frames them (its frame would cross the
+/// lower row) and none is created later (its box is drawn where it is created), with at
+/// least three participants (two fit side by side wherever the listing does not win).
+fn can_stagger(d: &Diagram) -> bool {
+    d.groups.is_empty() && d.participants.len() >= 3 && d.participants.iter().all(|p| !p.created)
 }
 
 /// Every diagram drawn, or `None` if any would overlap or overflow.
@@ -130,7 +145,8 @@ fn widest_wrap<'a>(
 
 /// Rows the drawing of `p` takes (near enough to compare stages).
 fn height(p: &Prepared) -> usize {
-    let header = p.names.iter().map(Vec::len).max().unwrap_or(1) + 2;
+    let header =
+        (p.names.iter().map(Vec::len).max().unwrap_or(1) + 2) * if p.staggered { 2 } else { 1 };
     header
         + p.items
             .iter()
@@ -288,10 +304,21 @@ impl Drawer<'_> {
         let top = self.row;
         for i in self.p.names.ids() {
             if !self.p.created[i] {
-                self.participant_box(i, top, h);
+                let lower = self.p.staggered && lower_row(i.index());
+                self.participant_box(i, if lower { top + h } else { top }, h);
             }
         }
         self.row = top + h;
+        if self.p.staggered {
+            // the upper boxes' lifelines run down past the lower row
+            for r in top + h..top + 2 * h {
+                for i in self.c.x.ids().filter(|i| !lower_row(i.index())) {
+                    self.canvas
+                        .join(r, self.c.x[i], UP | DOWN, LineKind::Solid, Style::Border);
+                }
+            }
+            self.row += h;
+        }
     }
 
     fn participant_box(&mut self, i: ParticipantId, top: usize, h: usize) {

@@ -59,6 +59,8 @@ pub struct Prepared<'a> {
     pub title: Option<&'a str>,
     /// participant boxes hug their names (no space inside the sides)
     pub tight: bool,
+    /// the boxes of odd places (the second, the fourth, ...) a row lower than the others
+    pub staggered: bool,
 }
 
 /// One label's wraps, by the width they were made at.
@@ -141,10 +143,12 @@ impl<'a> Labels<'a> {
     fn names(&self, names: Names) -> &PerParticipant<Vec<String>> {
         match names {
             Names::Whole => &self.whole_names,
-            Names::Narrow | Names::Tight => self.narrow_names.get_or_init(|| {
-                self.whole_names
-                    .map(|label| label.iter().flat_map(|l| wrap_into(l, 3)).collect())
-            }),
+            Names::Narrow | Names::Tight | Names::Staggered | Names::TightStaggered => {
+                self.narrow_names.get_or_init(|| {
+                    self.whole_names
+                        .map(|label| label.iter().flat_map(|l| wrap_into(l, 3)).collect())
+                })
+            }
         }
     }
 }
@@ -183,9 +187,26 @@ pub enum Names {
     Whole,
     /// each line wrapped into at most three, as narrow as code-friendly breaks allow
     Narrow,
-    /// wrapped as `Narrow`, in boxes without a space inside their sides: the last resort
-    /// before the listing, for many participants with long names
+    /// wrapped as `Narrow`, in boxes without a space inside their sides: for many
+    /// participants with long names
     Tight,
+    /// wrapped as `Narrow`, every other box a row lower, so that neighbouring boxes may
+    /// share columns: for participants whose boxes do not fit side by side
+    Staggered,
+    /// staggered, in boxes hugging their names: the last resort before the listing
+    TightStaggered,
+}
+
+impl Names {
+    /// Boxes without a space inside their sides.
+    fn tight(self) -> bool {
+        matches!(self, Names::Tight | Names::TightStaggered)
+    }
+
+    /// Every other box a row lower.
+    fn staggered(self) -> bool {
+        matches!(self, Names::Staggered | Names::TightStaggered)
+    }
 }
 
 /// Per event, the narrowest wrap width from `min` at which its label (a message's or a
@@ -301,7 +322,8 @@ pub fn prepare<'a>(
         groups: &d.groups,
         depth,
         title: d.title.as_deref(),
-        tight: names == Names::Tight,
+        tight: names.tight(),
+        staggered: names.staggered(),
     }
 }
 
