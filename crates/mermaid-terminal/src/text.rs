@@ -186,14 +186,57 @@ fn pieces_within<'a>(s: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
         }
         pieces(word, &mut |piece| {
             // still wider than the line: after a `.` between names too
-            // (`pull_request.` `synchronize`)
-            if wider(piece) {
-                code_pieces(piece, |c| c == '.', out);
-            } else {
+            // (`pull_request.` `synchronize`), but a host name or an address stays whole
+            // (`git@github.` `com` reads as two things): it may break after the `:` that
+            // ends it (`git@github.com:` `octo/`)
+            if !wider(piece) {
                 out(piece);
+            } else if host_like(piece) {
+                after_host(piece, out);
+            } else {
+                code_pieces(piece, |c| c == '.', out);
             }
         });
     });
+}
+
+/// Top-level domains a host name in a label ends with (`github.com`, `hooks.slack.com`).
+const TLDS: &[&str] = &[
+    "com", "org", "net", "io", "dev", "app", "ai", "co", "gov", "edu", "info", "cloud", "sh", "me",
+    "us", "uk", "de", "eu", "fr", "nl", "jp", "cn", "in", "local", "internal",
+];
+
+/// True for a token that names a host or an address: `git@github.com:octo/`,
+/// `ops@example.org`, `api.github.com`, `github.com/` — but not a dotted name
+/// (`pull_request.synchronize`, `content[0].text`).
+fn host_like(piece: &str) -> bool {
+    let core = piece
+        .trim_end()
+        .trim_start_matches(['(', '[', '<', '"', '\'', '`'])
+        .trim_end_matches([',', ';', ')', ']', '>', '"', '\'', '`', '/', '.']);
+    if core.contains('@') {
+        return true;
+    }
+    // the host before a port or a path (`example.com:8080`, `github.com/octo`)
+    let host = core.split([':', '/']).next().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        && labels.last().is_some_and(|tld| TLDS.contains(tld))
+}
+
+/// A host-like piece cut after the `:` that ends its host (`git@github.com:` `octo/`), or
+/// whole.
+fn after_host<'a>(piece: &'a str, out: &mut impl FnMut(&'a str)) {
+    match piece.find(':') {
+        Some(i) if i + 1 < piece.trim_end().len() => {
+            out(&piece[..=i]);
+            out(&piece[i + 1..]);
+        }
+        _ => out(piece),
+    }
 }
 
 /// Break `s` after spaces and (when `inside` allows the character before the break) after
@@ -640,6 +683,27 @@ mod tests {
                 assert_eq!(wrap(s, same), wrap(s, max), "{s:?} at {max} and {same}");
             }
         }
+    }
+
+    /// A host or an address wider than the line breaks only after the `:` that ends it.
+    #[test]
+    fn host_names_and_addresses_stay_whole() {
+        assert_eq!(
+            wrap("git@github.com:octo/quizz.git", 16),
+            vec!["git@github.com:", "octo/quizz.git"]
+        );
+        assert_eq!(
+            wrap("ops@hooks.example.org", 10),
+            vec!["ops@hooks.example.org"]
+        );
+        assert_eq!(
+            wrap("see api.github.com", 10),
+            vec!["see", "api.github.com"]
+        );
+        assert_eq!(
+            wrap("body.content[0].text", 12),
+            vec!["body.", "content[0].", "text"]
+        );
     }
 
     #[test]

@@ -67,3 +67,37 @@ fn six_wide_participants_drawn_with_boxes_in_two_rows() {
         assert!(all.contains(label), "{label:?} missing:\n{all}");
     }
 }
+
+/// A host name or an e-mail-like token stays whole: `git@github.` / `com` read as two
+/// things. A dotted name wider than the line still breaks after its `.`
+/// (`response_body.` / `content[0].text`).
+#[test]
+fn host_names_stay_whole_dotted_names_still_break() {
+    let src = "sequenceDiagram
+    participant CLI as quizz
+    participant Git as git
+    participant GH as GitHub API
+    CLI->>Git: git push git@github.com:octo/quizz.git
+    Git->>GH: ssh git@github.com
+    GH-->>CLI: mail ops@hooks.example.org
+    GH-->>CLI: reviews at api.github.com";
+    // drawn from 50, listed at 40: whole in both
+    for width in [40, 50, 60, 75] {
+        let r = at(src, width);
+        let all = text(&r);
+        for host in ["git@github.com", "ops@hooks.example.org", "api.github.com"] {
+            assert!(all.contains(host), "{host} split at {width}:\n{all}");
+        }
+    }
+    let dotted = "sequenceDiagram
+    participant P as parser
+    participant M as model
+    P->>M: response_body.content[0].text";
+    let all = text(&at(dotted, 30));
+    assert!(
+        all.lines()
+            .any(|l| l.trim_end_matches([' ', '│']).ends_with("response_body."))
+            && all.contains("content[0].text"),
+        "{all}"
+    );
+}
