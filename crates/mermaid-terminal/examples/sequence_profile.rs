@@ -2,7 +2,10 @@
 //! columns, for profiling and for checking that a speed-up draws the same:
 //! `cargo run -p mermaid-terminal --example sequence_profile -- dump > before.txt` prints
 //! every option alone and every question's options together (of all questions, graphs
-//! too); `-- run [ROUNDS]` only renders the sequence questions (under `valgrind --tool=callgrind`, a release build).
+//! too); `-- run [ROUNDS]` only renders the sequence questions (under
+//! `valgrind --tool=callgrind`, a release build); `-- one 'fresh:"m6"' 0 75` renders one
+//! option 100 times and prints it; `-- time` prints each set's median and slowest
+//! sequence option per width (wall time: noisy on a shared machine).
 #![allow(clippy::expect_used)]
 
 use mermaid_terminal::{Line, RenderOptions, render, render_options};
@@ -52,33 +55,16 @@ fn print(title: &str, lines: &[Line]) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| "dump".to_string());
-    let rounds: usize = if mode == "one" {
-        100
-    } else {
-        args.next().and_then(|r| r.parse().ok()).unwrap_or(1)
-    };
     let questions = questions(mode == "dump");
     if mode == "time" {
         time(&questions);
         return;
     }
     if mode == "one" {
-        // `one SET:"ID" OPTION WIDTH`: one option alone, 100 times
-        let id = args.next().unwrap_or_default();
-        let k: usize = args.next().and_then(|k| k.parse().ok()).unwrap_or(0);
-        let width: usize = args.next().and_then(|w| w.parse().ok()).unwrap_or(75);
-        let opts = RenderOptions {
-            width,
-            ascii: false,
-        };
-        if let Some((_, options)) = questions.iter().find(|(q, _)| *q == id) {
-            for _ in 0..rounds.max(100) {
-                black_box(render(&options[k], &opts));
-            }
-            print(&id, &render(&options[k], &opts).lines);
-        }
+        one(&questions, args);
         return;
     }
+    let rounds: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(1);
     for _ in 0..rounds {
         for width in WIDTHS {
             let opts = RenderOptions {
@@ -102,6 +88,30 @@ fn main() {
             }
         }
     }
+}
+
+/// `one SET:"ID" OPTION WIDTH`: one option alone rendered 100 times (for callgrind), then
+/// printed.
+fn one(questions: &[(String, Vec<String>)], mut args: impl Iterator<Item = String>) {
+    let id = args.next().unwrap_or_default();
+    let k: usize = args.next().and_then(|k| k.parse().ok()).unwrap_or(0);
+    let width: usize = args.next().and_then(|w| w.parse().ok()).unwrap_or(75);
+    let opts = RenderOptions {
+        width,
+        ascii: false,
+    };
+    let Some(src) = questions
+        .iter()
+        .find(|(q, _)| *q == id)
+        .and_then(|(_, options)| options.get(k))
+    else {
+        eprintln!("no option {k} of {id}");
+        return;
+    };
+    for _ in 0..100 {
+        black_box(render(src, &opts));
+    }
+    print(&id, &render(src, &opts).lines);
 }
 
 /// Per set and width: the median and slowest sequence option rendered alone (the median
