@@ -171,37 +171,78 @@ pub fn collapse_spaces(s: &str) -> String {
 /// Cut a label into pieces that may be put on separate lines: break after spaces, and
 /// after `,` `(` `/` inside a word (`f(a,` `b)`, `/repos/` `octo`) — never inside an
 /// identifier or a `name.ext`, never after a `(` that opens a word (`(If-None-Match)`).
-fn pieces(s: &str) -> Vec<&str> {
-    code_pieces(s, |c| c != '.')
+fn pieces<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
+    code_pieces(s, |c| c != '.', out);
 }
 
 /// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
 /// than `max` on its own: `upload_file(path)` stays whole where it fits.
-fn pieces_within(s: &str, max: usize) -> Vec<&str> {
-    let mut out = Vec::new();
+fn pieces_within<'a>(s: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
     let wider = |p: &str| display_width(p.trim_end()) > max;
-    for word in code_pieces(s, |c| c == ' ') {
+    code_pieces(s, |c| c == ' ', &mut |word| {
         if !wider(word) {
-            out.push(word);
-            continue;
+            out(word);
+            return;
         }
-        for piece in pieces(word) {
+        pieces(word, &mut |piece| {
             // still wider than the line: after a `.` between names too
-            // (`pull_request.` `synchronize`)
-            if wider(piece) {
-                out.extend(code_pieces(piece, |c| c == '.'));
+            // (`pull_request.` `synchronize`), but a host name or an address stays whole
+            // (`git@github.` `com` reads as two things): it may break after the `:` that
+            // ends it (`git@github.com:` `octo/`)
+            if !wider(piece) {
+                out(piece);
+            } else if host_like(piece) {
+                after_host(piece, out);
             } else {
-                out.push(piece);
+                code_pieces(piece, |c| c == '.', out);
             }
-        }
+        });
+    });
+}
+
+/// Top-level domains a host name in a label ends with (`github.com`, `hooks.slack.com`).
+const TLDS: &[&str] = &[
+    "com", "org", "net", "io", "dev", "app", "ai", "co", "gov", "edu", "info", "cloud", "sh", "me",
+    "us", "uk", "de", "eu", "fr", "nl", "jp", "cn", "in", "local", "internal",
+];
+
+/// True for a token that names a host or an address: `git@github.com:octo/`,
+/// `ops@example.org`, `api.github.com`, `github.com/` — but not a dotted name
+/// (`pull_request.synchronize`, `content[0].text`).
+fn host_like(piece: &str) -> bool {
+    let core = piece
+        .trim_end()
+        .trim_start_matches(['(', '[', '<', '"', '\'', '`'])
+        .trim_end_matches([',', ';', ')', ']', '>', '"', '\'', '`', '/', '.']);
+    if core.contains('@') {
+        return true;
     }
-    out
+    // the host before a port or a path (`example.com:8080`, `github.com/octo`)
+    let host = core.split([':', '/']).next().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        && labels.last().is_some_and(|tld| TLDS.contains(tld))
+}
+
+/// A host-like piece cut after the `:` that ends its host (`git@github.com:` `octo/`), or
+/// whole.
+fn after_host<'a>(piece: &'a str, out: &mut impl FnMut(&'a str)) {
+    match piece.find(':') {
+        Some(i) if i + 1 < piece.trim_end().len() => {
+            out(&piece[..=i]);
+            out(&piece[i + 1..]);
+        }
+        _ => out(piece),
+    }
 }
 
 /// Break `s` after spaces and (when `inside` allows the character before the break) after
-/// `,` `(` `/` inside words.
-fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
-    let mut out = Vec::new();
+/// `,` `(` `/` inside words, handing each piece to `out` (no list built: wrapping runs
+/// often while a layout searches its width).
+fn code_pieces<'a>(s: &'a str, inside: impl Fn(char) -> bool, out: &mut impl FnMut(&'a str)) {
     let mut start = 0;
     let mut prev: Option<char> = None;
     let mut before_prev: Option<char> = None;
@@ -221,59 +262,67 @@ fn code_pieces(s: &str, inside: impl Fn(char) -> bool) -> Vec<&str> {
             _ => false,
         };
         if breakable && i > start {
-            out.push(&s[start..i]);
+            out(&s[start..i]);
             start = i;
         }
         before_prev = prev;
         prev = Some(c);
     }
     if start < s.len() {
-        out.push(&s[start..]);
+        out(&s[start..]);
     }
-    out
 }
 
-/// The pieces of a line with their widths (with and without trailing spaces).
+/// One piece of a line with its width, with and without trailing spaces.
+struct Piece<'a> {
+    text: &'a str,
+    full: usize,
+    trimmed: usize,
+}
+
+/// The pieces of a line, measured.
 struct Measured<'a> {
-    pieces: Vec<&'a str>,
-    full: Vec<usize>,
-    trimmed: Vec<usize>,
+    pieces: Vec<Piece<'a>>,
 }
 
 impl<'a> Measured<'a> {
     fn new(s: &'a str) -> Self {
-        Self::from_pieces(pieces(s))
+        let mut m = Measured { pieces: Vec::new() };
+        pieces(s, &mut |p| m.push(p));
+        m
     }
 
     /// Broken at spaces, and inside only the words wider than `max`.
     fn within(s: &'a str, max: usize) -> Self {
-        Self::from_pieces(pieces_within(s, max))
+        let mut m = Measured { pieces: Vec::new() };
+        pieces_within(s, max, &mut |p| m.push(p));
+        m
     }
 
-    fn from_pieces(pieces: Vec<&'a str>) -> Self {
-        let full = pieces.iter().map(|p| display_width(p)).collect();
-        let trimmed = pieces.iter().map(|p| display_width(p.trim_end())).collect();
-        Measured {
-            pieces,
-            full,
-            trimmed,
-        }
+    fn push(&mut self, text: &'a str) {
+        let trimmed = text.trim_end();
+        let trimmed_width = display_width(trimmed);
+        self.pieces.push(Piece {
+            text,
+            full: trimmed_width + display_width(&text[trimmed.len()..]),
+            trimmed: trimmed_width,
+        });
     }
 
     fn widest(&self) -> usize {
-        self.trimmed.iter().copied().max().unwrap_or(0)
+        self.pieces.iter().map(|p| p.trimmed).max().unwrap_or(0)
     }
 
     /// Greedy wrap at `max` columns: where each line starts (piece indices).
     fn breaks(&self, max: usize) -> Vec<usize> {
         let mut starts = vec![0];
         let mut cur = 0; // width of the current line with its trailing spaces
-        for i in 0..self.pieces.len() {
-            if i == *starts.last().unwrap_or(&0) || cur + self.trimmed[i] <= max {
-                cur += self.full[i];
+        for (i, p) in self.pieces.iter().enumerate() {
+            if i == *starts.last().unwrap_or(&0) || cur + p.trimmed <= max {
+                cur += p.full;
             } else {
                 starts.push(i);
-                cur = self.full[i];
+                cur = p.full;
             }
         }
         starts
@@ -281,32 +330,24 @@ impl<'a> Measured<'a> {
 
     /// How many lines a greedy wrap at `max` makes.
     fn count(&self, max: usize) -> usize {
-        let mut lines = 1;
-        let mut cur = 0;
-        let mut first = true;
-        for i in 0..self.pieces.len() {
-            if first || cur + self.trimmed[i] <= max {
-                cur += self.full[i];
-            } else {
-                lines += 1;
-                cur = self.full[i];
-            }
-            first = false;
-        }
-        lines
+        greedy_count(self.pieces.iter().map(|p| (p.full, p.trimmed)), max)
     }
 
     fn lines(&self, max: usize) -> Vec<String> {
         let starts = self.breaks(max);
-        let mut out: Vec<String> = starts
-            .iter()
-            .enumerate()
-            .map(|(k, &a)| {
-                let b = starts.get(k + 1).copied().unwrap_or(self.pieces.len());
-                self.pieces[a..b].concat().trim_end().to_string()
-            })
-            .collect();
-        out.retain(|l| !l.trim().is_empty());
+        let mut out: Vec<String> = Vec::with_capacity(starts.len());
+        for (k, &a) in starts.iter().enumerate() {
+            let b = starts.get(k + 1).copied().unwrap_or(self.pieces.len());
+            let mut line =
+                String::with_capacity(self.pieces[a..b].iter().map(|p| p.text.len()).sum());
+            for p in &self.pieces[a..b] {
+                line.push_str(p.text);
+            }
+            line.truncate(line.trim_end().len());
+            if !line.trim().is_empty() {
+                out.push(line);
+            }
+        }
         if out.is_empty() {
             out.push(String::new());
         }
@@ -328,6 +369,24 @@ impl<'a> Measured<'a> {
     }
 }
 
+/// How many lines a greedy wrap at `max` makes of pieces measured (with trailing spaces,
+/// without).
+fn greedy_count(pieces: impl Iterator<Item = (usize, usize)>, max: usize) -> usize {
+    let mut lines = 1;
+    let mut cur = 0;
+    let mut first = true;
+    for (full, trimmed) in pieces {
+        if first || cur + trimmed <= max {
+            cur += full;
+        } else {
+            lines += 1;
+            cur = full;
+        }
+        first = false;
+    }
+    lines
+}
+
 /// Wrap one line to `max` columns at code-friendly points, as evenly as the line count
 /// allows (no one-word orphan on the last line). A piece wider than `max` stays whole on
 /// its own line (the caller measures the result).
@@ -335,21 +394,109 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    let m = Measured::within(s, max);
+    balanced(&Measured::within(s, max), max)
+}
+
+/// The greedy wrap's line count kept, at the narrowest width that keeps it: lines as even
+/// as they can be.
+fn balanced(m: &Measured, max: usize) -> Vec<String> {
     let n = m.count(max);
     if n < 2 {
         return m.lines(max);
     }
-    // The narrowest width that keeps the same number of lines balances them.
     m.lines(m.narrowest(n, m.widest(), max))
 }
 
-/// How many lines `wrap(s, max)` makes (without building them).
-pub fn wrap_count(s: &str, max: usize) -> usize {
-    if display_width(s) <= max {
-        1
-    } else {
-        Measured::within(s, max).count(max)
+/// A line cut at its spaces and measured once, to wrap it at many widths (a layout that
+/// searches its width wraps the same labels again and again): the same lines as [`wrap`]
+/// and [`wrap_count`], without cutting and measuring the line each time.
+#[derive(Debug, Clone)]
+pub struct Words {
+    /// byte range, width with trailing spaces, width without
+    pieces: Vec<(usize, usize, usize, usize)>,
+    /// the whole line's width
+    width: usize,
+    /// the widest word's width: at `max` from here up, [`wrap`] cuts at spaces only
+    widest: usize,
+}
+
+impl Words {
+    pub fn new(s: &str) -> Self {
+        let mut pieces = Vec::new();
+        let base = s.as_ptr() as usize;
+        code_pieces(s, |c| c == ' ', &mut |p: &str| {
+            let start = p.as_ptr() as usize - base;
+            let trimmed = display_width(p.trim_end());
+            let full = trimmed + display_width(&p[p.trim_end().len()..]);
+            pieces.push((start, start + p.len(), full, trimmed));
+        });
+        Words {
+            widest: pieces.iter().map(|p| p.3).max().unwrap_or(0),
+            width: display_width(s),
+            pieces,
+        }
+    }
+
+    /// The pieces [`wrap`] cuts `s` (the line these words were made from) into at `max`.
+    fn measured<'a>(&self, s: &'a str, max: usize) -> Measured<'a> {
+        if self.widest > max {
+            return Measured::within(s, max);
+        }
+        Measured {
+            pieces: self
+                .pieces
+                .iter()
+                .map(|&(a, b, full, trimmed)| Piece {
+                    text: &s[a..b],
+                    full,
+                    trimmed,
+                })
+                .collect(),
+        }
+    }
+
+    /// The narrowest width whose wrap is the same as at `max`: a wrap keeps the line count of `max` at the narrowest width
+    /// that has it, so every width with that count wraps alike. A cache keyed by it wraps
+    /// once for them all.
+    pub fn same_as(&self, max: usize) -> usize {
+        if self.width <= max {
+            return self.width;
+        }
+        if self.widest > max {
+            return max;
+        }
+        let count = |w: usize| greedy_count(self.pieces.iter().map(|p| (p.2, p.3)), w);
+        let n = count(max);
+        if n < 2 {
+            return max;
+        }
+        let (mut lo, mut hi) = (self.widest, max);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if count(mid) <= n {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
+    /// `wrap(s, max)`, `s` being the line these words were made from.
+    pub fn wrap(&self, s: &str, max: usize) -> Vec<String> {
+        if self.width <= max {
+            return vec![s.to_string()];
+        }
+        balanced(&self.measured(s, max), max)
+    }
+
+    /// `wrap_count(s, max)`, `s` being the line these words were made from.
+    pub fn count(&self, s: &str, max: usize) -> usize {
+        if self.width <= max {
+            1
+        } else {
+            self.measured(s, max).count(max)
+        }
     }
 }
 
@@ -499,7 +646,8 @@ mod tests {
             wrap("GET /repos/o/r/issues/42/comments", 20),
             vec!["GET /repos/o/r/", "issues/42/comments"]
         );
-        assert_eq!(wrap_count("call upload_file(path)", 18), 2);
+        let call = "call upload_file(path)";
+        assert_eq!(Words::new(call).count(call, 18), 2);
         // a dotted name only when it is wider than the line on its own
         assert_eq!(
             wrap("enqueue(pull_request.synchronize, pr=42)", 16),
@@ -508,6 +656,53 @@ mod tests {
         assert_eq!(
             wrap("read app.toml now", 9),
             vec!["read", "app.toml", "now"]
+        );
+    }
+
+    /// A line wrapped from its words measured once wraps as `wrap` does at every width,
+    /// also at the narrowest width that wraps alike.
+    #[test]
+    fn words_wrap_as_wrap_does() {
+        for s in [
+            "POST /login/oauth/access_token grant_type=device_code",
+            "enqueue(pull_request.synchronize, pr=42) then ack",
+            "set_password(\"quizz\", \"github.com\", token)",
+            "the user types WDJB-MJHT and approves the quizz app",
+            "access_token gho_… with scope repo",
+            "日本語 の ラベル は 幅 が 二 倍",
+        ] {
+            let words = Words::new(s);
+            for max in 1..=60 {
+                assert_eq!(words.wrap(s, max), wrap(s, max), "{s:?} at {max}");
+                assert_eq!(
+                    words.count(s, max),
+                    wrap(s, max).len().max(1),
+                    "{s:?} at {max}"
+                );
+                let same = words.same_as(max);
+                assert_eq!(wrap(s, same), wrap(s, max), "{s:?} at {max} and {same}");
+            }
+        }
+    }
+
+    /// A host or an address wider than the line breaks only after the `:` that ends it.
+    #[test]
+    fn host_names_and_addresses_stay_whole() {
+        assert_eq!(
+            wrap("git@github.com:octo/quizz.git", 16),
+            vec!["git@github.com:", "octo/quizz.git"]
+        );
+        assert_eq!(
+            wrap("ops@hooks.example.org", 10),
+            vec!["ops@hooks.example.org"]
+        );
+        assert_eq!(
+            wrap("see api.github.com", 10),
+            vec!["see", "api.github.com"]
+        );
+        assert_eq!(
+            wrap("body.content[0].text", 12),
+            vec!["body.", "content[0].", "text"]
         );
     }
 

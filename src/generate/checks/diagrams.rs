@@ -171,7 +171,8 @@ mod tests {
 
     #[test]
     fn an_option_too_wide_is_named_with_why() {
-        let wide = "sequenceDiagram\n    participant Client\n    participant LoadBalancer\n    participant ApplicationServer\n    participant DatabasePrimary\n    participant DatabaseReplica\n    Client->>LoadBalancer: request\n    LoadBalancer->>ApplicationServer: forward\n    ApplicationServer->>DatabasePrimary: write\n    DatabasePrimary->>DatabaseReplica: replicate";
+        // eight long names: too wide even with the boxes in two rows
+        let wide = "sequenceDiagram\n    participant Client\n    participant LoadBalancer\n    participant ApplicationServer\n    participant DatabasePrimary\n    participant DatabaseReplica\n    participant CacheCluster\n    participant MetricsCollector\n    participant AuditLogWriter\n    Client->>LoadBalancer: request\n    LoadBalancer->>ApplicationServer: forward\n    ApplicationServer->>DatabasePrimary: write\n    DatabasePrimary->>DatabaseReplica: replicate\n    DatabaseReplica->>CacheCluster: invalidate\n    CacheCluster->>MetricsCollector: count\n    MetricsCollector->>AuditLogWriter: record";
         let f = texts(&question([A, B, wide, D]));
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].starts_with("question q6, option C: not drawn as a picture at 75 columns: too wide (it would be listed one row per message)"), "{f:?}");

@@ -2,16 +2,16 @@
 //! over its own arrow needs room across the arrow's whole span, not in one gap — so labels
 //! never touch a lifeline's neighbour or another label.
 
-use crate::sequence::model::NotePos;
+use crate::sequence::model::{Group, NotePos, PerParticipant};
 use crate::sequence::prepare::{Item, Prepared};
 use crate::text::{display_width, max_width};
 
 /// Where each lifeline goes, in absolute columns, and where each frame's sides go.
 #[derive(Debug, Clone)]
 pub struct Columns {
-    pub x: Vec<usize>,
+    pub x: PerParticipant<usize>,
     /// left/right half-widths of participant boxes
-    pub half: Vec<(usize, usize)>,
+    pub half: PerParticipant<(usize, usize)>,
     /// per block (in opening order): its depth (1 = outermost) and its right side's column
     pub frames: Vec<(usize, usize)>,
     pub width: usize,
@@ -29,7 +29,8 @@ fn box_width(name: &[String], tight: bool) -> usize {
     max_width(name) + if tight { 2 } else { 4 }
 }
 
-/// `x[b] - x[a] >= d` for lifelines a < b.
+/// `x[b] - x[a] >= d` for lifelines a < b (by their place, left to right: the gaps between
+/// lifelines are counted by place too).
 type Span = (usize, usize, usize);
 
 /// Lifeline spacing needs: minimum gaps between neighbours, spans, and room at both ends.
@@ -53,12 +54,24 @@ impl Needs {
     }
 }
 
-fn box_needs(p: &Prepared, half: &[(usize, usize)]) -> Needs {
+/// True when lifeline `i` (by place) is the first or last of a `box` group.
+fn in_group_edge(groups: &[Group], i: usize) -> bool {
+    groups
+        .iter()
+        .any(|g| g.first.index() == i || g.last.index() == i)
+}
+
+fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
     let n = half.len();
-    let in_group_edge = |i: usize| p.groups.iter().any(|g| g.1 == i || g.2 == i);
+    let in_group_edge = |i: usize| in_group_edge(p.groups, i);
+    let half = half.as_slice();
     let sep = (0..n.saturating_sub(1))
         .map(|i| {
-            let s = half[i].1 + half[i + 1].0 + 2;
+            let s = if p.staggered {
+                staggered_sep(half, i)
+            } else {
+                half[i].1 + half[i + 1].0 + 2
+            };
             if in_group_edge(i) || in_group_edge(i + 1) {
                 s + 2
             } else {
@@ -73,41 +86,61 @@ fn box_needs(p: &Prepared, half: &[(usize, usize)]) -> Needs {
         right: half.last().map_or(0, |h| h.1) + usize::from(n > 0 && in_group_edge(n - 1)),
         tail_notes: Vec::new(),
     };
-    for g in &p.groups {
-        let need = display_width(&g.0) + 6;
-        let have = half[g.1].0 + half[g.2].1 + 3;
+    if p.staggered {
+        // boxes in the same row, a space between them
+        for i in 0..n.saturating_sub(2) {
+            needs.spans.push((i, i + 2, half[i].1 + half[i + 2].0 + 2));
+        }
+    }
+    for g in p.groups {
+        let (first, last) = (g.first.index(), g.last.index());
+        let need = display_width(&g.label) + 6;
+        let have = half[first].0 + half[last].1 + 3;
         if need <= have {
             continue;
         }
-        if g.1 == g.2 {
+        if first == last {
             // One participant: the label must fit over its box; widen the space around.
             let extra = need - have;
-            let w = half[g.1].1 + half.get(g.1 + 1).map_or(0, |h| h.0) + 4 + extra;
-            needs.gap(g.1, w, half[g.1].1 + 1 + extra);
+            let w = half[first].1 + half.get(first + 1).map_or(0, |h| h.0) + 4 + extra;
+            needs.gap(first, w, half[first].1 + 1 + extra);
         } else {
             needs
                 .spans
-                .push((g.1, g.2, need - half[g.1].0 - half[g.2].1 - 2));
+                .push((first, last, need - half[first].0 - half[last].1 - 2));
         }
     }
     needs
 }
 
+/// Staggered boxes: the second, fourth, ... box (by place from 0: the odd ones) goes in
+/// the lower row.
+pub fn lower_row(place: usize) -> bool {
+    !place.is_multiple_of(2)
+}
+
+/// Staggered boxes: between lifelines `i` and `i + 1`, the lower box keeps a space off its
+/// neighbour's lifeline, which runs down past it.
+fn staggered_sep(half: &[(usize, usize)], i: usize) -> usize {
+    if lower_row(i) {
+        half[i].1 + 2
+    } else {
+        half[i + 1].0 + 2
+    }
+}
+
 /// Half-widths of every participant box.
-fn halves(p: &Prepared) -> Vec<(usize, usize)> {
-    p.names
-        .iter()
-        .map(|name| {
-            let w = box_width(name, p.tight);
-            let l = (w - 1) / 2;
-            (l, w - 1 - l)
-        })
-        .collect()
+fn halves(p: &Prepared) -> PerParticipant<(usize, usize)> {
+    p.names.map(|name| {
+        let w = box_width(name, p.tight);
+        let l = (w - 1) / 2;
+        (l, w - 1 - l)
+    })
 }
 
 /// What the messages, notes and frames of `p` need, with `pad` extra spaces around every
 /// label.
-fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
+fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Needs {
     let n = p.names.len();
     let mut needs = box_needs(p, half);
     // Frames run below the participant boxes: they only keep clear of the lifelines.
@@ -118,7 +151,7 @@ fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
                 from, to, lines, ..
             } => {
                 let lw = max_width(lines);
-                let (a, b) = ((*from).min(*to), (*from).max(*to));
+                let (a, b) = ((*from).min(*to).index(), (*from).max(*to).index());
                 if a == b {
                     let w = if lw == 0 { 5 } else { lw + 6 + pad };
                     needs.gap(a, w, lw + 5);
@@ -135,18 +168,19 @@ fn needs(p: &Prepared, half: &[(usize, usize)], pad: usize) -> Needs {
                 ..
             } => {
                 let nw = max_width(lines);
+                let (first, last) = (first.index(), last.index());
                 match pos {
-                    NotePos::Right => needs.gap(*first, nw + 7 + pad, nw + 5),
-                    NotePos::Left if *first == 0 => needs.left = needs.left.max(nw + 5),
+                    NotePos::Right => needs.gap(first, nw + 7 + pad, nw + 5),
+                    NotePos::Left if first == 0 => needs.left = needs.left.max(nw + 5),
                     NotePos::Left => needs.sep[first - 1] = needs.sep[first - 1].max(nw + 7 + pad),
                     NotePos::Over => {
-                        if *first == 0 {
+                        if first == 0 {
                             needs.left = needs.left.max(2);
                         }
                         if last + 1 < n {
-                            needs.spans.push((*first, last + 1, nw + 3 + pad));
+                            needs.spans.push((first, last + 1, nw + 3 + pad));
                         } else {
-                            needs.tail_notes.push((*first, nw));
+                            needs.tail_notes.push((first, nw));
                         }
                     }
                 }
@@ -195,7 +229,12 @@ fn place(mut needs: Needs, n: usize) -> (Vec<usize>, usize) {
 }
 
 /// The columns of `p` on lifelines `x`, its content ending at `right`.
-fn finish(p: &Prepared, x: Vec<usize>, half: Vec<(usize, usize)>, right: usize) -> Columns {
+fn finish(
+    p: &Prepared,
+    x: PerParticipant<usize>,
+    half: PerParticipant<(usize, usize)>,
+    right: usize,
+) -> Columns {
     let frames = frame_sides(p, &x);
     let width = frames
         .iter()
@@ -232,9 +271,10 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
         all.right = all.right.max(more.right);
     }
     let (x, right) = place(all, n);
+    let x: PerParticipant<usize> = x.into_iter().collect();
     let mut half = half;
     if first.tight {
-        pad_where_room(&mut half, &x, right, &first.groups);
+        half = pad_where_room(&half, &x, right, first.groups);
     }
     ps.iter()
         .map(|p| finish(p, x.clone(), half.clone(), right))
@@ -245,12 +285,13 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
 /// lifelines leave room: a space stays between neighbouring boxes, and a box at the edge
 /// of a `box` group keeps the group's sides clear.
 fn pad_where_room(
-    half: &mut [(usize, usize)],
-    x: &[usize],
+    half: &PerParticipant<(usize, usize)>,
+    x: &PerParticipant<usize>,
     right: usize,
-    groups: &[(String, usize, usize)],
-) {
-    let in_group_edge = |i: usize| groups.iter().any(|g| g.1 == i || g.2 == i);
+    groups: &[Group],
+) -> PerParticipant<(usize, usize)> {
+    let mut half = half.as_slice().to_vec();
+    let x = x.as_slice();
     for i in 0..half.len() {
         let (l, r) = half[i];
         let left_ok = match i.checked_sub(1) {
@@ -262,14 +303,15 @@ fn pad_where_room(
             Some(&next) => x[i] + r + 1 + 2 <= next - half[i + 1].0,
             None => x[i] + r < right,
         };
-        if left_ok && right_ok && !in_group_edge(i) {
+        if left_ok && right_ok && !in_group_edge(groups, i) {
             half[i] = (l + 1, r + 1);
         }
     }
+    half.into_iter().collect()
 }
 
 /// The rightmost column an item draws on.
-fn item_right(item: &Item, x: &[usize]) -> usize {
+fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
     match item {
         Item::Message {
             from, to, lines, ..
@@ -300,9 +342,10 @@ fn item_right(item: &Item, x: &[usize]) -> usize {
                 NotePos::Over => (x[*first] + nw + 1).max(x[*last] + 2),
             }
         }
-        Item::Open { lines, .. } | Item::Divider { lines, .. } => {
-            x.first().map_or(0, |x0| x0 + 2 + max_width(lines) + 1)
-        }
+        Item::Open { lines, .. } | Item::Divider { lines, .. } => x
+            .as_slice()
+            .first()
+            .map_or(0, |x0| x0 + 2 + max_width(lines) + 1),
         _ => 0,
     }
 }
@@ -310,8 +353,8 @@ fn item_right(item: &Item, x: &[usize]) -> usize {
 /// Each frame's right side: clear of the last lifeline and of everything inside the frame
 /// (a wide note after a loop does not stretch the loop), two columns outside any frame
 /// nested in it.
-fn frame_sides(p: &Prepared, x: &[usize]) -> Vec<(usize, usize)> {
-    let base = x.last().map_or(0, |l| l + 1);
+fn frame_sides(p: &Prepared, x: &PerParticipant<usize>) -> Vec<(usize, usize)> {
+    let base = x.as_slice().last().map_or(0, |l| l + 1);
     // (depth, content right) of the frames still open, innermost last
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut out: Vec<(usize, usize)> = Vec::new();

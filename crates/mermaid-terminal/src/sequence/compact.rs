@@ -3,7 +3,7 @@
 
 use crate::RenderOptions;
 use crate::glyphs::{Dir4, Glyphs, Head, LineKind};
-use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
+use crate::sequence::model::{Arrow, Diagram, Event, NotePos, PerParticipant};
 use crate::sequence::prepare::{block_text, message_text};
 use crate::style::{Line, Style};
 use crate::text::{display_width, pad_right, wrap_hard};
@@ -138,7 +138,7 @@ pub fn legend(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
 
 /// Participant ids as the rows show them: ids too long for a row get a short stand-in
 /// (`P3`), explained with the aliases.
-fn short_ids(d: &Diagram, width: usize) -> Vec<String> {
+fn short_ids(d: &Diagram, width: usize) -> PerParticipant<String> {
     let long = |id: &str| display_width(id) > (width / 4).max(6);
     d.participants
         .iter()
@@ -154,7 +154,7 @@ fn short_ids(d: &Diagram, width: usize) -> Vec<String> {
 }
 
 /// Aliases (`IT = _invoke_tool`) and boxes, before the rows: the reader needs them first.
-fn header(d: &Diagram, ids: &[&str], width: usize) -> Vec<Line> {
+fn header(d: &Diagram, ids: &PerParticipant<&str>, width: usize) -> Vec<Line> {
     let aliases: Vec<String> = d
         .participants
         .iter()
@@ -177,7 +177,7 @@ fn header(d: &Diagram, ids: &[&str], width: usize) -> Vec<Line> {
         }
     }
     for grp in &d.groups {
-        let members: Vec<&str> = ids[grp.first..=grp.last.min(ids.len() - 1)].to_vec();
+        let members = ids.span(grp.first, grp.last);
         let text = format!("box {}: {}", grp.label, members.join(", "));
         push_wrapped(&mut out, Line::default(), &[text], Style::Block, width);
     }
@@ -186,7 +186,7 @@ fn header(d: &Diagram, ids: &[&str], width: usize) -> Vec<Line> {
 
 /// The rows' shared layout: ids, their column width, the indent of open blocks.
 struct Rows<'a> {
-    ids: &'a [&'a str],
+    ids: &'a PerParticipant<&'a str>,
     col: usize,
     width: usize,
     glyphs: Glyphs,
@@ -272,7 +272,7 @@ impl Rows<'_> {
 pub fn render(d: &Diagram, opts: &RenderOptions) -> Vec<Line> {
     let width = opts.width;
     let id_strings = short_ids(d, width);
-    let ids: Vec<&str> = id_strings.iter().map(String::as_str).collect();
+    let ids: PerParticipant<&str> = id_strings.map(String::as_str);
     let marks = d.events.iter().any(|e| {
         matches!(
             e,

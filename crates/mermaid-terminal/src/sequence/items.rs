@@ -4,11 +4,11 @@
 use crate::glyphs::Glyphs;
 use crate::items::{Item, ItemKind};
 use crate::sequence::compact::{arrow_token, end_names};
-use crate::sequence::model::{Diagram, Event, NotePos};
+use crate::sequence::model::{Diagram, Event, NotePos, ParticipantId, PerParticipant};
 use crate::sequence::prepare::{block_text, message_text};
 
 pub fn items(d: &Diagram) -> Vec<Item> {
-    let names: Vec<String> = d.participants.iter().map(|p| p.label.join(" ")).collect();
+    let names: PerParticipant<String> = d.participants.map(|p| p.label.join(" "));
     let glyphs = Glyphs::new(false);
     let mut out: Vec<Item> = names
         .iter()
@@ -30,7 +30,7 @@ pub fn items(d: &Diagram) -> Vec<Item> {
             format!("{} › {text}", blocks.join(" › "))
         }
     };
-    let name = |i: usize| names.get(i).cloned().unwrap_or_default();
+    let name = |i: ParticipantId| names.get(i).cloned().unwrap_or_default();
     for e in &d.events {
         let (kind, text, involves, label) = match e {
             Event::Message {

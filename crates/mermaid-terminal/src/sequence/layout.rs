@@ -3,10 +3,10 @@
 use crate::RenderOptions;
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
-use crate::sequence::columns::{Columns, shared_columns};
+use crate::sequence::columns::{Columns, lower_row, shared_columns};
 use crate::sequence::compact;
-use crate::sequence::model::{Arrow, Diagram, NotePos};
-use crate::sequence::prepare::{Item, Names, Prepared, prepare, widest_label, wrap_floors};
+use crate::sequence::model::{Arrow, Diagram, NotePos, ParticipantId, PerParticipant};
+use crate::sequence::prepare::{Item, Labels, Names, Prepared, prepare, widest_label, wrap_floors};
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width, wrap_all};
 
@@ -14,7 +14,8 @@ use crate::text::{display_width, max_width, wrap_all};
 const MIN_WRAP: usize = 8;
 
 /// Try the lifeline drawing: natural gaps, tight gaps, participant names wrapped in their
-/// boxes, then labels wrapped at decreasing widths; `None` when nothing fits.
+/// boxes, then labels wrapped at decreasing widths, last the boxes in two rows; `None`
+/// when nothing fits.
 pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
     render_fitted_all(std::slice::from_ref(d), opts)?.pop()
 }
@@ -24,9 +25,10 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
 /// fit the width.
 pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
-    let whole: Vec<Prepared> = ds
+    let labels: Vec<Labels> = ds.iter().map(Labels::new).collect();
+    let whole: Vec<Prepared> = labels
         .iter()
-        .map(|d| prepare(d, usize::MAX, Names::Whole, &[]))
+        .map(|l| prepare(l, usize::MAX, Names::Whole, &[]))
         .collect();
     for pad in [2, 0] {
         let cols = shared_columns(&whole, pad);
@@ -37,16 +39,16 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         }
     }
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
-    let floors: Vec<Vec<usize>> = ds.iter().map(|d| wrap_floors(d, MIN_WRAP)).collect();
+    let floors: Vec<Vec<usize>> = labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect();
     let widest = whole.iter().map(widest_label).max().unwrap_or(0);
     let stages = |names: Names| {
         let mut found: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
         // (whole names with unwrapped labels were tried above)
-        let unwrapped = stage(ds, &floors, usize::MAX, names);
+        let unwrapped = stage(&labels, &floors, usize::MAX, names);
         if names != Names::Whole && fits(&unwrapped.1) {
             found.push(unwrapped);
         }
-        found.extend(widest_wrap(ds, &floors, widest, names, opts.width));
+        found.extend(widest_wrap(&labels, &floors, widest, names, opts.width));
         found
     };
     let mut candidates = stages(Names::Whole);
@@ -58,10 +60,24 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
     {
         return Some(lines);
     }
-    // Boxes that hug their names, only when padded ones leave no room.
-    stages(Names::Tight)
-        .iter()
-        .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+    // Boxes that hug their names, only when padded ones leave no room; then boxes in two
+    // rows, when side by side they do not fit.
+    let mut last_resorts = vec![Names::Tight];
+    if ds.iter().all(can_stagger) {
+        last_resorts.extend([Names::Staggered, Names::TightStaggered]);
+    }
+    last_resorts.into_iter().find_map(|names| {
+        stages(names)
+            .iter()
+            .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
+    })
+}
+
+/// Boxes may go in two rows when no `box` group frames them (its frame would cross the
+/// lower row) and none is created later (its box is drawn where it is created), with at
+/// least three participants (two fit side by side wherever the listing does not win).
+fn can_stagger(d: &Diagram) -> bool {
+    d.groups.is_empty() && d.participants.len() >= 3 && d.participants.iter().all(|p| !p.created)
 }
 
 /// Every diagram drawn, or `None` if any would overlap or overflow.
@@ -80,16 +96,16 @@ fn draw_all(
 
 /// The diagrams with labels wrapped at `max` (each no narrower than its floor), on shared
 /// columns.
-fn stage(
-    ds: &[Diagram],
+fn stage<'a>(
+    labels: &'a [Labels<'a>],
     floors: &[Vec<usize>],
     max: usize,
     names: Names,
-) -> (Vec<Prepared>, Vec<Columns>) {
-    let ps: Vec<Prepared> = ds
+) -> (Vec<Prepared<'a>>, Vec<Columns>) {
+    let ps: Vec<Prepared> = labels
         .iter()
         .zip(floors)
-        .map(|(d, f)| prepare(d, max, names, f))
+        .map(|(l, f)| prepare(l, max, names, f))
         .collect();
     let cols = shared_columns(&ps, 0);
     (ps, cols)
@@ -97,18 +113,18 @@ fn stage(
 
 /// Wider label wraps need more columns but fewer rows: the widest wrap from `MIN_WRAP` up
 /// that fits `width`, if even `MIN_WRAP` fits.
-fn widest_wrap(
-    ds: &[Diagram],
+fn widest_wrap<'a>(
+    labels: &'a [Labels<'a>],
     floors: &[Vec<usize>],
     widest: usize,
     names: Names,
     width: usize,
-) -> Option<(Vec<Prepared>, Vec<Columns>)> {
+) -> Option<(Vec<Prepared<'a>>, Vec<Columns>)> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= width);
     if widest <= MIN_WRAP {
         return None;
     }
-    let narrowest = stage(ds, floors, MIN_WRAP, names);
+    let narrowest = stage(labels, floors, MIN_WRAP, names);
     if !fits(&narrowest.1) {
         return None;
     }
@@ -116,7 +132,7 @@ fn widest_wrap(
     let (mut lo, mut hi) = (MIN_WRAP + 1, widest - 1);
     while lo <= hi {
         let mid = lo + (hi - lo) / 2;
-        let (ps, cols) = stage(ds, floors, mid, names);
+        let (ps, cols) = stage(labels, floors, mid, names);
         if fits(&cols) {
             best = (ps, cols);
             lo = mid + 1;
@@ -129,7 +145,8 @@ fn widest_wrap(
 
 /// Rows the drawing of `p` takes (near enough to compare stages).
 fn height(p: &Prepared) -> usize {
-    let header = p.names.iter().map(Vec::len).max().unwrap_or(1) + 2;
+    let header =
+        (p.names.iter().map(Vec::len).max().unwrap_or(1) + 2) * if p.staggered { 2 } else { 1 };
     header
         + p.items
             .iter()
@@ -145,8 +162,8 @@ fn height(p: &Prepared) -> usize {
 
 /// One message as the drawer needs it.
 struct Msg<'a> {
-    from: usize,
-    to: usize,
+    from: ParticipantId,
+    to: ParticipantId,
     arrow: Arrow,
     lines: &'a [String],
     text: &'a [String],
@@ -155,14 +172,14 @@ struct Msg<'a> {
 }
 
 struct Drawer<'a> {
-    p: &'a Prepared,
+    p: &'a Prepared<'a>,
     c: &'a Columns,
     g: Glyphs,
     canvas: Canvas,
     row: usize,
-    alive: Vec<bool>,
-    active: Vec<usize>,
-    pending_destroy: Vec<bool>,
+    alive: PerParticipant<bool>,
+    active: PerParticipant<usize>,
+    pending_destroy: PerParticipant<bool>,
     /// open frames: (first row, index into `Columns::frames`)
     frames: Vec<(usize, usize)>,
     /// frames opened so far
@@ -172,7 +189,6 @@ struct Drawer<'a> {
 
 /// Draw the prepared diagram; `None` if anything would overlap or overflow.
 fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
-    let n = p.names.len();
     let mut dr = Drawer {
         p,
         c,
@@ -180,9 +196,9 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         // rows as wide as the columns from the start: grown cell by cell they reallocate
         canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), 0, c.width),
         row: 0,
-        alive: p.created.iter().map(|c| !c).collect(),
-        active: vec![0; n],
-        pending_destroy: vec![false; n],
+        alive: p.created.map(|c| !c),
+        active: p.created.map(|_| 0),
+        pending_destroy: p.created.map(|_| false),
         frames: Vec::new(),
         opened: 0,
         collision: false,
@@ -191,7 +207,7 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
     for item in &p.items {
         dr.item(item);
     }
-    for i in 0..n {
+    for i in p.names.ids() {
         if dr.pending_destroy[i] {
             dr.destroy(i);
         }
@@ -201,7 +217,7 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
     }
     let mut lines = dr.canvas.into_lines();
     if let Some(title) = &p.title {
-        lines.insert(0, Line::styled(title.clone(), Style::Label));
+        lines.insert(0, Line::styled(*title, Style::Label));
     }
     // Kinds that differ by one glyph (▶/▷, ─/┄) are named under the drawing.
     lines.extend(compact::legend(d, opts));
@@ -216,7 +232,7 @@ impl Drawer<'_> {
     fn rows(&mut self, k: usize) -> usize {
         let start = self.row;
         for r in start..start + k {
-            for i in 0..self.c.x.len() {
+            for i in self.c.x.ids() {
                 if self.alive[i] {
                     let kind = if self.active[i] > 0 {
                         LineKind::Thick
@@ -245,20 +261,25 @@ impl Drawer<'_> {
     /// skips a participant), noting any other overlap.
     fn label_over(&mut self, row: usize, col: usize, text: &str) {
         let w = display_width(text);
-        let free = (col..col + w).all(|c| self.c.x.contains(&c) || self.canvas.is_empty(row, c));
+        let free = (col..col + w).all(|c| self.on_lifeline(c) || self.canvas.is_empty(row, c));
         if !free {
             self.collision = true;
         }
         self.canvas.text(row, col, text, Style::Label);
     }
 
+    /// True when column `c` is a lifeline's.
+    fn on_lifeline(&self, c: usize) -> bool {
+        self.c.x.as_slice().contains(&c)
+    }
+
     fn header(&mut self) {
-        let n = self.p.names.len();
         if !self.p.groups.is_empty() {
             let r = self.rows(1);
-            for (label, a, b) in &self.p.groups {
-                let l = self.c.x[*a] - self.c.half[*a].0 - 1;
-                let rr = self.c.x[*b] + self.c.half[*b].1 + 1;
+            for g in self.p.groups {
+                let (a, b, label) = (g.first, g.last, &g.label);
+                let l = self.c.x[a] - self.c.half[a].0 - 1;
+                let rr = self.c.x[b] + self.c.half[b].1 + 1;
                 self.canvas.hline(r, l, rr, LineKind::Solid, Style::Block);
                 self.canvas.join(r, l, DOWN, LineKind::Solid, Style::Block);
                 self.canvas.join(r, rr, DOWN, LineKind::Solid, Style::Block);
@@ -274,23 +295,33 @@ impl Drawer<'_> {
         let h = self
             .p
             .names
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !self.p.created[*i])
-            .map(|(_, l)| l.len())
+            .ids()
+            .filter(|&i| !self.p.created[i])
+            .map(|i| self.p.names[i].len())
             .max()
             .unwrap_or(1)
             + 2;
         let top = self.row;
-        for i in 0..n {
+        for i in self.p.names.ids() {
             if !self.p.created[i] {
-                self.participant_box(i, top, h);
+                let lower = self.p.staggered && lower_row(i.index());
+                self.participant_box(i, if lower { top + h } else { top }, h);
             }
         }
         self.row = top + h;
+        if self.p.staggered {
+            // the upper boxes' lifelines run down past the lower row
+            for r in top + h..top + 2 * h {
+                for i in self.c.x.ids().filter(|i| !lower_row(i.index())) {
+                    self.canvas
+                        .join(r, self.c.x[i], UP | DOWN, LineKind::Solid, Style::Border);
+                }
+            }
+            self.row += h;
+        }
     }
 
-    fn participant_box(&mut self, i: usize, top: usize, h: usize) {
+    fn participant_box(&mut self, i: ParticipantId, top: usize, h: usize) {
         let x = self.c.x[i];
         let (l, r) = self.c.half[i];
         let (c0, c1) = (x - l, x + r);
@@ -390,7 +421,7 @@ impl Drawer<'_> {
     fn frame_rule(&mut self, k: usize, lines: &[String], text: &str, kind: LineKind) -> usize {
         let (depth, rr) = self.c.frames[k];
         let l = Columns::frame_left(depth);
-        let col = self.c.x.first().map_or(l + 2, |x| x + 1);
+        let col = self.c.x.as_slice().first().map_or(l + 2, |x| x + 1);
         // The header runs along the rule, over the lifelines: as wide as the frame allows
         // (its rows below would cover them).
         let rewrapped = rewrap(lines, &[text.to_string()], rr.saturating_sub(col + 4));
@@ -404,7 +435,7 @@ impl Drawer<'_> {
             } else {
                 let w = display_width(line);
                 let free = (col + 1..col + 1 + w)
-                    .all(|c| self.c.x.contains(&c) || self.canvas.is_empty(r + k, c));
+                    .all(|c| self.on_lifeline(c) || self.canvas.is_empty(r + k, c));
                 self.collision |= !free;
                 self.canvas.text(r + k, col + 1, line, Style::Block);
             }
@@ -412,7 +443,7 @@ impl Drawer<'_> {
         r
     }
 
-    fn destroy(&mut self, i: usize) {
+    fn destroy(&mut self, i: ParticipantId) {
         self.pending_destroy[i] = false;
         let r = self.rows(1);
         let mark = if self.g.ascii { 'X' } else { '╳' };
@@ -558,7 +589,7 @@ impl Drawer<'_> {
     fn note(
         &mut self,
         pos: NotePos,
-        (first, last): (usize, usize),
+        (first, last): (ParticipantId, ParticipantId),
         lines: &[String],
         text: &[String],
     ) {

@@ -2,7 +2,9 @@
 //! never silently dropped.
 
 use crate::glyphs::{Head, LineKind};
-use crate::sequence::model::{Arrow, BlockKind, Diagram, Event, Group, NotePos, Participant};
+use crate::sequence::model::{
+    Arrow, BlockKind, Diagram, Event, Group, NotePos, Participant, ParticipantId,
+};
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
 /// Arrow tokens, longest first within each family.
@@ -26,9 +28,15 @@ struct Parser {
     d: Diagram,
     /// open blocks; `None` marks a `box`
     stack: Vec<Option<BlockKind>>,
-    open_group: Option<Group>,
+    open_group: Option<OpenBox>,
     number: Option<(usize, usize)>,
-    pending_create: Option<usize>,
+    pending_create: Option<ParticipantId>,
+}
+
+/// A `box` being declared: its label, and its first and last participant so far.
+struct OpenBox {
+    label: String,
+    members: Option<(ParticipantId, ParticipantId)>,
 }
 
 /// Parse the statements after the `sequenceDiagram` header.
@@ -135,24 +143,23 @@ fn strip_color(rest: &str) -> &str {
 }
 
 impl Parser {
-    fn participant(&mut self, id: &str) -> Result<usize, String> {
+    fn participant(&mut self, id: &str) -> Result<ParticipantId, String> {
         let id = clean_name(id);
         if id.is_empty() {
             return Err("missing participant name".into());
         }
-        if let Some(i) = self.d.participants.iter().position(|p| p.id == id) {
+        if let Some(i) = self.d.participants.position(|p| p.id == id) {
             return Ok(i);
         }
-        self.d.participants.push(Participant {
+        Ok(self.d.participants.push(Participant {
             label: label_lines(&id),
             id,
             actor: false,
             created: false,
-        });
-        Ok(self.d.participants.len() - 1)
+        }))
     }
 
-    fn declare(&mut self, rest: &str, actor: bool, created: bool) -> Result<usize, String> {
+    fn declare(&mut self, rest: &str, actor: bool, created: bool) -> Result<ParticipantId, String> {
         let (id, alias) = match rest.split_once(" as ") {
             Some((id, alias)) => (id, Some(alias)),
             None => (rest, None),
@@ -178,14 +185,13 @@ impl Parser {
             self.pending_create = Some(i);
             self.d.events.push(Event::Create(i));
         }
-        if let Some(g) = &mut self.open_group {
-            if g.first == usize::MAX {
-                g.first = i;
-            }
-            if i + 1 != self.d.participants.len() && !(g.first..=g.last.max(g.first)).contains(&i) {
+        if let Some(b) = &mut self.open_group {
+            let (first, last) = b.members.unwrap_or((i, i));
+            let declared_now = i.index() + 1 == self.d.participants.len();
+            if !declared_now && !(first..=last).contains(&i) {
                 return Err("box around an already declared participant".into());
             }
-            g.last = i;
+            b.members = Some((first, i));
         }
         Ok(i)
     }
@@ -270,10 +276,9 @@ impl Parser {
                     return Some(Err("`box` inside another block".into()));
                 }
                 let label = collapse_spaces(&sanitize(strip_color(rest)));
-                self.open_group = Some(Group {
+                self.open_group = Some(OpenBox {
                     label,
-                    first: usize::MAX,
-                    last: 0,
+                    members: None,
                 });
                 self.stack.push(None);
                 return Some(Ok(()));
@@ -281,8 +286,12 @@ impl Parser {
             "end" if rest.is_empty() => {
                 return Some(match self.stack.pop() {
                     Some(None) => {
-                        if let Some(g) = self.open_group.take().filter(|g| g.first != usize::MAX) {
-                            self.d.groups.push(g);
+                        if let Some(OpenBox {
+                            label,
+                            members: Some((first, last)),
+                        }) = self.open_group.take()
+                        {
+                            self.d.groups.push(Group { label, first, last });
                         }
                         Ok(())
                     }
@@ -465,14 +474,51 @@ mod tests {
         let d = parse("participant IT as _invoke_tool\nIT->>DA: go\nDA--xIT: no\nDA-)IT: async")
             .unwrap_or_default();
         assert_eq!(d.participants.len(), 2);
-        assert_eq!(d.participants[0].label, vec!["_invoke_tool"]);
+        assert_eq!(
+            d.participants[ParticipantId::new(0)].label,
+            vec!["_invoke_tool"]
+        );
         assert_eq!(d.events.len(), 3);
     }
 
     #[test]
     fn dashed_names() {
         let d = parse("Alice-in-Wonderland->Bob: hi").unwrap_or_default();
-        assert_eq!(d.participants[0].id, "Alice-in-Wonderland");
+        assert_eq!(
+            d.participants[ParticipantId::new(0)].id,
+            "Alice-in-Wonderland"
+        );
+    }
+
+    /// Messages, notes and boxes name participants by id, in the order they are declared.
+    #[test]
+    fn ends_and_boxes_are_participant_ids() {
+        let d = parse(
+            "box Quiz side\nparticipant T as TUI\nparticipant G as generator\nend\n\
+             participant API as GitHub API\nT->>API: GET /pulls/42\nNote over G,API: cached",
+        )
+        .unwrap_or_default();
+        let id = |name: &str| d.participants.position(|p| p.id == name);
+        assert_eq!(
+            d.participants
+                .ids()
+                .map(ParticipantId::index)
+                .collect::<Vec<_>>(),
+            [0, 1, 2]
+        );
+        assert_eq!(
+            (d.groups[0].first, d.groups[0].last),
+            (ParticipantId::new(0), ParticipantId::new(1))
+        );
+        assert!(matches!(d.events[0], Event::Message { from, to, .. }
+            if Some(from) == id("T") && Some(to) == id("API")));
+        assert!(matches!(d.events[1], Event::Note { first, last, .. }
+            if Some(first) == id("G") && Some(last) == id("API")));
+        let names = d.participants.map(|p| p.label.join(" "));
+        assert_eq!(
+            names.span(d.groups[0].first, d.groups[0].last),
+            ["TUI", "generator"]
+        );
     }
 
     #[test]

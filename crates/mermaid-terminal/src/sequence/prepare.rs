@@ -1,60 +1,156 @@
 //! Labels wrapped to a maximum width: the input of the lifeline layout.
 
-use crate::sequence::model::{Arrow, Diagram, Event, NotePos};
-use crate::text::{display_width, max_width, wrap, wrap_all, wrap_count, wrap_into};
+use crate::sequence::model::{
+    Arrow, Diagram, Event, Group, NotePos, ParticipantId, PerParticipant,
+};
+use crate::text::{Words, display_width, max_width, wrap_into};
+use std::cell::{Cell, OnceCell, RefCell};
+use std::rc::Rc;
 
 /// Rows a wrapped message or note may add to what its source writes; beyond that the
 /// compact form reads better.
 const GROWTH: usize = 5;
 
 #[derive(Debug, Clone)]
-pub enum Item {
+pub enum Item<'a> {
     Message {
-        from: usize,
-        to: usize,
+        from: ParticipantId,
+        to: ParticipantId,
         arrow: Arrow,
-        lines: Vec<String>,
+        lines: Rc<[String]>,
         /// the label unwrapped, to wrap again to the room its arrow leaves
-        text: Vec<String>,
+        text: &'a [String],
         activate: bool,
         deactivate: bool,
     },
     Note {
         pos: NotePos,
-        first: usize,
-        last: usize,
-        lines: Vec<String>,
+        first: ParticipantId,
+        last: ParticipantId,
+        lines: Rc<[String]>,
         /// the text unwrapped, to wrap again to the width of what a note over spans
-        text: Vec<String>,
+        text: &'a [String],
     },
     /// a frame opens (`depth` counts from 1 = outermost)
     Open {
-        lines: Vec<String>,
+        lines: Rc<[String]>,
         /// the header unwrapped, to wrap again to the frame's width
-        text: String,
+        text: &'a str,
     },
     Divider {
-        lines: Vec<String>,
-        text: String,
+        lines: Rc<[String]>,
+        text: &'a str,
     },
     Close,
-    Activate(usize),
-    Deactivate(usize),
-    Create(usize),
-    Destroy(usize),
+    Activate(ParticipantId),
+    Deactivate(ParticipantId),
+    Create(ParticipantId),
+    Destroy(ParticipantId),
 }
 
 #[derive(Debug, Clone)]
-pub struct Prepared {
-    pub names: Vec<Vec<String>>,
-    pub actors: Vec<bool>,
-    pub created: Vec<bool>,
-    pub items: Vec<Item>,
-    pub groups: Vec<(String, usize, usize)>,
+pub struct Prepared<'a> {
+    pub names: &'a PerParticipant<Vec<String>>,
+    pub actors: &'a PerParticipant<bool>,
+    pub created: &'a PerParticipant<bool>,
+    pub items: Vec<Item<'a>>,
+    pub groups: &'a [Group],
     pub depth: usize,
-    pub title: Option<String>,
+    pub title: Option<&'a str>,
     /// participant boxes hug their names (no space inside the sides)
     pub tight: bool,
+    /// the boxes of odd places (the second, the fourth, ...) a row lower than the others
+    pub staggered: bool,
+}
+
+/// One label's wraps, by the width they were made at.
+type WrapsByWidth = Vec<(usize, Rc<[String]>)>;
+
+/// A diagram's labels, measured once per render: the width search prepares the same
+/// labels at many widths, so each is wrapped at a given width at most once.
+pub struct Labels<'a> {
+    d: &'a Diagram,
+    /// per event: what its label wraps from (a message with its number, a note, a frame
+    /// header as one line; empty for the other events)
+    texts: Vec<Vec<String>>,
+    /// per event: its lines cut at spaces and measured, once
+    words: Vec<Vec<Words>>,
+    /// per event: the width of its widest unwrapped line (wrapping wider changes nothing)
+    widest: Vec<usize>,
+    /// per event: its wraps so far, by width
+    wrapped: RefCell<Vec<WrapsByWidth>>,
+    /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
+    wraps: Cell<usize>,
+    whole_names: PerParticipant<Vec<String>>,
+    narrow_names: OnceCell<PerParticipant<Vec<String>>>,
+    actors: PerParticipant<bool>,
+    created: PerParticipant<bool>,
+}
+
+impl<'a> Labels<'a> {
+    pub fn new(d: &'a Diagram) -> Self {
+        let texts: Vec<Vec<String>> = d
+            .events
+            .iter()
+            .map(|e| match e {
+                Event::Message { label, number, .. } => message_text(label, *number),
+                Event::Note { text, .. } => text.clone(),
+                Event::BlockStart { kind, label } => vec![block_text(kind.keyword(), label)],
+                Event::BlockDivider { keyword, label } => vec![block_text(keyword, label)],
+                _ => Vec::new(),
+            })
+            .collect();
+        Labels {
+            d,
+            words: texts
+                .iter()
+                .map(|t| t.iter().map(|l| Words::new(l)).collect())
+                .collect(),
+            widest: texts.iter().map(|t| max_width(t)).collect(),
+            wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
+            wraps: Cell::new(0),
+            texts,
+            whole_names: d.participants.map(|p| p.label.clone()),
+            narrow_names: OnceCell::new(),
+            actors: d.participants.map(|p| p.actor),
+            created: d.participants.map(|p| p.created),
+        }
+    }
+
+    /// Event `i`'s label wrapped to `max` columns (`wrap_all`), from the cache when it was
+    /// wrapped at that width before.
+    fn wrapped(&self, i: usize, max: usize) -> Rc<[String]> {
+        // every width from the widest line up leaves the label as it is, and a one-line
+        // label wraps alike at every width with the same line count
+        let max = match self.words[i].as_slice() {
+            [words] => words.same_as(max),
+            _ => max.min(self.widest[i]),
+        };
+        let mut cache = self.wrapped.borrow_mut();
+        if let Some((_, lines)) = cache[i].iter().find(|(w, _)| *w == max) {
+            return Rc::clone(lines);
+        }
+        self.wraps.set(self.wraps.get() + 1);
+        let lines: Rc<[String]> = self.texts[i]
+            .iter()
+            .zip(&self.words[i])
+            .flat_map(|(line, words)| words.wrap(line, max))
+            .collect();
+        cache[i].push((max, Rc::clone(&lines)));
+        lines
+    }
+
+    fn names(&self, names: Names) -> &PerParticipant<Vec<String>> {
+        match names {
+            Names::Whole => &self.whole_names,
+            Names::Narrow | Names::Tight | Names::Staggered | Names::TightStaggered => {
+                self.narrow_names.get_or_init(|| {
+                    self.whole_names
+                        .map(|label| label.iter().flat_map(|l| wrap_into(l, 3)).collect())
+                })
+            }
+        }
+    }
 }
 
 /// The label of a message, with its autonumber.
@@ -91,20 +187,39 @@ pub enum Names {
     Whole,
     /// each line wrapped into at most three, as narrow as code-friendly breaks allow
     Narrow,
-    /// wrapped as `Narrow`, in boxes without a space inside their sides: the last resort
-    /// before the listing, for many participants with long names
+    /// wrapped as `Narrow`, in boxes without a space inside their sides: for many
+    /// participants with long names
     Tight,
+    /// wrapped as `Narrow`, every other box a row lower, so that neighbouring boxes may
+    /// share columns: for participants whose boxes do not fit side by side
+    Staggered,
+    /// staggered, in boxes hugging their names: the last resort before the listing
+    TightStaggered,
+}
+
+impl Names {
+    /// Boxes without a space inside their sides.
+    fn tight(self) -> bool {
+        matches!(self, Names::Tight | Names::TightStaggered)
+    }
+
+    /// Every other box a row lower.
+    fn staggered(self) -> bool {
+        matches!(self, Names::Staggered | Names::TightStaggered)
+    }
 }
 
 /// Per event, the narrowest wrap width from `min` at which its label (a message's or a
 /// note's) adds at most [`GROWTH`] rows; 0 for the other events. Each label keeps its own
 /// floor, so one long note does not keep every message from wrapping narrower.
-pub fn wrap_floors(d: &Diagram, min: usize) -> Vec<usize> {
-    d.events
+pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
+    labels
+        .d
+        .events
         .iter()
-        .map(|e| match e {
-            Event::Message { label, number, .. } => floor(&message_text(label, *number), min),
-            Event::Note { text, .. } => floor(text, min),
+        .zip(labels.texts.iter().zip(&labels.words))
+        .map(|(e, (text, words))| match e {
+            Event::Message { .. } | Event::Note { .. } => floor(text, words, min),
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
@@ -112,8 +227,14 @@ pub fn wrap_floors(d: &Diagram, min: usize) -> Vec<usize> {
 }
 
 /// The narrowest width from `min` at which `lines` wrap into at most `GROWTH` more rows.
-fn floor(lines: &[String], min: usize) -> usize {
-    let rows = |max: usize| lines.iter().map(|l| wrap_count(l, max)).sum::<usize>();
+fn floor(lines: &[String], words: &[Words], min: usize) -> usize {
+    let rows = |max: usize| {
+        lines
+            .iter()
+            .zip(words)
+            .map(|(l, w)| w.count(l, max))
+            .sum::<usize>()
+    };
     let budget = lines.len() + GROWTH;
     let (mut lo, mut hi) = (min, max_width(lines).max(min));
     while lo < hi {
@@ -129,95 +250,80 @@ fn floor(lines: &[String], min: usize) -> usize {
 
 /// Wrap every label to `max` columns (`usize::MAX`: no wrapping), a message or note no
 /// narrower than its floor (`floors`, by event; empty: none).
-pub fn prepare(d: &Diagram, max: usize, names: Names, floors: &[usize]) -> Prepared {
-    let tight = names == Names::Tight;
-    let names = d
-        .participants
-        .iter()
-        .map(|p| match names {
-            Names::Whole => p.label.clone(),
-            Names::Narrow | Names::Tight => p.label.iter().flat_map(|l| wrap_into(l, 3)).collect(),
-        })
-        .collect();
+pub fn prepare<'a>(
+    labels: &'a Labels<'a>,
+    max: usize,
+    names: Names,
+    floors: &[usize],
+) -> Prepared<'a> {
+    let d = labels.d;
     let mut depth = 0usize;
     let mut cur = 0usize;
     let items = d
         .events
         .iter()
         .enumerate()
-        .map(|(i, e)| (max.max(floors.get(i).copied().unwrap_or(0)), e))
-        .map(|(label_max, e)| match e {
-            Event::Message {
-                from,
-                to,
-                arrow,
-                label,
-                activate,
-                deactivate,
-                number,
-            } => {
-                let text = message_text(label, *number);
-                Item::Message {
+        .map(|(i, e)| {
+            let label_max = max.max(floors.get(i).copied().unwrap_or(0));
+            match e {
+                Event::Message {
+                    from,
+                    to,
+                    arrow,
+                    activate,
+                    deactivate,
+                    ..
+                } => Item::Message {
                     from: *from,
                     to: *to,
                     arrow: *arrow,
-                    lines: wrap_all(&text, label_max),
-                    text,
+                    lines: labels.wrapped(i, label_max),
+                    text: &labels.texts[i],
                     activate: *activate,
                     deactivate: *deactivate,
+                },
+                Event::Note {
+                    pos, first, last, ..
+                } => Item::Note {
+                    pos: *pos,
+                    first: *first,
+                    last: *last,
+                    lines: labels.wrapped(i, label_max),
+                    text: &labels.texts[i],
+                },
+                Event::BlockStart { .. } => {
+                    cur += 1;
+                    depth = depth.max(cur);
+                    Item::Open {
+                        lines: labels.wrapped(i, max),
+                        text: &labels.texts[i][0],
+                    }
                 }
-            }
-            Event::Note {
-                pos,
-                first,
-                last,
-                text,
-            } => Item::Note {
-                pos: *pos,
-                first: *first,
-                last: *last,
-                lines: wrap_all(text, label_max),
-                text: text.clone(),
-            },
-            Event::BlockStart { kind, label } => {
-                cur += 1;
-                depth = depth.max(cur);
-                let text = block_text(kind.keyword(), label);
-                Item::Open {
-                    lines: wrap(&text, max),
-                    text,
+                Event::BlockDivider { .. } => Item::Divider {
+                    lines: labels.wrapped(i, max),
+                    text: &labels.texts[i][0],
+                },
+                Event::BlockEnd => {
+                    cur = cur.saturating_sub(1);
+                    Item::Close
                 }
+                Event::Activate(p) => Item::Activate(*p),
+                Event::Deactivate(p) => Item::Deactivate(*p),
+                Event::Create(p) => Item::Create(*p),
+                Event::Destroy(p) => Item::Destroy(*p),
             }
-            Event::BlockDivider { keyword, label } => {
-                let text = block_text(keyword, label);
-                Item::Divider {
-                    lines: wrap(&text, max),
-                    text,
-                }
-            }
-            Event::BlockEnd => {
-                cur = cur.saturating_sub(1);
-                Item::Close
-            }
-            Event::Activate(p) => Item::Activate(*p),
-            Event::Deactivate(p) => Item::Deactivate(*p),
-            Event::Create(p) => Item::Create(*p),
-            Event::Destroy(p) => Item::Destroy(*p),
         })
         .collect();
     Prepared {
-        names,
-        actors: d.participants.iter().map(|p| p.actor).collect(),
-        created: d.participants.iter().map(|p| p.created).collect(),
+        names: labels.names(names),
+        actors: &labels.actors,
+        created: &labels.created,
         items,
-        groups: d
-            .groups
-            .iter()
-            .map(|g| (g.label.clone(), g.first, g.last))
-            .collect(),
+        groups: &d.groups,
         depth,
-        title: d.title.clone(),
-        tight,
+        title: d.title.as_deref(),
+        tight: names.tight(),
+        staggered: names.staggered(),
     }
 }
 
@@ -233,7 +339,47 @@ pub fn widest_label(p: &Prepared) -> usize {
             _ => 0,
         })
         .chain(p.names.iter().map(|n| max_width(n)))
-        .chain(p.groups.iter().map(|g| display_width(&g.0)))
+        .chain(p.groups.iter().map(|g| display_width(&g.label)))
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::parse::parse;
+
+    /// The width search prepares a diagram at many widths: a label is wrapped once per
+    /// different result, not once per width tried (it was wrapped at every one).
+    #[test]
+    fn labels_wrap_once_per_different_result() {
+        let d = parse(
+            "participant C as quizz\nparticipant G as GitHub API\n\
+             C->>G: GET the changed files of pull 42, with the ETag of the last answer\n\
+             Note over C,G: the answer is cached until the pull request changes",
+        )
+        .expect("parses");
+        let labels = Labels::new(&d);
+        for max in 8..=60 {
+            prepare(&labels, max, Names::Whole, &[]);
+            prepare(&labels, max, Names::Narrow, &[]);
+        }
+        let mut results: Vec<Vec<String>> = (8..=60)
+            .flat_map(|max| {
+                let p = prepare(&labels, max, Names::Whole, &[]);
+                p.items
+                    .iter()
+                    .filter_map(|i| match i {
+                        Item::Message { lines, .. } | Item::Note { lines, .. } => {
+                            Some(lines.to_vec())
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        results.sort();
+        results.dedup();
+        assert_eq!(labels.wraps.get(), results.len());
+    }
 }

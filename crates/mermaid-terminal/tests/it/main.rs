@@ -23,6 +23,7 @@ mod mermaid_glyphs;
 mod mermaid_measure;
 mod mermaid_props;
 mod mermaid_realistic;
+mod mermaid_sequence;
 mod mermaid_snapshots;
 mod mermaid_unseen;
 mod readme;

@@ -1,0 +1,103 @@
+//! Sequence diagrams: participants too wide for their boxes side by side at the width of
+//! an 80-column terminal, and where labels may break.
+
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
+
+fn at(src: &str, width: usize) -> Rendered {
+    render(
+        src,
+        &RenderOptions {
+            width,
+            ascii: false,
+        },
+    )
+}
+
+fn text(r: &Rendered) -> String {
+    r.lines
+        .iter()
+        .map(Line::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Six participants named by identifiers that cannot wrap (`ReviewSummarizer`,
+/// `pull_request_handler`): side by side their boxes alone were wider than 75 columns, so
+/// the diagram was listed. Every other box now goes a row lower, neighbours sharing
+/// columns, each lifeline clear of the boxes beside it.
+#[test]
+fn six_wide_participants_drawn_with_boxes_in_two_rows() {
+    let src = "sequenceDiagram
+    participant GH as GitHub
+    participant H as pull_request_handler
+    participant R as ReviewSummarizer
+    participant Q as QuizQueue
+    participant N as TerminalNotifier
+    participant L as AttemptLog
+    GH->>+H: POST /hooks/pull_request (opened)
+    H->>R: summarize(&diff)
+    R-->>H: Summary { files: 4 }
+    H->>Q: push(Quiz::new(summary))
+    H->>N: notify(\"quiz ready\")
+    H-)L: record(pr_number)
+    H-->>-GH: 202 Accepted";
+    let r = at(src, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 75), "{all}");
+    let lines: Vec<&str> = all.lines().collect();
+    // the first, third and fifth boxes in the first row, the others in the second
+    for name in ["GitHub", "ReviewSummarizer", "TerminalNotifier"] {
+        assert!(lines[1].contains(name), "{name} in the first row:\n{all}");
+    }
+    for name in ["pull_request_handler", "QuizQueue", "AttemptLog"] {
+        assert!(
+            lines[4].contains(name) && !lines[1].contains(name),
+            "{name} in the second row:\n{all}"
+        );
+    }
+    for label in [
+        "summarize(&diff)",
+        "Summary {",
+        "files: 4 }",
+        "notify(\"quiz ready\")",
+        "record(pr_number)",
+        "202 Accepted",
+    ] {
+        assert!(all.contains(label), "{label:?} missing:\n{all}");
+    }
+}
+
+/// A host name or an e-mail-like token stays whole: `git@github.` / `com` read as two
+/// things. A dotted name wider than the line still breaks after its `.`
+/// (`response_body.` / `content[0].text`).
+#[test]
+fn host_names_stay_whole_dotted_names_still_break() {
+    let src = "sequenceDiagram
+    participant CLI as quizz
+    participant Git as git
+    participant GH as GitHub API
+    CLI->>Git: git push git@github.com:octo/quizz.git
+    Git->>GH: ssh git@github.com
+    GH-->>CLI: mail ops@hooks.example.org
+    GH-->>CLI: reviews at api.github.com";
+    // drawn from 50, listed at 40: whole in both
+    for width in [40, 50, 60, 75] {
+        let r = at(src, width);
+        let all = text(&r);
+        for host in ["git@github.com", "ops@hooks.example.org", "api.github.com"] {
+            assert!(all.contains(host), "{host} split at {width}:\n{all}");
+        }
+    }
+    let dotted = "sequenceDiagram
+    participant P as parser
+    participant M as model
+    P->>M: response_body.content[0].text";
+    let all = text(&at(dotted, 30));
+    assert!(
+        all.lines()
+            .any(|l| l.trim_end_matches([' ', '│']).ends_with("response_body."))
+            && all.contains("content[0].text"),
+        "{all}"
+    );
+}
