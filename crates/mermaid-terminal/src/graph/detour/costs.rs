@@ -100,7 +100,7 @@ impl<'a> Costs<'a> {
         if (self.held.at(row, col) >> shift) & 3 == WALLED {
             return false;
         }
-        goal || !near(&neighbours(&self.held, self.grid, (row, col)))
+        goal || !near(neighbours(&self.held, self.grid, (row, col)))
     }
 
     /// Blank again what this search worked out.
@@ -152,7 +152,7 @@ fn neighbours(held: &Held, grid: Grid, (row, col): (usize, usize)) -> [u16; 4] {
 
 /// Next to a box, a label or a note?
 #[inline]
-fn near(around: &[u16; 4]) -> bool {
+fn near(around: [u16; 4]) -> bool {
     (around[0] | around[1] | around[2] | around[3]) & BLOCKED != 0
 }
 
@@ -214,7 +214,7 @@ fn cell_costs(held: &Held, grid: Grid, (row, col): (usize, usize)) -> [u32; 2] {
     let here = held.at(row, col);
     let around = neighbours(held, grid, (row, col));
     let [up, down, left, right] = around;
-    let near = near(&around);
+    let near = near(around);
     let flags = if near { NEAR } else { 0 };
     if here == 0 && (up | down | left | right) == 0 {
         // open ground, the most of a grid: free both ways, nothing beside
