@@ -477,7 +477,9 @@ fn path_back(prev: &[u32], end: usize) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Span, WAY_OPPOSITE, fewest_turns};
+    use super::{Bound, Span, TURN, WAY_OPPOSITE, fewest_turns};
+    use crate::glyphs::Dir4;
+    use crate::graph::detour::{Grid, Port, index, opposite};
     use std::collections::VecDeque;
 
     /// The fewest turns from every state (cell × way) of an empty `n`×`n` grid to any goal
@@ -560,6 +562,63 @@ mod tests {
                                 "from ({r},{c}) way {way} to {goals:?} arriving {arrive}"
                             );
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_looks_up_the_fewest_turns_to_the_nearest_side_of_a_box() {
+        // a box in rows 5..=7, columns 6..=10: ports above, below, left and right of it
+        let grid = Grid {
+            rows: 14,
+            left: 0,
+            cols: 18,
+        };
+        let mut all = Vec::new();
+        for col in 7..=9 {
+            all.push(((4, col), Dir4::Up));
+            all.push(((8, col), Dir4::Down));
+        }
+        all.push(((6, 5), Dir4::Left));
+        all.push(((6, 11), Dir4::Right));
+        // and a box whose only free sides are its bottom and its right
+        let some: Vec<_> = all
+            .iter()
+            .copied()
+            .filter(|&(_, out)| matches!(out, Dir4::Down | Dir4::Right))
+            .collect();
+        for goals in [all, some] {
+            let ports: Vec<Port> = goals
+                .iter()
+                .map(|&(cell, out)| Port {
+                    cell,
+                    out,
+                    border: None,
+                })
+                .collect();
+            let steps = vec![0; grid.rows * grid.cols];
+            let (mut rows, mut cols) = (Vec::new(), Vec::new());
+            let bound = Bound::new(&steps, &ports, grid, (&mut rows, &mut cols));
+            for row in 0..grid.rows {
+                for col in 0..grid.cols {
+                    for way in 0..4 {
+                        let want = goals
+                            .iter()
+                            .map(|&(cell, out)| {
+                                let span = Span::with(None, cell);
+                                fewest_turns(
+                                    (row as i64, col as i64),
+                                    way,
+                                    span,
+                                    index(opposite(out)),
+                                )
+                            })
+                            .min()
+                            .unwrap_or(4);
+                        let got = bound.at(row * grid.cols + col, (row, col), way);
+                        assert_eq!(got, TURN * want, "at ({row},{col}) way {way}");
                     }
                 }
             }
