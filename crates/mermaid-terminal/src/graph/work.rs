@@ -83,6 +83,16 @@ mod tests {
     }
 
     #[test]
+    fn the_back_edge_search_goes_towards_its_goal_round_the_boxes() {
+        // Its bound counts the steps round the boxes and the turns still to make: the
+        // loops' searches no longer flood the grid (18,800 states expanded when the bound
+        // was the distance to the target's box, 5,200 now).
+        let (text, work) = work_of(CHOICE_LOOP, 75);
+        assert!(text.contains("Cancelled"), "{text}");
+        assert!(work.expanded < 10_000, "{work:?}");
+    }
+
+    #[test]
     fn stages_too_wide_by_their_boxes_alone_are_not_placed() {
         // Left to right, five boxes side by side need more than 60 columns at every wrap:
         // none of those stages is placed before the turned drawing.
