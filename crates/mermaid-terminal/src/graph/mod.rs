@@ -3,6 +3,7 @@
 
 mod compact;
 mod cross;
+mod cycles;
 mod detour;
 mod draw;
 mod items;

@@ -24,5 +24,6 @@ mod mermaid_measure;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_snapshots;
+mod mermaid_states;
 mod mermaid_unseen;
 mod readme;

@@ -1,0 +1,100 @@
+//! State diagrams as a quiz bot writes them: composite states entered and left, guards on
+//! `<<choice>>` branches, long event labels. One test per defect class the realistic sets
+//! showed.
+
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
+
+fn at(src: &str, width: usize) -> Rendered {
+    render(
+        src,
+        &RenderOptions {
+            width,
+            ascii: false,
+        },
+    )
+}
+
+fn rows(r: &Rendered) -> Vec<Vec<char>> {
+    r.lines
+        .iter()
+        .map(|l| Line::text(l).chars().collect())
+        .collect()
+}
+
+fn text(r: &Rendered) -> String {
+    r.lines
+        .iter()
+        .map(Line::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// (row, column) of the first cell of `needle`, in chars.
+fn find(grid: &[Vec<char>], needle: &str) -> Option<(usize, usize)> {
+    let n: Vec<char> = needle.chars().collect();
+    grid.iter().enumerate().find_map(|(r, row)| {
+        row.windows(n.len())
+            .position(|w| w == n.as_slice())
+            .map(|c| (r, c))
+    })
+}
+
+/// The frame titled `title`: (top, left, bottom, right) cells of its border.
+fn frame(grid: &[Vec<char>], title: &str) -> (usize, usize, usize, usize) {
+    let (top, at) = find(grid, &format!("─ {title} ")).expect("frame title");
+    let left = (0..at)
+        .rev()
+        .find(|&c| grid[top][c] == '┌')
+        .expect("frame's top left corner");
+    let right = (left..grid[top].len())
+        .find(|&c| grid[top][c] == '┐')
+        .expect("frame's top right corner");
+    let bottom = (top + 1..grid.len())
+        .find(|&r| grid[r].get(left) == Some(&'└'))
+        .expect("frame's bottom left corner");
+    (top, left, bottom, right)
+}
+
+/// Is the text `needle` drawn inside the frame titled `title`?
+fn inside(grid: &[Vec<char>], needle: &str, title: &str) -> bool {
+    let (top, left, bottom, right) = frame(grid, title);
+    let (r, c) = find(grid, needle).expect("label drawn");
+    top < r && r < bottom && left < c && c < right
+}
+
+/// A composite state with transitions into and out of it, and a state both entered from
+/// it and returning to it: it was listed at every width (cycles broken one constraint at a
+/// time put `Parked` inside `Review`'s frame, and the frame ends never settled).
+const REVIEW: &str = "stateDiagram-v2
+    direction LR
+    [*] --> Review: open_pr()
+    state Review {
+        [*] --> Pending
+        Pending --> Checking: ci_started
+        Checking --> Rework: ci_failed
+        Rework --> Pending: push()
+        Checking --> Passed: ci_green
+    }
+    Review --> Parked: park()
+    Parked --> Review: unpark()
+    Review --> Merged: merge()
+    Merged --> [*]";
+
+#[test]
+fn a_state_entered_from_and_returning_to_a_composite_is_drawn_outside_it() {
+    for width in [75, 95, 200] {
+        let r = at(REVIEW, width);
+        let all = text(&r);
+        assert_eq!(r.form, Form::Drawing, "at {width}:\n{all}");
+        let grid = rows(&r);
+        for state in ["Parked", "Merged"] {
+            assert!(
+                !inside(&grid, state, "Review"),
+                "at {width}: {state}\n{all}"
+            );
+        }
+        for state in ["Pending", "Checking", "Rework", "Passed"] {
+            assert!(inside(&grid, state, "Review"), "at {width}: {state}\n{all}");
+        }
+    }
+}
