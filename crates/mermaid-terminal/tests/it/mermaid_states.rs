@@ -98,3 +98,50 @@ fn a_state_entered_from_and_returning_to_a_composite_is_drawn_outside_it() {
         }
     }
 }
+
+/// A guard `<<choice>>` that sends one branch back to the state before it: the arrow into
+/// the choice ended on the bar beside the `◆` (`◆──` over `▲`), so it read as leaving it.
+const VERDICT: &str = "stateDiagram-v2
+    state verdict <<choice>>
+    [*] --> Grading
+    Grading --> verdict: graded
+    verdict --> Passed: [ok]
+    verdict --> Grading: [retry]
+    verdict --> Failed: [fail]
+    Passed --> [*]
+    Failed --> [*]";
+
+/// Does an arrowhead next to the `◆` point into it?
+fn arrow_on_mark(grid: &[Vec<char>]) -> bool {
+    let Some((r, c)) = find(grid, "◆") else {
+        return false;
+    };
+    let at = |r: Option<usize>, c: Option<usize>| {
+        r.zip(c)
+            .and_then(|(r, c)| grid.get(r).and_then(|row| row.get(c)))
+            .copied()
+    };
+    [
+        (at(r.checked_sub(1), Some(c)), '▼'),
+        (at(Some(r + 1), Some(c)), '▲'),
+        (at(Some(r), c.checked_sub(1)), '▶'),
+        (at(Some(r), Some(c + 1)), '◀'),
+    ]
+    .iter()
+    .any(|&(cell, head)| cell == Some(head))
+}
+
+#[test]
+fn an_arrow_into_a_choice_ends_on_its_mark() {
+    for src in [
+        VERDICT.to_string(),
+        VERDICT.replace("stateDiagram-v2", "stateDiagram-v2\n    direction LR"),
+    ] {
+        for width in [60, 75, 95] {
+            let r = at(&src, width);
+            let all = text(&r);
+            assert_eq!(r.form, Form::Drawing, "at {width}:\n{all}");
+            assert!(arrow_on_mark(&rows(&r)), "at {width}:\n{all}");
+        }
+    }
+}
