@@ -145,3 +145,43 @@ fn an_arrow_into_a_choice_ends_on_its_mark() {
         }
     }
 }
+
+/// The lines under a drawing that give a footnote's text (`1 text`).
+fn footnotes(all: &str) -> Vec<&str> {
+    all.lines()
+        .filter(|l| {
+            let mut c = l.chars();
+            c.next().is_some_and(|d| d.is_ascii_digit()) && c.next() == Some(' ')
+        })
+        .collect()
+}
+
+/// A worker's job states with events as long as a quiz bot writes them.
+const JOBS: &str = "stateDiagram-v2
+    [*] --> Idle
+    Idle --> Verifying: webhook_received / verify_signature()
+    Verifying --> Queued: signature ok
+    Verifying --> Rejected: bad signature
+    Queued --> Running: worker picked the job up
+    Running --> Queued: transient error, retry later
+    Running --> Done: job finished
+    Done --> [*]
+    Rejected --> [*]";
+
+/// A label with no room on one line beside its edge became a footnote; it wraps at its
+/// spaces first and stays beside the edge, its text unchanged.
+#[test]
+fn a_label_without_room_wraps_beside_its_edge_before_it_becomes_a_footnote() {
+    let r = at(JOBS, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(footnotes(&all).is_empty(), "{all}");
+    // broken at the space after the comma, never inside a word
+    let first = find(&rows(&r), "transient error,").expect("first line");
+    let second = find(&rows(&r), "retry later").expect("second line");
+    assert_eq!(second.0, first.0 + 1, "{all}");
+    assert!(
+        all.contains("webhook_received / verify_signature()"),
+        "{all}"
+    );
+}
