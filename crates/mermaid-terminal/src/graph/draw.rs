@@ -618,7 +618,6 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
     let owner = ei as u32 + 1;
-    let label = p.plan.edge_labels[ei].join(" ");
     let glyphs = p.glyphs;
     if p.plan.horizontal {
         let r1 = row + h - 1;
@@ -633,12 +632,12 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
             p.canvas
                 .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
         }
-        if !label.is_empty()
-            && p.label_at_first(&[(r1 + 2, x1 + 2)], std::slice::from_ref(&label), owner)
-                .is_err()
-        {
-            footnote(p, &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)], owner, label)?;
-        }
+        loop_label(
+            p,
+            ei,
+            (r1 + 2, x1 + 2),
+            &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)],
+        )?;
     } else {
         let c1 = col + w - 1;
         p.canvas.join(row + 1, c1, RIGHT, e.line, Style::Border);
@@ -673,12 +672,37 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
                 Style::Arrow,
             );
         }
-        if !label.is_empty()
-            && p.label_at_first(&[(row + 1, c1 + 4)], std::slice::from_ref(&label), owner)
-                .is_err()
-        {
-            footnote(p, &[(row + 1, c1), (row + 1, c1 + 3)], owner, label)?;
-        }
+        loop_label(
+            p,
+            ei,
+            (row + 1, c1 + 4),
+            &[(row + 1, c1), (row + 1, c1 + 3)],
+        )?;
     }
     Ok(())
+}
+
+/// A self-loop's label at `spot`: on one row, else in its planned lines, else wrapped
+/// narrower at its spaces; a footnote on `path` only when none fits.
+fn loop_label(
+    p: &mut Plane,
+    ei: usize,
+    spot: (usize, usize),
+    path: &[(usize, usize)],
+) -> Result<(), DrawError> {
+    let owner = ei as u32 + 1;
+    let text = p.plan.edge_text[ei].clone();
+    if text.is_empty() {
+        return Ok(());
+    }
+    let planned = p.plan.edge_labels[ei].clone();
+    let tries = std::iter::once(vec![text.clone()])
+        .chain((planned.len() > 1).then_some(planned))
+        .chain(narrower_wraps(&text, display_width(&text)));
+    for lines in tries {
+        if p.label_at_first(&[spot], &lines, owner).is_ok() {
+            return Ok(());
+        }
+    }
+    footnote(p, path, owner, text)
 }

@@ -185,3 +185,61 @@ fn a_label_without_room_wraps_beside_its_edge_before_it_becomes_a_footnote() {
         "{all}"
     );
 }
+
+/// Events inside composite states, each labelled: the frames were as wide as their
+/// members, so a label planned beside its edge lay on or past the frame's border and
+/// became a footnote.
+const HANDLING: &str = "stateDiagram-v2
+    [*] --> Idle
+    state Handling {
+        [*] --> Verifying
+        Verifying --> Queued: signature ok
+        Queued --> Running: worker picked the job up
+        Running --> Queued: transient error, retry later
+        Running --> [*]: job finished
+    }
+    Idle --> Handling: webhook_received / verify_signature()
+    Handling --> Idle: response sent
+    Handling --> Failed: bad signature
+    Failed --> [*]";
+
+const CONNECTED: &str = "stateDiagram-v2
+    [*] --> Connected
+    state Connected {
+        [*] --> Healthy
+        Healthy --> Degraded: request failed
+        Degraded --> Degraded: request failed [failures < 5]
+        Degraded --> Healthy: request ok [failures = 0]
+    }
+    Connected --> Tripped: 5th consecutive failure
+    Tripped --> [*]";
+
+#[test]
+fn labels_inside_a_composite_stay_beside_their_edges_in_a_wider_frame() {
+    let cases = [
+        (
+            HANDLING,
+            "Handling",
+            &["worker picked the job up", "transient error, retry later"][..],
+        ),
+        (
+            CONNECTED,
+            "Connected",
+            &["request failed", "request ok"][..],
+        ),
+    ];
+    for (src, title, labels) in cases {
+        for width in [75, 95] {
+            let r = at(src, width);
+            let all = text(&r);
+            assert_eq!(r.form, Form::Drawing, "at {width}:\n{all}");
+            assert!(footnotes(&all).is_empty(), "at {width}:\n{all}");
+            for label in labels {
+                assert!(
+                    inside(&rows(&r), label, title),
+                    "at {width}: {label}\n{all}"
+                );
+            }
+        }
+    }
+}
