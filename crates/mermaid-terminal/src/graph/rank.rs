@@ -341,8 +341,10 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
 /// edge drawn through the layers climbs between the boxes it skips and crosses the edges
 /// leaving them. A back edge to the next layer up stays (it runs beside its forward
-/// partner), and so does one naming a subgraph. `None` when there is nothing to take out.
-pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
+/// partner), and so does one naming a subgraph, and unless `inside_frames` one inside a
+/// subgraph (round the outside it leaves its frame and comes back in). `None` when there
+/// is nothing to take out.
+pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: usize| r.items[n].layer;
     let lane: Vec<bool> = g
         .edges
@@ -353,6 +355,8 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
                 && e.from != e.to
                 && e.from_frame.is_none()
                 && e.to_frame.is_none()
+                && (inside_frames
+                    || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
         })
         .collect();

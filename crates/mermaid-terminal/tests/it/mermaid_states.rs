@@ -243,3 +243,21 @@ fn labels_inside_a_composite_stay_beside_their_edges_in_a_wider_frame() {
         }
     }
 }
+
+/// A back edge between two states of one composite (`Rework --> Pending`) was routed
+/// round the outside of the drawing: it left the frame and came back in, as if it came
+/// from outside. It stays in the frame, whose sides no line crosses.
+#[test]
+fn a_back_edge_inside_a_composite_stays_inside_its_frame() {
+    for width in [75, 95] {
+        let r = at(REVIEW, width);
+        let all = text(&r);
+        let grid = rows(&r);
+        let (top, left, bottom, right) = frame(&grid, "Review");
+        for row in &grid[top + 1..bottom] {
+            assert_eq!(row.get(left), Some(&'│'), "at {width}:\n{all}");
+            assert_eq!(row.get(right), Some(&'│'), "at {width}:\n{all}");
+        }
+        assert!(inside(&grid, "push()", "Review"), "at {width}:\n{all}");
+    }
+}
