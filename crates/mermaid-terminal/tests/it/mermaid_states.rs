@@ -261,3 +261,32 @@ fn a_back_edge_inside_a_composite_stays_inside_its_frame() {
         assert!(inside(&grid, "push()", "Review"), "at {width}:\n{all}");
     }
 }
+
+/// A state that retries on itself inside a composite: its self-loop's label, joined on one
+/// row, was wider than the room the frame keeps beside the loop, and became a footnote.
+/// It takes the lines it was wrapped into, beside the loop.
+const DRAINING: &str = "stateDiagram-v2
+    [*] --> Connected
+    state Connected {
+        [*] --> Healthy
+        Healthy --> Degraded: request failed
+        Degraded --> Degraded: request failed again [failures < 5]
+        Degraded --> Healthy: request ok [failures = 0]
+        Degraded --> Draining: shutdown requested by operator
+    }
+    Connected --> Tripped: 5th consecutive failure
+    Tripped --> [*]";
+
+#[test]
+fn a_self_loop_label_wraps_beside_its_loop() {
+    let r = at(DRAINING, 60);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(footnotes(&all).is_empty(), "{all}");
+    let grid = rows(&r);
+    let (row, col) = find(&grid, "request failed again").expect("first line");
+    let (next, _) = find(&grid, "[failures < 5]").expect("second line");
+    assert_eq!(next, row + 1, "{all}");
+    // beside the loop's corner, one cell off it
+    assert_eq!(grid[row].get(col - 2), Some(&'┐'), "{all}");
+}
