@@ -43,10 +43,12 @@ fn common_level(g: &Graph, a: usize, b: usize) -> Option<usize> {
         .map(|(x, _)| *x)
 }
 
-/// Per edge: drawn against its direction to break a cycle. `component`: each node's
-/// strongly connected component in the layering constraints; an edge between two never
-/// turns, nor does a self loop.
-pub fn reversed_edges(g: &Graph, component: &[usize]) -> Vec<bool> {
+/// Per edge: drawn against its direction to break a cycle. `arcs`: the layering
+/// constraints between nodes, edges and soft ones alike; an edge whose ends lie on no
+/// common cycle of them never turns, nor does a self loop.
+pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
+    let n = g.nodes.len();
+    let component = components(n, arcs);
     let mut by_level: HashMap<Option<usize>, Vec<(usize, Child, Child)>> = HashMap::new();
     let on_cycle =
         |e: &&crate::graph::model::Edge| e.from != e.to && component[e.from] == component[e.to];
@@ -56,12 +58,13 @@ pub fn reversed_edges(g: &Graph, component: &[usize]) -> Vec<bool> {
             by_level.entry(level).or_default().push((i, a, b));
         }
     }
+    // a level's search starts where a search of the whole graph from the source's first
+    // node enters its cycles (as breaking them node by node did)
+    let order = discovery_order(&adjacency(n, arcs));
     let mut reversed = vec![false; g.edges.len()];
     for (level, edges) in by_level {
-        // vertices in the order their first node appears, so the source's first state
-        // roots the search, as before
         let mut vertex: HashMap<Child, usize> = HashMap::new();
-        for n in 0..g.nodes.len() {
+        for &n in &order {
             if let Some(c) = child_at(g, n, level) {
                 let next = vertex.len();
                 vertex.entry(c).or_insert(next);
@@ -116,14 +119,12 @@ pub fn back_arcs(n: usize, arcs: &[(usize, usize)]) -> Vec<bool> {
 
 /// Each vertex's strongly connected component (Kosaraju, iterative): two vertices share
 /// one when each reaches the other.
-pub fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
     let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in arcs {
-        out[a].push(b);
         into[b].push(a);
     }
-    let finished = finish_order(&out);
+    let finished = dfs_orders(&adjacency(n, arcs)).1;
     let mut component = vec![usize::MAX; n];
     let mut count = 0;
     for &root in finished.iter().rev() {
@@ -145,28 +146,46 @@ pub fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
     component
 }
 
-/// Vertices in the order a depth-first search finishes them.
-fn finish_order(out: &[Vec<usize>]) -> Vec<usize> {
+/// Each vertex's successors.
+fn adjacency(n: usize, arcs: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in arcs {
+        out[a].push(b);
+    }
+    out
+}
+
+/// Vertices in the order a depth-first search (roots in index order) reaches them.
+fn discovery_order(out: &[Vec<usize>]) -> Vec<usize> {
+    dfs_orders(out).0
+}
+
+/// Vertices in the order a depth-first search (roots in index order) reaches them, and
+/// in the order it finishes them.
+fn dfs_orders(out: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
     let mut seen = vec![false; out.len()];
-    let mut order = Vec::with_capacity(out.len());
+    let mut reached = Vec::with_capacity(out.len());
+    let mut finished = Vec::with_capacity(out.len());
     for root in 0..out.len() {
         if seen[root] {
             continue;
         }
         seen[root] = true;
+        reached.push(root);
         let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
         while let Some(&mut (v, ref mut k)) = stack.last_mut() {
             if let Some(&w) = out[v].get(*k) {
                 *k += 1;
                 if !seen[w] {
                     seen[w] = true;
+                    reached.push(w);
                     stack.push((w, 0));
                 }
             } else {
-                order.push(v);
+                finished.push(v);
                 stack.pop();
             }
         }
     }
-    order
+    (reached, finished)
 }

@@ -128,7 +128,7 @@ fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
     let forward: Vec<(usize, usize)> = cons.iter().map(|c| (c.from, c.to)).collect();
-    let mut reversed = cycles::reversed_edges(g, &cycles::components(n, &forward));
+    let mut reversed = cycles::reversed_edges(g, &forward);
     let arcs: Vec<(usize, usize)> = cons
         .iter()
         .map(|c| {

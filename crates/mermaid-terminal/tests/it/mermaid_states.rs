@@ -1,6 +1,7 @@
 //! State diagrams as a quiz bot writes them: composite states entered and left, guards on
-//! `<<choice>>` branches, long event labels. One test per defect class the realistic sets
-//! showed.
+//! `<<choice>>` branches, long event labels; and a flowchart whose loop runs through
+//! nested subgraphs, as cycles are now broken one nesting level at a time. One test per
+//! defect class the realistic sets showed.
 
 use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
 
@@ -289,4 +290,39 @@ fn a_self_loop_label_wraps_beside_its_loop() {
     assert_eq!(next, row + 1, "{all}");
     // beside the loop's corner, one cell off it
     assert_eq!(grid[row].get(col - 2), Some(&'┐'), "{all}");
+}
+
+/// A retry loop inside a subgraph, entered from outside at `send`, its way back through
+/// a nested subgraph: a search rooted at the subgraph's first node turned the edge into
+/// `poll` the other way round, so the loop ran backwards from where the flow enters it.
+const OUTBOX: &str = "flowchart LR
+    subgraph api [\"src/api/outbox.rs\"]
+        enqueue[\"enqueue(event)\"] --> table[(\"outbox\")]
+    end
+    subgraph relay [\"src/relay/loop.rs\"]
+        poll[\"poll_batch(&pool)\"] --> send[\"publish(&event)\"]
+        send --> result{\"acked?\"}
+        subgraph wait [\"backoff\"]
+            sleep[\"sleep_for(attempt)\"]
+        end
+        result -->|no| sleep
+        sleep --> poll
+    end
+    table --> send
+    result -->|yes| done[\"mark_sent(id)\"]";
+
+#[test]
+fn a_loop_in_a_subgraph_runs_from_where_the_flow_enters_it() {
+    let r = at(OUTBOX, 95);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    let grid = rows(&r);
+    // where along the flow: the column left to right, the row top-down
+    let along = |label: &str| {
+        let (row, col) = find(&grid, label).expect("label drawn");
+        if r.across() { col } else { row }
+    };
+    assert!(along("publish(") < along("acked?"), "{all}");
+    assert!(along("acked?") < along("sleep_for("), "{all}");
+    assert!(along("sleep_for(") < along("poll_batch("), "{all}");
 }
