@@ -75,8 +75,17 @@ pub fn cross_positions(
     pos
 }
 
-/// Push items so that no frame covers an item that is not its member. `min_w[c]` is the
-/// least width (cross1 - cross0) of cluster c's frame in TD (room for its title).
+/// Room a frame takes beyond its members, per cluster.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameRoom<'a> {
+    /// TD: the least width (cross1 - cross0) of each frame (room for its title)
+    pub min_w: Option<&'a [i64]>,
+    /// cells each frame reaches out left and right of its members to hold the labels of
+    /// the edges inside it
+    pub labels: &'a [(i64, i64)],
+}
+
+/// Push items so that no frame covers an item that is not its member.
 pub fn resolve_frames(
     g: &Graph,
     r: &Ranked,
@@ -84,7 +93,7 @@ pub fn resolve_frames(
     csize: &[usize],
     paths: &[Vec<usize>],
     margin: i64,
-    min_w: Option<&[i64]>,
+    room: FrameRoom,
 ) -> Result<(), String> {
     if g.clusters.is_empty() {
         return Ok(());
@@ -95,7 +104,7 @@ pub fn resolve_frames(
         csize,
         paths,
         margin,
-        min_w,
+        room,
     };
     let extent = |c: usize, cross: &[i64]| extents.of(c, cross);
     let shift_cluster = |c: usize, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
@@ -190,7 +199,7 @@ struct Extents<'a> {
     csize: &'a [usize],
     paths: &'a [Vec<usize>],
     margin: i64,
-    min_w: Option<&'a [i64]>,
+    room: FrameRoom<'a>,
 }
 
 impl Extents<'_> {
@@ -230,7 +239,11 @@ impl Extents<'_> {
                 f1 = f1.max(c1 + margin);
             }
         }
-        if let Some(min_w) = self.min_w {
+        if let Some(&(left, right)) = self.room.labels.get(c) {
+            f0 -= left;
+            f1 += right;
+        }
+        if let Some(min_w) = self.room.min_w {
             f1 = f1.max(f0 + min_w[c]);
         }
         Some((lo, hi, f0, f1))

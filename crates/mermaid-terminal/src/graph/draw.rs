@@ -15,7 +15,7 @@ use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
 use crate::graph::shapes;
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width};
+use crate::text::{display_width, max_width, wrap};
 
 /// A finished drawing, turned into lines only when chosen.
 pub struct Drawing {
@@ -413,14 +413,75 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
         LabelAt::OnTrack { .. } => p.label_at_first(&spots, &[lines.join(" ")], owner),
         _ => p.label_at_first(&spots, lines, owner),
     };
-    if placed.is_err() {
-        let path = p.paths[si].clone();
-        if !along_edge(p, &path, lines, owner) {
-            let text = p.plan.edge_text[r.segs[si].edge].clone();
-            footnote(p, &path, owner, text)?;
+    if placed.is_ok() {
+        return Ok(());
+    }
+    // no room where planned: moved along the edge, then wrapped narrower where planned,
+    // then wrapped and moved, and only then a footnote
+    let path = p.paths[si].clone();
+    if along_edge(p, &path, lines, owner) {
+        return Ok(());
+    }
+    let text = p.plan.edge_text[s.edge].clone();
+    let narrower = narrower_wraps(&text, w);
+    // beside the edge in the planned rows (one cell off it, never over it, so the line
+    // and its head stay whole), or the planned spot with the label's right end kept
+    let edge_col = p.at(gap.label0, b).1;
+    let beside = |p: &Plane, wrapped: &[String]| -> Vec<(usize, usize)> {
+        let ww = max_width(wrapped);
+        let shift = w.saturating_sub(ww);
+        spots
+            .iter()
+            .flat_map(|&(row, col)| {
+                let left = edge_col.checked_sub(ww + 1).map(|c| (row, c));
+                let kept = (
+                    row,
+                    if col + w <= edge_col {
+                        col + shift
+                    } else {
+                        col
+                    },
+                );
+                [Some((row, edge_col + 2)), left, Some(kept)]
+            })
+            .flatten()
+            .filter(|&(row, col)| {
+                untouched(p, row, col, wrapped) && spaced(p, row, col, wrapped, owner)
+            })
+            .collect()
+    };
+    let in_place = !matches!(at, LabelAt::OnTrack { .. })
+        && narrower.iter().any(|wrapped| {
+            p.label_at_first(&beside(p, wrapped), wrapped, owner)
+                .is_ok()
+        });
+    if in_place
+        || narrower
+            .iter()
+            .any(|wrapped| along_edge(p, &path, wrapped, owner))
+    {
+        return Ok(());
+    }
+    footnote(p, &path, owner, text)
+}
+
+/// A label's text wrapped narrower than `w` columns, one wrap per line count (two to
+/// four, the widest of each), broken at spaces only: never inside a word while the text
+/// has a space to break at.
+fn narrower_wraps(text: &str, w: usize) -> Vec<Vec<String>> {
+    let widest_word = text.split(' ').map(display_width).max().unwrap_or(0);
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for max in (widest_word..w).rev() {
+        let wrapped = wrap(text, max);
+        let more = out.last().is_none_or(|l| wrapped.len() > l.len());
+        if wrapped.len() > 4 {
+            break;
+        }
+        if wrapped.len() > 1 && more {
+            out.push(wrapped);
         }
     }
-    Ok(())
+    out
 }
 
 /// The label moved along its edge before it becomes a footnote: beside a vertical run (a
@@ -458,22 +519,13 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
             }
         }
     }
-    let clear = |p: &Plane, row: usize, col: usize| {
-        p.occ.get(&(row, col)).is_none_or(|o| {
-            let foreign = |x: u32| x != 0 && x != owner;
-            !foreign(o.h) && !foreign(o.v)
-        })
-    };
     let spot = spots.into_iter().find(|&(row, col)| {
         col + w < p.width
-            && col > 0
             && lines.iter().enumerate().all(|(k, line)| {
                 let lw = display_width(line);
-                let c = col + (w - lw) / 2;
-                p.label_fits(row + k, c, lw, owner)
-                    && clear(p, row + k, c - 1)
-                    && clear(p, row + k, c + lw)
+                p.label_fits(row + k, col + (w - lw) / 2, lw, owner)
             })
+            && spaced(p, row, col, lines, owner)
     });
     let Some((row, col)) = spot else {
         return false;
@@ -483,6 +535,34 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
         p.put_label(row + k, col + (w - lw) / 2, line);
     }
     true
+}
+
+/// Are the cells a label at (row, col) would take, centred on its widest line, free of
+/// everything, its own edge too?
+fn untouched(p: &Plane, row: usize, col: usize, lines: &[String]) -> bool {
+    let w = max_width(lines);
+    lines.iter().enumerate().all(|(k, line)| {
+        let lw = display_width(line);
+        let c = col + (w - lw) / 2;
+        (c..c + lw).all(|c| p.occ.get(&(row + k, c)).is_none() && p.canvas.is_empty(row + k, c))
+    })
+}
+
+/// Does every line of a label at (row, col), centred on its widest, have a cell clear of
+/// any other edge's line (or a frame) on each side, so it reads as `owner`'s?
+fn spaced(p: &Plane, row: usize, col: usize, lines: &[String], owner: u32) -> bool {
+    let clear = |row: usize, col: usize| {
+        p.occ.get(&(row, col)).is_none_or(|o| {
+            let foreign = |x: u32| x != 0 && x != owner;
+            !foreign(o.h) && !foreign(o.v)
+        })
+    };
+    let w = max_width(lines);
+    lines.iter().enumerate().all(|(k, line)| {
+        let lw = display_width(line);
+        let c = col + (w - lw) / 2;
+        c > 0 && clear(row + k, c - 1) && clear(row + k, c + lw)
+    })
 }
 
 /// Phase 5: frame titles on the top border, on a stretch no edge crosses; a wrapped
@@ -538,7 +618,6 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
     let owner = ei as u32 + 1;
-    let label = p.plan.edge_labels[ei].join(" ");
     let glyphs = p.glyphs;
     if p.plan.horizontal {
         let r1 = row + h - 1;
@@ -553,12 +632,12 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
             p.canvas
                 .put(r1 + 1, x0, glyphs.head(e.head, Dir4::Up), Style::Arrow);
         }
-        if !label.is_empty()
-            && p.label_at_first(&[(r1 + 2, x1 + 2)], std::slice::from_ref(&label), owner)
-                .is_err()
-        {
-            footnote(p, &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)], owner, label)?;
-        }
+        loop_label(
+            p,
+            ei,
+            (r1 + 2, x1 + 2),
+            &[(r1 + 2, x1 + 1), (r1 + 2, x0 - 1)],
+        )?;
     } else {
         let c1 = col + w - 1;
         p.canvas.join(row + 1, c1, RIGHT, e.line, Style::Border);
@@ -593,12 +672,37 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
                 Style::Arrow,
             );
         }
-        if !label.is_empty()
-            && p.label_at_first(&[(row + 1, c1 + 4)], std::slice::from_ref(&label), owner)
-                .is_err()
-        {
-            footnote(p, &[(row + 1, c1), (row + 1, c1 + 3)], owner, label)?;
-        }
+        loop_label(
+            p,
+            ei,
+            (row + 1, c1 + 4),
+            &[(row + 1, c1), (row + 1, c1 + 3)],
+        )?;
     }
     Ok(())
+}
+
+/// A self-loop's label at `spot`: on one row, else in its planned lines, else wrapped
+/// narrower at its spaces; a footnote on `path` only when none fits.
+fn loop_label(
+    p: &mut Plane,
+    ei: usize,
+    spot: (usize, usize),
+    path: &[(usize, usize)],
+) -> Result<(), DrawError> {
+    let owner = ei as u32 + 1;
+    let text = p.plan.edge_text[ei].clone();
+    if text.is_empty() {
+        return Ok(());
+    }
+    let planned = p.plan.edge_labels[ei].clone();
+    let tries = std::iter::once(vec![text.clone()])
+        .chain((planned.len() > 1).then_some(planned))
+        .chain(narrower_wraps(&text, display_width(&text)));
+    for lines in tries {
+        if p.label_at_first(&[spot], &lines, owner).is_ok() {
+            return Ok(());
+        }
+    }
+    footnote(p, path, owner, text)
 }

@@ -222,7 +222,7 @@ impl Builder<'_> {
         // last make it a footnote. A frame title with no room between the edges that cross its
         // border: widen the frame.
         let mut spread = p.widen;
-        for _ in 0..6 {
+        for round in 0..6 {
             self.place_cross(spread)?;
             self.assign_ports();
             match self.route_gaps(spread >= 16) {
@@ -234,7 +234,8 @@ impl Builder<'_> {
                 Err(Routing::Edges(e)) => return Err(e),
             }
             self.main_positions();
-            if self.frames() {
+            // frames widen for their labels in the first rounds, then take them as they are
+            if self.frames(round < 3) {
                 let plan = self.finish();
                 #[cfg(debug_assertions)]
                 assert!(least <= plan.width, "{least} > {}", plan.width);
@@ -299,6 +300,9 @@ struct Builder<'a> {
     titles: Vec<Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
     min_w: Vec<i64>,
+    /// TD: cells each cluster's frame reaches out left and right of its members, to hold
+    /// the labels of the edges inside it
+    label_room: Vec<(i64, i64)>,
     main_total: usize,
 }
 
@@ -388,6 +392,7 @@ impl<'a> Builder<'a> {
             frames: Vec::new(),
             frame_of: vec![None; g.clusters.len()],
             min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
+            label_room: vec![(0, 0); g.clusters.len()],
             titles,
             main_total: 0,
         }

@@ -3,6 +3,7 @@
 
 mod compact;
 mod cross;
+mod cycles;
 mod detour;
 mod draw;
 mod items;
@@ -178,14 +179,18 @@ fn draw_fitted(
     // Back edges that skip layers taken out and routed round the outside (when they do
     // not all find a way, only those that skip two or more), else as they are; back edges
     // naming a subgraph stay in the layers: as they are, and with their dummies moved to
-    // the far side.
-    let (laned, longest) = if big {
-        (None, None)
+    // the far side. Back edges inside a subgraph stay in its frame, unless nothing else
+    // fits.
+    let (laned, longest, framed) = if big {
+        (None, None, None)
     } else {
-        let all = rank::laned(&g, &ranked, 2);
-        let longest = rank::laned(&g, &ranked, 3)
+        let all = rank::laned(&g, &ranked, 2, false);
+        let longest = rank::laned(&g, &ranked, 3, false)
             .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
-        (all, longest)
+        // the last resort: back edges inside a subgraph round the outside too
+        let framed = rank::laned(&g, &ranked, 2, true)
+            .filter(|f| all.as_ref().is_none_or(|a| a.lanes.len() < f.lanes.len()));
+        (all, longest, framed)
     };
     let far = if big || laned.is_some() {
         None
@@ -201,6 +206,7 @@ fn draw_fitted(
             fallback: false,
         }))
         .chain(far.iter().map(|r| Variant { r, fallback: false }))
+        .chain(framed.iter().map(|r| Variant { r, fallback: true }))
         .collect();
     let fit = |dir| first_fit(&g, &variants, dir, &params, opts);
     let own = g.direction;

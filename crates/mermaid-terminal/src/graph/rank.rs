@@ -1,6 +1,7 @@
 //! Layering and ordering (Sugiyama-lite): break cycles, longest-path layers, dummy nodes on
 //! long edges, barycenter sweeps that keep subgraph members together.
 
+use crate::graph::cycles;
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -37,13 +38,15 @@ pub struct Ranked {
     pub lanes: Vec<usize>,
 }
 
-/// One layering constraint `from` above `to`: an edge (`Some(index)`), or a soft one that
-/// keeps a subgraph's members below what enters its frame and above what leaves it.
+/// One layering constraint `from` above `to` made by edge `edge`: the edge itself, or a
+/// soft one that keeps a subgraph's members below what enters its frame and above what
+/// leaves it. A soft constraint turns with its edge.
 #[derive(Debug, Clone, Copy)]
 struct Constraint {
     from: usize,
     to: usize,
-    edge: Option<usize>,
+    edge: usize,
+    soft: bool,
 }
 
 fn constraints(g: &Graph) -> Vec<Constraint> {
@@ -55,65 +58,32 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
         .map(|(i, e)| Constraint {
             from: e.from,
             to: e.to,
-            edge: Some(i),
+            edge: i,
+            soft: false,
         })
         .collect();
     let members = |c: usize| {
         (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
-    for e in &g.edges {
+    for (i, e) in g.edges.iter().enumerate() {
         if let Some(c) = e.to_frame {
             out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
                 from: e.from,
                 to: m,
-                edge: None,
+                edge: i,
+                soft: true,
             }));
         }
         if let Some(c) = e.from_frame {
             out.extend(members(c).filter(|&m| m != e.to).map(|m| Constraint {
                 from: m,
                 to: e.to,
-                edge: None,
+                edge: i,
+                soft: true,
             }));
         }
     }
     out
-}
-
-/// Depth-first search marking the constraints that close a cycle (iterative, so deep
-/// graphs cannot overflow the stack). Edges are followed before soft constraints.
-fn back_edges(n: usize, cons: &[Constraint]) -> Vec<bool> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, c) in cons.iter().enumerate() {
-        out[c.from].push(k);
-    }
-    let mut reversed = vec![false; cons.len()];
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    for root in 0..n {
-        if state[root] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        state[root] = 1;
-        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-            if let Some(&ci) = out[v].get(*k) {
-                *k += 1;
-                let w = cons[ci].to;
-                match state[w] {
-                    0 => {
-                        state[w] = 1;
-                        stack.push((w, 0));
-                    }
-                    1 => reversed[ci] = true,
-                    _ => {}
-                }
-            } else {
-                state[v] = 2;
-                stack.pop();
-            }
-        }
-    }
-    reversed
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
@@ -151,23 +121,35 @@ pub fn rank(g: &Graph) -> Ranked {
 }
 
 /// The layer of every node, and which edges run against the flow: longest path layering
-/// over the acyclic orientation (Kahn's order); a soft constraint that closes a cycle is
-/// dropped.
+/// over the acyclic orientation (Kahn's order). Cycles are broken one nesting level at a
+/// time ([`cycles`]); should an oriented constraint still close one, a soft one is dropped
+/// and an edge turned.
 fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
-    let back = back_edges(n, &cons);
-    let mut reversed = vec![false; g.edges.len()];
+    let forward: Vec<(usize, usize)> = cons.iter().map(|c| (c.from, c.to)).collect();
+    let mut reversed = cycles::reversed_edges(g, &forward);
+    let arcs: Vec<(usize, usize)> = cons
+        .iter()
+        .map(|c| {
+            if reversed[c.edge] {
+                (c.to, c.from)
+            } else {
+                (c.from, c.to)
+            }
+        })
+        .collect();
+    let back = cycles::back_arcs(n, &arcs);
     let mut indeg = vec![0usize; n];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (c, &rev) in cons.iter().zip(&back) {
-        let (u, v) = match (c.edge, rev) {
-            (Some(i), true) => {
-                reversed[i] = true;
-                (c.to, c.from)
+    for ((c, &(u, v)), &closes) in cons.iter().zip(&arcs).zip(&back) {
+        let (u, v) = match (closes, c.soft) {
+            (true, true) => continue,
+            (true, false) => {
+                reversed[c.edge] = !reversed[c.edge];
+                (v, u)
             }
-            (None, true) => continue,
-            _ => (c.from, c.to),
+            (false, _) => (u, v),
         };
         out[u].push(v);
         indeg[v] += 1;
@@ -359,8 +341,10 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
 /// edge drawn through the layers climbs between the boxes it skips and crosses the edges
 /// leaving them. A back edge to the next layer up stays (it runs beside its forward
-/// partner), and so does one naming a subgraph. `None` when there is nothing to take out.
-pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
+/// partner), and so does one naming a subgraph, and unless `inside_frames` one inside a
+/// subgraph (round the outside it leaves its frame and comes back in). `None` when there
+/// is nothing to take out.
+pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: usize| r.items[n].layer;
     let lane: Vec<bool> = g
         .edges
@@ -371,6 +355,8 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize) -> Option<Ranked> {
                 && e.from != e.to
                 && e.from_frame.is_none()
                 && e.to_frame.is_none()
+                && (inside_frames
+                    || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
         })
         .collect();

@@ -25,5 +25,6 @@ mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_sequence;
 mod mermaid_snapshots;
+mod mermaid_states;
 mod mermaid_unseen;
 mod readme;

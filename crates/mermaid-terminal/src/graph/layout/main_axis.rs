@@ -3,6 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
+use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
 impl Builder<'_> {
@@ -188,7 +189,7 @@ impl Builder<'_> {
     /// Phase 7: frame rectangles, innermost first so outer ones can include them; each
     /// title on the top border, clear of the edges that cross it. `false` when a frame had
     /// to be widened for its title (the cross placement must then run again).
-    pub(super) fn frames(&mut self) -> bool {
+    pub(super) fn frames(&mut self, widen_for_labels: bool) -> bool {
         let g = self.g;
         let mut fits = true;
         self.frames.clear();
@@ -218,9 +219,20 @@ impl Builder<'_> {
                     c1 = c1.max(f.cross1);
                 }
             }
-            let (c0, mut c1) = (c0 - margin, c1 + margin);
+            let (left, right) = self.label_room[c];
+            let (c0, mut c1) = (c0 - margin - left, c1 + margin + right);
             let mut title_at = c0 + 2;
             if !self.horizontal {
+                if let Some((lo, hi)) = self.inner_labels(c) {
+                    // a label that would lie on or past the border: room for it next time
+                    let (out_left, out_right) = (c0 + 1 - lo, hi + 1 - c1);
+                    if widen_for_labels && (out_left > 0 || out_right > 0) {
+                        let room = &mut self.label_room[c];
+                        room.0 += out_left.max(0);
+                        room.1 += out_right.max(0);
+                        fits = false;
+                    }
+                }
                 c1 = c1.max(c0 + self.min_w[c]);
                 // Edges crossing the top border: keep the title between them.
                 let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
@@ -269,5 +281,32 @@ impl Builder<'_> {
             });
         }
         fits
+    }
+
+    /// TD: the cross range (first and last cell) the planned labels of the edges inside
+    /// cluster `c` take, a blank cell each side; `None` when there are none.
+    fn inner_labels(&self, c: usize) -> Option<(i64, i64)> {
+        let (g, r) = (self.g, self.r);
+        let inside = |si: usize| {
+            let s = &r.segs[si];
+            self.paths[s.upper].contains(&c)
+                && self.paths[s.lower].contains(&c)
+                && !(s.first && upper_frame(g, r, s.edge).is_some())
+                && !(s.last && lower_frame(g, r, s.edge).is_some())
+        };
+        (0..r.segs.len())
+            .filter(|&si| inside(si))
+            .filter_map(|si| {
+                let lines = &self.edge_labels[r.segs[si].edge];
+                match self.label_at[si]? {
+                    LabelAt::Rows { cross, .. } => Some((cross, max_width(lines) as i64)),
+                    LabelAt::OnTrack { cross } => {
+                        Some((cross, display_width(&lines.join(" ")) as i64))
+                    }
+                    LabelAt::InGap | LabelAt::Marker => None,
+                }
+            })
+            .map(|(cross, w)| (cross - 1, cross + w))
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
 }

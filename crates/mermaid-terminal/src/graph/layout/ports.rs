@@ -1,7 +1,8 @@
 //! Phase 3 of a plan: where each edge leaves and reaches a box, spread evenly along its
 //! side, off the rows a divider takes, and through a subgraph's frame.
 
-use super::{Builder, lower_frame, upper_frame};
+use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
+use crate::glyphs::Head;
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
@@ -91,13 +92,46 @@ impl Builder<'_> {
                     continue;
                 }
                 self.sort_by_other_end(&mut list, side);
-                let spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
+                let mut spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
+                self.incoming_on_mark(i, side, &mut list, &mut spots);
                 for (&si, pos) in list.iter().zip(spots) {
                     self.set_port(si, side, pos);
                 }
             }
         }
         self.frame_ports(&via_frames);
+    }
+
+    /// An arrow into a `<<choice>>` ends on its `◆`, not on the bar beside it: the first
+    /// incoming segment takes the spot nearest the mark, moved onto it, and the others
+    /// keep their order over the spots left.
+    fn incoming_on_mark(&self, i: usize, side: usize, list: &mut Vec<usize>, spots: &mut [i64]) {
+        let (g, r) = (self.g, self.r);
+        let Some(n) = r.items[i]
+            .node
+            .filter(|&n| self.texts[n].shape == Shape::Choice)
+        else {
+            return;
+        };
+        let head = |si: usize| {
+            let edge = r.segs[si].edge;
+            if side == 0 {
+                lower_head(g, r, edge)
+            } else {
+                upper_head(g, r, edge)
+            }
+        };
+        let Some(at) = list.iter().position(|&si| head(si) != Head::None) else {
+            return;
+        };
+        // the mark sits at the middle cell of the point's line (see `shapes::draw_point`)
+        let mark = self.port_range(i).0 + self.box_cross(n) as i64 / 2;
+        let Some(near) = (0..spots.len()).min_by_key(|&k| (spots[k] - mark).abs()) else {
+            return;
+        };
+        spots[near] = mark;
+        let incoming = list.remove(at);
+        list.insert(near, incoming);
     }
 
     /// Order a side's segments by where their other end is (back edges to the outside).

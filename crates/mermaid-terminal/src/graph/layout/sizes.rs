@@ -2,7 +2,7 @@
 //! and its notes), and where each box sits across the flow.
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
-use crate::graph::cross::{cross_positions, resolve_frames};
+use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
 use crate::graph::model::{NoteSide, Shape};
 use crate::graph::shapes::{self};
 use crate::text::{max_width, wrap_all};
@@ -157,7 +157,11 @@ impl Builder<'_> {
             .collect();
         let mut cross = cross_positions(r, &self.csize, &anchor2, &sep_between);
         let min_w = (!horizontal).then_some(self.min_w.as_slice());
-        resolve_frames(g, r, &mut cross, &self.csize, paths, margin, min_w)?;
+        let room = FrameRoom {
+            min_w,
+            labels: &self.label_room,
+        };
+        resolve_frames(g, r, &mut cross, &self.csize, paths, margin, room)?;
         self.cross = cross;
         Ok(())
     }
