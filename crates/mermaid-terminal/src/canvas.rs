@@ -2,7 +2,7 @@
 //! so crossings and corners get the right box-drawing glyph.
 
 use crate::glyphs::{DOWN, Glyphs, LEFT, LineKind, RIGHT, UP};
-use crate::style::{Line, Style};
+use crate::style::{Line, Span, Style};
 use crate::text::{clusters, grapheme_width};
 use unicode_width::UnicodeWidthChar;
 
@@ -338,39 +338,138 @@ impl Canvas {
     /// The styled lines, trailing spaces trimmed, the canvas kept (a drawing kept for a
     /// stage that may come again is read more than once).
     pub fn lines(&self) -> Vec<Line> {
-        let glyphs = self.glyphs;
+        // One text buffer and one list of runs, reused for every row: each span's text is
+        // then allocated once, at its final size.
+        let mut text = String::new();
+        let mut runs = Vec::new();
         self.rows
             .iter()
-            .map(|row| {
-                // Build runs of one style, flushing on change (few allocations per row).
-                let mut line = Line::default();
-                let mut run = String::with_capacity(row.len() * 3);
-                let mut style = Style::Plain;
-                for cell in row {
-                    let cell_style = if cell.content == Content::Empty {
-                        Style::Plain
-                    } else {
-                        cell.style
-                    };
-                    if cell_style != style && !run.is_empty() {
-                        line.push_str(&run, style);
-                        run.clear();
-                    }
-                    style = cell_style;
-                    match cell.content {
-                        Content::Empty => run.push(' '),
-                        Content::Cont => {}
-                        Content::Text(ref t) => run.push_str(t),
-                        Content::Char(ch) => run.push(ch),
-                        Content::Lines { bits, h, v, round } => {
-                            run.push(glyphs.line(bits, h, v, round));
-                        }
-                    }
-                }
-                line.push_str(&run, style);
-                line.trim_end();
-                line
-            })
+            .map(|row| self.row_line(row, &mut text, &mut runs))
             .collect()
+    }
+
+    /// One row as styled spans: a span per run of one style (empty cells are plain
+    /// spaces, a wide grapheme's right half adds nothing), trailing spaces cut.
+    fn row_line(&self, row: &[Cell], text: &mut String, runs: &mut Vec<(usize, Style)>) -> Line {
+        text.clear();
+        runs.clear();
+        let used = row
+            .iter()
+            .rposition(|c| !matches!(c.content, Content::Empty))
+            .map_or(0, |last| last + 1);
+        for cell in &row[..used] {
+            let style = match cell.content {
+                Content::Cont => continue,
+                Content::Empty => Style::Plain,
+                _ => cell.style,
+            };
+            if runs.last().is_none_or(|&(_, last)| last != style) {
+                runs.push((text.len(), style));
+            }
+            match &cell.content {
+                Content::Empty => text.push(' '),
+                Content::Char(ch) => text.push(*ch),
+                Content::Text(t) => text.push_str(t),
+                Content::Lines { bits, h, v, round } => {
+                    text.push(self.glyphs.line(*bits, *h, *v, *round));
+                }
+                Content::Cont => {}
+            }
+        }
+        let end = text.trim_end_matches(' ').len();
+        while runs.last().is_some_and(|&(start, _)| start >= end) {
+            runs.pop();
+        }
+        let ends = runs.iter().skip(1).map(|&(start, _)| start).chain([end]);
+        let spans = runs
+            .iter()
+            .zip(ends)
+            .map(|(&(start, style), stop)| Span {
+                text: text[start..stop].to_string(),
+                style,
+            })
+            .collect();
+        Line { spans }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row as (text, style) runs.
+    fn runs(canvas: &Canvas) -> Vec<Vec<(String, Style)>> {
+        canvas
+            .lines()
+            .into_iter()
+            .map(|l| l.spans.into_iter().map(|s| (s.text, s.style)).collect())
+            .collect()
+    }
+
+    fn run(text: &str, style: Style) -> (String, Style) {
+        (text.to_string(), style)
+    }
+
+    #[test]
+    fn spans_merge_equal_styles_and_split_at_each_change() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        // two writes of one style side by side make one span; a gap is a plain space
+        c.text(0, 0, "ab", Style::Label);
+        c.text(0, 2, "cd", Style::Label);
+        c.text(0, 5, "e", Style::Label);
+        // a line, then a style change at the very last column
+        c.hline(1, 0, 2, LineKind::Solid, Style::Arrow);
+        c.put(1, 3, '▶', Style::Label);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("abcd", Style::Label),
+                    run(" ", Style::Plain),
+                    run("e", Style::Label),
+                ],
+                vec![run("───", Style::Arrow), run("▶", Style::Label)],
+            ]
+        );
+    }
+
+    #[test]
+    fn spans_keep_empty_rows_and_cut_trailing_spaces_of_any_style() {
+        let mut c = Canvas::new(Glyphs::new(true));
+        c.text(1, 2, "x", Style::Note);
+        // spaces written in a style at the end of a row are cut, whatever their style
+        c.text(1, 3, "  ", Style::Label);
+        c.text(2, 0, "   ", Style::Note);
+        c.vline(4, 3, 3, LineKind::Dotted, Style::Block);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![],
+                vec![run("  ", Style::Plain), run("x", Style::Note)],
+                vec![],
+                vec![run("    ", Style::Plain), run(":", Style::Block)],
+            ]
+        );
+    }
+
+    #[test]
+    fn spans_take_a_wide_grapheme_once_and_a_clipped_one_as_a_space() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        c.text(0, 0, "名前", Style::Participant);
+        c.text(0, 4, "e\u{301}", Style::Label);
+        // a line over the right half of a wide grapheme leaves a plain space on its left
+        c.text(1, 0, "日", Style::Label);
+        c.join(1, 1, UP | DOWN, LineKind::Solid, Style::Arrow);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("名前", Style::Participant),
+                    run("e\u{301}", Style::Label)
+                ],
+                vec![run(" ", Style::Plain), run("│", Style::Arrow)],
+            ]
+        );
+        assert!(c.lines().iter().all(|l| l.width() <= 5));
     }
 }
