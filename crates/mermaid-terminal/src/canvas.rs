@@ -6,13 +6,14 @@ use crate::style::{Line, Span, Style};
 use crate::text::{clusters, grapheme_width};
 use unicode_width::UnicodeWidthChar;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A cell's content, `Copy` so rows grow, clone and drop without visiting each cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Content {
     Empty,
     /// a one-char grapheme (the common case: no allocation)
     Char(char),
-    /// a multi-char grapheme cluster
-    Text(String),
+    /// a multi-char grapheme cluster: its index in [`Canvas::clusters`]
+    Text(u32),
     /// right half of a wide grapheme
     Cont,
     Lines {
@@ -23,7 +24,7 @@ enum Content {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Cell {
     content: Content,
     style: Style,
@@ -38,6 +39,8 @@ const EMPTY: Cell = Cell {
 #[derive(Debug, Clone)]
 pub struct Canvas {
     rows: Vec<Vec<Cell>>,
+    /// the multi-char grapheme clusters written, referred to by [`Content::Text`]
+    clusters: Vec<String>,
     glyphs: Glyphs,
     /// capacity of each new row (fewer reallocations as rows grow)
     row_capacity: usize,
@@ -47,6 +50,7 @@ impl Canvas {
     pub fn new(glyphs: Glyphs) -> Self {
         Canvas {
             rows: Vec::new(),
+            clusters: Vec::new(),
             glyphs,
             row_capacity: 0,
         }
@@ -56,6 +60,7 @@ impl Canvas {
     pub fn with_capacity(glyphs: Glyphs, rows: usize, cols: usize) -> Self {
         Canvas {
             rows: Vec::with_capacity(rows),
+            clusters: Vec::new(),
             glyphs,
             row_capacity: cols,
         }
@@ -173,29 +178,21 @@ impl Canvas {
 
     /// Clear a wide grapheme whose half is about to be overwritten.
     fn clear_partner(&mut self, row: usize, col: usize) {
+        const BLANK: Cell = Cell {
+            content: Content::Char(' '),
+            style: Style::Plain,
+        };
         let Some(cell) = self.cell(row, col) else {
             return;
         };
-        match &cell.content {
-            Content::Cont if col > 0 => {
-                *self.cell_mut(row, col - 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
+        let has_right = self.cell(row, col + 1).is_some();
+        match cell.content {
+            Content::Cont if col > 0 => *self.cell_mut(row, col - 1) = BLANK,
+            Content::Char(ch) if UnicodeWidthChar::width(ch) == Some(2) && has_right => {
+                *self.cell_mut(row, col + 1) = BLANK;
             }
-            Content::Char(ch)
-                if UnicodeWidthChar::width(*ch) == Some(2) && self.cell(row, col + 1).is_some() =>
-            {
-                *self.cell_mut(row, col + 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
-            }
-            Content::Text(t) if grapheme_width(t) == 2 && self.cell(row, col + 1).is_some() => {
-                *self.cell_mut(row, col + 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
+            Content::Text(i) if grapheme_width(self.cluster(i)) == 2 && has_right => {
+                *self.cell_mut(row, col + 1) = BLANK;
             }
             _ => {}
         }
@@ -208,11 +205,21 @@ impl Canvas {
             let mut chars = g.chars();
             let content = match (chars.next(), chars.next()) {
                 (Some(ch), None) => Content::Char(ch),
-                _ => Content::Text(g.to_string()),
+                _ => self.add_cluster(g),
             };
             c += self.put_cluster(row, c, content, w, style);
         }
         c - col
+    }
+
+    /// Keep a multi-char grapheme cluster; the content that refers to it.
+    fn add_cluster(&mut self, g: &str) -> Content {
+        self.clusters.push(g.to_string());
+        Content::Text((self.clusters.len() - 1) as u32)
+    }
+
+    fn cluster(&self, index: u32) -> &str {
+        self.clusters.get(index as usize).map_or("", String::as_str)
     }
 
     fn put_cluster(
@@ -366,12 +373,12 @@ impl Canvas {
             if runs.last().is_none_or(|&(_, last)| last != style) {
                 runs.push((text.len(), style));
             }
-            match &cell.content {
+            match cell.content {
                 Content::Empty => text.push(' '),
-                Content::Char(ch) => text.push(*ch),
-                Content::Text(t) => text.push_str(t),
+                Content::Char(ch) => text.push(ch),
+                Content::Text(i) => text.push_str(self.cluster(i)),
                 Content::Lines { bits, h, v, round } => {
-                    text.push(self.glyphs.line(*bits, *h, *v, *round));
+                    text.push(self.glyphs.line(bits, h, v, round));
                 }
                 Content::Cont => {}
             }
