@@ -364,23 +364,32 @@ impl Canvas {
             .iter()
             .rposition(|c| !matches!(c.content, Content::Empty))
             .map_or(0, |last| last + 1);
-        for cell in &row[..used] {
-            let style = match cell.content {
-                Content::Cont => continue,
-                Content::Empty => Style::Plain,
-                _ => cell.style,
-            };
-            if runs.last().is_none_or(|&(_, last)| last != style) {
-                runs.push((text.len(), style));
+        let mut col = 0;
+        while col < used {
+            let cell = &row[col];
+            if cell.content == Content::Empty {
+                // a gap (most of a lifeline row): one plain run of spaces, pushed at once
+                let gap = row[col..used]
+                    .iter()
+                    .take_while(|c| c.content == Content::Empty)
+                    .count();
+                start_run(runs, text.len(), Style::Plain);
+                push_spaces(text, gap);
+                col += gap;
+                continue;
             }
+            col += 1;
+            if cell.content == Content::Cont {
+                continue;
+            }
+            start_run(runs, text.len(), cell.style);
             match cell.content {
-                Content::Empty => text.push(' '),
                 Content::Char(ch) => text.push(ch),
                 Content::Text(i) => text.push_str(self.cluster(i)),
                 Content::Lines { bits, h, v, round } => {
                     text.push(self.glyphs.line(bits, h, v, round));
                 }
-                Content::Cont => {}
+                Content::Empty | Content::Cont => {}
             }
         }
         let end = text.trim_end_matches(' ').len();
@@ -397,6 +406,24 @@ impl Canvas {
             })
             .collect();
         Line { spans }
+    }
+}
+
+/// Start a run at byte `at` unless the last one has this style (equal styles merge).
+fn start_run(runs: &mut Vec<(usize, Style)>, at: usize, style: Style) {
+    if runs.last().is_none_or(|&(_, last)| last != style) {
+        runs.push((at, style));
+    }
+}
+
+/// Append `n` spaces.
+fn push_spaces(text: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let chunk = left.min(SPACES.len());
+        text.push_str(&SPACES[..chunk]);
+        left -= chunk;
     }
 }
 
