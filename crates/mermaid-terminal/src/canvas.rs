@@ -185,16 +185,17 @@ impl Canvas {
         let Some(cell) = self.cell(row, col) else {
             return;
         };
-        let has_right = self.cell(row, col + 1).is_some();
-        match cell.content {
-            Content::Cont if col > 0 => *self.cell_mut(row, col - 1) = BLANK,
-            Content::Char(ch) if UnicodeWidthChar::width(ch) == Some(2) && has_right => {
-                *self.cell_mut(row, col + 1) = BLANK;
+        let wide = match cell.content {
+            Content::Cont if col > 0 => {
+                *self.cell_mut(row, col - 1) = BLANK;
+                return;
             }
-            Content::Text(i) if grapheme_width(self.cluster(i)) == 2 && has_right => {
-                *self.cell_mut(row, col + 1) = BLANK;
-            }
-            _ => {}
+            Content::Char(ch) => !ch.is_ascii() && UnicodeWidthChar::width(ch) == Some(2),
+            Content::Text(i) => grapheme_width(self.cluster(i)) == 2,
+            _ => false,
+        };
+        if wide && self.cell(row, col + 1).is_some() {
+            *self.cell_mut(row, col + 1) = BLANK;
         }
     }
 
@@ -255,7 +256,10 @@ impl Canvas {
 
     /// Add line connections to a cell (joins with what is there).
     pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
-        self.clear_partner(row, col);
+        if !self.is_line(row, col) {
+            // a line has no wide partner to clear (most joins cross or extend one)
+            self.clear_partner(row, col);
+        }
         let cell = self.cell_mut(row, col);
         let horizontal = add & (LEFT | RIGHT) != 0;
         if let Content::Lines { bits, h, v, .. } = &mut cell.content {
