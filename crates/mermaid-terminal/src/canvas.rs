@@ -510,4 +510,29 @@ mod tests {
         );
         assert!(c.lines().iter().all(|l| l.width() <= 5));
     }
+
+    #[test]
+    fn spans_show_a_space_for_a_wide_grapheme_whose_left_half_is_overwritten() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        c.text(0, 0, "日本", Style::Label);
+        c.join(0, 0, LEFT | RIGHT, LineKind::Solid, Style::Arrow);
+        // a flag is one cluster of two chars
+        c.text(1, 0, "\u{1f1ef}\u{1f1f5}!", Style::Note);
+        c.put(1, 0, 'x', Style::Label);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("─", Style::Arrow),
+                    run(" ", Style::Plain),
+                    run("本", Style::Label),
+                ],
+                vec![
+                    run("x", Style::Label),
+                    run(" ", Style::Plain),
+                    run("!", Style::Note),
+                ],
+            ]
+        );
+    }
 }
