@@ -2,17 +2,18 @@
 //! so crossings and corners get the right box-drawing glyph.
 
 use crate::glyphs::{DOWN, Glyphs, LEFT, LineKind, RIGHT, UP};
-use crate::style::{Line, Style};
+use crate::style::{Line, Span, Style};
 use crate::text::{clusters, grapheme_width};
 use unicode_width::UnicodeWidthChar;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A cell's content, `Copy` so rows grow, clone and drop without visiting each cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Content {
     Empty,
     /// a one-char grapheme (the common case: no allocation)
     Char(char),
-    /// a multi-char grapheme cluster
-    Text(String),
+    /// a multi-char grapheme cluster: its index in [`Canvas::clusters`]
+    Text(u32),
     /// right half of a wide grapheme
     Cont,
     Lines {
@@ -23,7 +24,7 @@ enum Content {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Cell {
     content: Content,
     style: Style,
@@ -38,6 +39,8 @@ const EMPTY: Cell = Cell {
 #[derive(Debug, Clone)]
 pub struct Canvas {
     rows: Vec<Vec<Cell>>,
+    /// the multi-char grapheme clusters written, referred to by [`Content::Text`]
+    clusters: Vec<String>,
     glyphs: Glyphs,
     /// capacity of each new row (fewer reallocations as rows grow)
     row_capacity: usize,
@@ -47,6 +50,7 @@ impl Canvas {
     pub fn new(glyphs: Glyphs) -> Self {
         Canvas {
             rows: Vec::new(),
+            clusters: Vec::new(),
             glyphs,
             row_capacity: 0,
         }
@@ -56,6 +60,7 @@ impl Canvas {
     pub fn with_capacity(glyphs: Glyphs, rows: usize, cols: usize) -> Self {
         Canvas {
             rows: Vec::with_capacity(rows),
+            clusters: Vec::new(),
             glyphs,
             row_capacity: cols,
         }
@@ -173,31 +178,24 @@ impl Canvas {
 
     /// Clear a wide grapheme whose half is about to be overwritten.
     fn clear_partner(&mut self, row: usize, col: usize) {
+        const BLANK: Cell = Cell {
+            content: Content::Char(' '),
+            style: Style::Plain,
+        };
         let Some(cell) = self.cell(row, col) else {
             return;
         };
-        match &cell.content {
+        let wide = match cell.content {
             Content::Cont if col > 0 => {
-                *self.cell_mut(row, col - 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
+                *self.cell_mut(row, col - 1) = BLANK;
+                return;
             }
-            Content::Char(ch)
-                if UnicodeWidthChar::width(*ch) == Some(2) && self.cell(row, col + 1).is_some() =>
-            {
-                *self.cell_mut(row, col + 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
-            }
-            Content::Text(t) if grapheme_width(t) == 2 && self.cell(row, col + 1).is_some() => {
-                *self.cell_mut(row, col + 1) = Cell {
-                    content: Content::Text(" ".into()),
-                    style: Style::Plain,
-                };
-            }
-            _ => {}
+            Content::Char(ch) => !ch.is_ascii() && UnicodeWidthChar::width(ch) == Some(2),
+            Content::Text(i) => grapheme_width(self.cluster(i)) == 2,
+            _ => false,
+        };
+        if wide && self.cell(row, col + 1).is_some() {
+            *self.cell_mut(row, col + 1) = BLANK;
         }
     }
 
@@ -208,11 +206,21 @@ impl Canvas {
             let mut chars = g.chars();
             let content = match (chars.next(), chars.next()) {
                 (Some(ch), None) => Content::Char(ch),
-                _ => Content::Text(g.to_string()),
+                _ => self.add_cluster(g),
             };
             c += self.put_cluster(row, c, content, w, style);
         }
         c - col
+    }
+
+    /// Keep a multi-char grapheme cluster; the content that refers to it.
+    fn add_cluster(&mut self, g: &str) -> Content {
+        self.clusters.push(g.to_string());
+        Content::Text((self.clusters.len() - 1) as u32)
+    }
+
+    fn cluster(&self, index: u32) -> &str {
+        self.clusters.get(index as usize).map_or("", String::as_str)
     }
 
     fn put_cluster(
@@ -248,7 +256,10 @@ impl Canvas {
 
     /// Add line connections to a cell (joins with what is there).
     pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
-        self.clear_partner(row, col);
+        if !self.is_line(row, col) {
+            // a line has no wide partner to clear (most joins cross or extend one)
+            self.clear_partner(row, col);
+        }
         let cell = self.cell_mut(row, col);
         let horizontal = add & (LEFT | RIGHT) != 0;
         if let Content::Lines { bits, h, v, .. } = &mut cell.content {
@@ -338,39 +349,190 @@ impl Canvas {
     /// The styled lines, trailing spaces trimmed, the canvas kept (a drawing kept for a
     /// stage that may come again is read more than once).
     pub fn lines(&self) -> Vec<Line> {
-        let glyphs = self.glyphs;
+        // One text buffer and one list of runs, reused for every row: each span's text is
+        // then allocated once, at its final size.
+        let mut text = String::new();
+        let mut runs = Vec::new();
         self.rows
             .iter()
-            .map(|row| {
-                // Build runs of one style, flushing on change (few allocations per row).
-                let mut line = Line::default();
-                let mut run = String::with_capacity(row.len() * 3);
-                let mut style = Style::Plain;
-                for cell in row {
-                    let cell_style = if cell.content == Content::Empty {
-                        Style::Plain
-                    } else {
-                        cell.style
-                    };
-                    if cell_style != style && !run.is_empty() {
-                        line.push_str(&run, style);
-                        run.clear();
-                    }
-                    style = cell_style;
-                    match cell.content {
-                        Content::Empty => run.push(' '),
-                        Content::Cont => {}
-                        Content::Text(ref t) => run.push_str(t),
-                        Content::Char(ch) => run.push(ch),
-                        Content::Lines { bits, h, v, round } => {
-                            run.push(glyphs.line(bits, h, v, round));
-                        }
-                    }
-                }
-                line.push_str(&run, style);
-                line.trim_end();
-                line
-            })
+            .map(|row| self.row_line(row, &mut text, &mut runs))
             .collect()
+    }
+
+    /// One row as styled spans: a span per run of one style (empty cells are plain
+    /// spaces, a wide grapheme's right half adds nothing), trailing spaces cut.
+    fn row_line(&self, row: &[Cell], text: &mut String, runs: &mut Vec<(usize, Style)>) -> Line {
+        text.clear();
+        runs.clear();
+        let used = row
+            .iter()
+            .rposition(|c| !matches!(c.content, Content::Empty))
+            .map_or(0, |last| last + 1);
+        let mut col = 0;
+        while col < used {
+            let cell = &row[col];
+            if cell.content == Content::Empty {
+                // a gap (most of a lifeline row): one plain run of spaces, pushed at once
+                let gap = row[col..used]
+                    .iter()
+                    .take_while(|c| c.content == Content::Empty)
+                    .count();
+                start_run(runs, text.len(), Style::Plain);
+                push_spaces(text, gap);
+                col += gap;
+                continue;
+            }
+            col += 1;
+            if cell.content == Content::Cont {
+                continue;
+            }
+            start_run(runs, text.len(), cell.style);
+            match cell.content {
+                Content::Char(ch) => text.push(ch),
+                Content::Text(i) => text.push_str(self.cluster(i)),
+                Content::Lines { bits, h, v, round } => {
+                    text.push(self.glyphs.line(bits, h, v, round));
+                }
+                Content::Empty | Content::Cont => {}
+            }
+        }
+        let end = text.trim_end_matches(' ').len();
+        while runs.last().is_some_and(|&(start, _)| start >= end) {
+            runs.pop();
+        }
+        let ends = runs.iter().skip(1).map(|&(start, _)| start).chain([end]);
+        let spans = runs
+            .iter()
+            .zip(ends)
+            .map(|(&(start, style), stop)| Span {
+                text: text[start..stop].to_string(),
+                style,
+            })
+            .collect();
+        Line { spans }
+    }
+}
+
+/// Start a run at byte `at` unless the last one has this style (equal styles merge).
+fn start_run(runs: &mut Vec<(usize, Style)>, at: usize, style: Style) {
+    if runs.last().is_none_or(|&(_, last)| last != style) {
+        runs.push((at, style));
+    }
+}
+
+/// Append `n` spaces.
+fn push_spaces(text: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let chunk = left.min(SPACES.len());
+        text.push_str(&SPACES[..chunk]);
+        left -= chunk;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row as (text, style) runs.
+    fn runs(canvas: &Canvas) -> Vec<Vec<(String, Style)>> {
+        canvas
+            .lines()
+            .into_iter()
+            .map(|l| l.spans.into_iter().map(|s| (s.text, s.style)).collect())
+            .collect()
+    }
+
+    fn run(text: &str, style: Style) -> (String, Style) {
+        (text.to_string(), style)
+    }
+
+    #[test]
+    fn spans_merge_equal_styles_and_split_at_each_change() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        // two writes of one style side by side make one span; a gap is a plain space
+        c.text(0, 0, "ab", Style::Label);
+        c.text(0, 2, "cd", Style::Label);
+        c.text(0, 5, "e", Style::Label);
+        // a line, then a style change at the very last column
+        c.hline(1, 0, 2, LineKind::Solid, Style::Arrow);
+        c.put(1, 3, '▶', Style::Label);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("abcd", Style::Label),
+                    run(" ", Style::Plain),
+                    run("e", Style::Label),
+                ],
+                vec![run("───", Style::Arrow), run("▶", Style::Label)],
+            ]
+        );
+    }
+
+    #[test]
+    fn spans_keep_empty_rows_and_cut_trailing_spaces_of_any_style() {
+        let mut c = Canvas::new(Glyphs::new(true));
+        c.text(1, 2, "x", Style::Note);
+        // spaces written in a style at the end of a row are cut, whatever their style
+        c.text(1, 3, "  ", Style::Label);
+        c.text(2, 0, "   ", Style::Note);
+        c.vline(4, 3, 3, LineKind::Dotted, Style::Block);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![],
+                vec![run("  ", Style::Plain), run("x", Style::Note)],
+                vec![],
+                vec![run("    ", Style::Plain), run(":", Style::Block)],
+            ]
+        );
+    }
+
+    #[test]
+    fn spans_take_a_wide_grapheme_once_and_a_clipped_one_as_a_space() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        c.text(0, 0, "名前", Style::Participant);
+        c.text(0, 4, "e\u{301}", Style::Label);
+        // a line over the right half of a wide grapheme leaves a plain space on its left
+        c.text(1, 0, "日", Style::Label);
+        c.join(1, 1, UP | DOWN, LineKind::Solid, Style::Arrow);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("名前", Style::Participant),
+                    run("e\u{301}", Style::Label)
+                ],
+                vec![run(" ", Style::Plain), run("│", Style::Arrow)],
+            ]
+        );
+        assert!(c.lines().iter().all(|l| l.width() <= 5));
+    }
+
+    #[test]
+    fn spans_show_a_space_for_a_wide_grapheme_whose_left_half_is_overwritten() {
+        let mut c = Canvas::new(Glyphs::new(false));
+        c.text(0, 0, "日本", Style::Label);
+        c.join(0, 0, LEFT | RIGHT, LineKind::Solid, Style::Arrow);
+        // a flag is one cluster of two chars
+        c.text(1, 0, "\u{1f1ef}\u{1f1f5}!", Style::Note);
+        c.put(1, 0, 'x', Style::Label);
+        assert_eq!(
+            runs(&c),
+            vec![
+                vec![
+                    run("─", Style::Arrow),
+                    run(" ", Style::Plain),
+                    run("本", Style::Label),
+                ],
+                vec![
+                    run("x", Style::Label),
+                    run(" ", Style::Plain),
+                    run("!", Style::Note),
+                ],
+            ]
+        );
     }
 }

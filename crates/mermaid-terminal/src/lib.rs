@@ -477,7 +477,7 @@ fn split_header(body: &str) -> Option<(&str, &str)> {
 /// Last resort: cut any line still wider than `width`.
 fn enforce_width(lines: &mut [Line], width: usize, ascii: bool) {
     for line in lines.iter_mut() {
-        if line.width() <= width {
+        if fits_by_bytes(line, width) || line.width() <= width {
             continue;
         }
         let mut budget = width.saturating_sub(1);
@@ -494,5 +494,31 @@ fn enforce_width(lines: &mut [Line], width: usize, ascii: bool) {
         }
         out.push(if ascii { ">" } else { "…" }, Style::Dim);
         *line = out;
+    }
+}
+
+/// True when a line surely fits without measuring it: no grapheme takes more columns than
+/// its UTF-8 bytes, so a line of at most `width` bytes fits `width` columns.
+fn fits_by_bytes(line: &Line, width: usize) -> bool {
+    line.spans.iter().map(|s| s.text.len()).sum::<usize>() <= width
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte count that spares measuring a line bounds its columns: a line of wide
+    /// graphemes with fewer chars than the width but more columns is still cut.
+    #[test]
+    fn lines_are_cut_by_columns_not_by_chars() {
+        let wide = "日本語".repeat(4);
+        let mut lines = vec![
+            Line::styled("short", Style::Label),
+            Line::styled(wide.as_str(), Style::Label),
+        ];
+        enforce_width(&mut lines, 20, false);
+        assert_eq!(lines[0].text(), "short");
+        assert!(lines[1].width() <= 20, "{}", lines[1].text());
+        assert!(lines[1].text().ends_with('…'));
     }
 }
