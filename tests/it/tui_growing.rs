@@ -203,7 +203,7 @@ fn a_question_that_arrives_anchored_shows_its_code() {
                 json!({"path": "src/retry.rs", "start_line": 3, "end_line": 3});
         },
     );
-    let repo = take_growing(&t, &server, (120, 30), "take --local");
+    let _repo = take_growing(&t, &server, (120, 30), "take --local");
     t.wait_for("Question 1/");
     t.wait_for("2·");
     t.keys(&["n"]);
@@ -356,7 +356,7 @@ fn a_plain_take_wraps_its_notes_to_the_terminal() {
         Draft::After(120),
         Draft::After(120),
     ]);
-    let repo = take_growing(&t, &server, (45, 40), "take --local --plain");
+    let _repo = take_growing(&t, &server, (45, 40), "take --local --plain");
     t.wait_for("Question 1 of 4");
     t.keys(&["1", "Enter"]);
     t.wait_for("Question 2 of 4");
