@@ -3,6 +3,7 @@
 //! long), subgraph members listed, notes, and the same legend as the drawing.
 
 use crate::glyphs::{Dir4, Glyphs, Head};
+use crate::graph::ids::ClusterId;
 use crate::graph::legend;
 use crate::graph::model::{Edge, Graph, NoteSide, Shape};
 use crate::style::{Line, Style};
@@ -12,12 +13,12 @@ use crate::text::{display_width, wrap_hard};
 const INDENT: usize = 4;
 
 /// The subgraph a node's id names (an edge to a whole subgraph or composite state).
-fn names_cluster(g: &Graph, n: usize) -> Option<usize> {
+fn names_cluster(g: &Graph, n: usize) -> Option<ClusterId> {
     let node = &g.nodes[n];
     if node.defined || !node.sections.is_empty() {
         return None;
     }
-    g.clusters.iter().position(|c| c.id == node.id)
+    g.clusters.position(|c| c.id == node.id)
 }
 
 /// A node as text: its label in shape brackets, with the id when labels repeat. A
@@ -126,7 +127,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let dup = labels.windows(2).any(|w| w[0] == w[1]);
     let text: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
-    for (c, cl) in g.clusters.iter().enumerate() {
+    for (c, cl) in g.clusters.iter_enumerated() {
         let depth = g.cluster_depth(c).saturating_sub(1);
         let mut members: Vec<String> = g
             .nodes

@@ -1,6 +1,7 @@
 //! Cross-axis placement: pack each layer, pull items toward their neighbours, then push
 //! items apart until no subgraph frame covers an item that is not its member.
 
+use crate::graph::ids::{ClusterId, IdVec};
 use crate::graph::model::Graph;
 use crate::graph::rank::{Ranked, sweep_order};
 
@@ -79,10 +80,10 @@ pub fn cross_positions(
 #[derive(Debug, Clone, Copy)]
 pub struct FrameRoom<'a> {
     /// TD: the least width (cross1 - cross0) of each frame (room for its title)
-    pub min_w: Option<&'a [i64]>,
+    pub min_w: Option<&'a IdVec<ClusterId, i64>>,
     /// cells each frame reaches out left and right of its members to hold the labels of
     /// the edges inside it
-    pub labels: &'a [(i64, i64)],
+    pub labels: &'a IdVec<ClusterId, (i64, i64)>,
 }
 
 /// Push items so that no frame covers an item that is not its member.
@@ -91,7 +92,7 @@ pub fn resolve_frames(
     r: &Ranked,
     cross: &mut [i64],
     csize: &[usize],
-    paths: &[Vec<usize>],
+    paths: &[Vec<ClusterId>],
     margin: i64,
     room: FrameRoom,
 ) -> Result<(), String> {
@@ -106,8 +107,8 @@ pub fn resolve_frames(
         margin,
         room,
     };
-    let extent = |c: usize, cross: &[i64]| extents.of(c, cross);
-    let shift_cluster = |c: usize, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
+    let extent = |c: ClusterId, cross: &[i64]| extents.of(c, cross);
+    let shift_cluster = |c: ClusterId, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
         for l2 in lo..=hi {
             if let Some(&first) = r.layers[l2]
                 .iter()
@@ -120,7 +121,7 @@ pub fn resolve_frames(
     };
     for _ in 0..40 {
         let mut moved = false;
-        for c in 0..g.clusters.len() {
+        for c in g.clusters.ids() {
             let Some((lo, hi, f0, f1)) = extent(c, cross) else {
                 continue;
             };
@@ -153,7 +154,7 @@ pub fn resolve_frames(
                 }
             }
             // Sibling frames sharing layers must not overlap either.
-            for c2 in 0..g.clusters.len() {
+            for c2 in g.clusters.ids() {
                 if c2 == c || g.clusters[c2].parent != g.clusters[c].parent {
                     continue;
                 }
@@ -197,7 +198,7 @@ struct Extents<'a> {
     g: &'a Graph,
     r: &'a Ranked,
     csize: &'a [usize],
-    paths: &'a [Vec<usize>],
+    paths: &'a [Vec<ClusterId>],
     margin: i64,
     room: FrameRoom<'a>,
 }
@@ -205,7 +206,7 @@ struct Extents<'a> {
 impl Extents<'_> {
     /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
     /// its members, the frames inside it (with their titles) and its own title.
-    fn of(&self, c: usize, cross: &[i64]) -> Option<(usize, usize, i64, i64)> {
+    fn of(&self, c: ClusterId, cross: &[i64]) -> Option<(usize, usize, i64, i64)> {
         let (r, paths, margin) = (self.r, self.paths, self.margin);
         let members: Vec<usize> = (0..r.items.len())
             .filter(|&i| paths[i].contains(&c))
@@ -233,7 +234,12 @@ impl Extents<'_> {
             .max()
             .unwrap_or(0)
             + margin;
-        for child in (0..self.g.clusters.len()).filter(|&k| self.g.clusters[k].parent == Some(c)) {
+        for child in self
+            .g
+            .clusters
+            .ids()
+            .filter(|&k| self.g.clusters[k].parent == Some(c))
+        {
             if let Some((_, _, c0, c1)) = self.of(child, cross) {
                 f0 = f0.min(c0 - margin);
                 f1 = f1.max(c1 + margin);

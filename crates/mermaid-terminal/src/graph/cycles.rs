@@ -10,17 +10,18 @@
 
 use std::collections::HashMap;
 
+use crate::graph::ids::ClusterId;
 use crate::graph::model::Graph;
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Child {
     Node(usize),
-    Cluster(usize),
+    Cluster(ClusterId),
 }
 
 /// The child of `level` that holds node `n`, when `n` lies within `level`.
-fn child_at(g: &Graph, n: usize, level: Option<usize>) -> Option<Child> {
+fn child_at(g: &Graph, n: usize, level: Option<ClusterId>) -> Option<Child> {
     let path = g.cluster_path(g.nodes[n].cluster);
     let below = match level {
         None => 0,
@@ -33,7 +34,7 @@ fn child_at(g: &Graph, n: usize, level: Option<usize>) -> Option<Child> {
 }
 
 /// Lowest subgraph holding both nodes (`None`: the top level).
-fn common_level(g: &Graph, a: usize, b: usize) -> Option<usize> {
+fn common_level(g: &Graph, a: usize, b: usize) -> Option<ClusterId> {
     let pa = g.cluster_path(g.nodes[a].cluster);
     let pb = g.cluster_path(g.nodes[b].cluster);
     pa.iter()
@@ -49,7 +50,7 @@ fn common_level(g: &Graph, a: usize, b: usize) -> Option<usize> {
 pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
-    let mut by_level: HashMap<Option<usize>, Vec<(usize, Child, Child)>> = HashMap::new();
+    let mut by_level: HashMap<Option<ClusterId>, Vec<(usize, Child, Child)>> = HashMap::new();
     let on_cycle =
         |e: &&crate::graph::model::Edge| e.from != e.to && component[e.from] == component[e.to];
     for (i, e) in g.edges.iter().enumerate().filter(|(_, e)| on_cycle(e)) {

@@ -8,6 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
+use crate::graph::ids::Id;
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
@@ -266,7 +267,7 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
 fn frames(p: &mut Plane) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let (r0, c0, r1, c1) = p.frame_rect(f);
-        let owner = FRAME + f.cluster as u32;
+        let owner = FRAME + f.cluster.index() as u32;
         let overlap = |_| DrawError::Overlap("a subgraph frame overlaps");
         for c in c0..=c1 {
             for rr in [r0, r1] {

@@ -6,6 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
+use crate::graph::ids::{ClusterId, IdVec};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -62,7 +63,7 @@ pub struct Gap {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
-    pub cluster: usize,
+    pub cluster: ClusterId,
     pub main0: usize,
     pub main1: usize,
     pub cross0: i64,
@@ -106,7 +107,7 @@ pub struct Plan {
     pub edge_text: Vec<String>,
     pub frames: Vec<Frame>,
     /// index into `frames` of each cluster's frame
-    pub frame_of: Vec<Option<usize>>,
+    pub frame_of: IdVec<ClusterId, Option<usize>>,
     pub notes: Vec<NotePlan>,
     pub main_total: usize,
     /// columns the drawing needs (an estimate the drawing confirms)
@@ -115,7 +116,7 @@ pub struct Plan {
 
 impl Plan {
     /// The frame drawn for `cluster`.
-    pub fn frame(&self, cluster: usize) -> Option<&Frame> {
+    pub fn frame(&self, cluster: ClusterId) -> Option<&Frame> {
         self.frame_of[cluster].map(|f| &self.frames[f])
     }
 }
@@ -126,7 +127,7 @@ pub fn frame_margin(horizontal: bool) -> usize {
 }
 
 /// The frame an edge's upper end (in layer order) leaves, if it names a subgraph.
-pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
+pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.to_frame
@@ -136,7 +137,7 @@ pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
 }
 
 /// The frame an edge's lower end (in layer order) reaches, if it names a subgraph.
-pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
+pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.from_frame
@@ -273,7 +274,7 @@ struct Builder<'a> {
     box_off: Vec<i64>,
     csize: Vec<usize>,
     msize: Vec<usize>,
-    paths: Vec<Vec<usize>>,
+    paths: Vec<Vec<ClusterId>>,
     cross: Vec<i64>,
     ports: Vec<(i64, i64)>,
     gap_segs: Vec<Vec<usize>>,
@@ -282,8 +283,8 @@ struct Builder<'a> {
     label_at: Vec<Option<LabelAt>>,
     gap_label_len: Vec<usize>,
     /// first and last layer of each cluster (`usize::MAX`, 0 when empty)
-    c_lo: Vec<usize>,
-    c_hi: Vec<usize>,
+    c_lo: IdVec<ClusterId, usize>,
+    c_hi: IdVec<ClusterId, usize>,
     /// depths of frames opening right before layer l (outer first) / closing after it
     /// (inner first)
     opens: Vec<Vec<usize>>,
@@ -295,14 +296,14 @@ struct Builder<'a> {
     band_size: Vec<usize>,
     gaps: Vec<Gap>,
     frames: Vec<Frame>,
-    frame_of: Vec<Option<usize>>,
+    frame_of: IdVec<ClusterId, Option<usize>>,
     /// each cluster's title, wrapped like the labels in TD (one line in LR)
-    titles: Vec<Vec<String>>,
+    titles: IdVec<ClusterId, Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
-    min_w: Vec<i64>,
+    min_w: IdVec<ClusterId, i64>,
     /// TD: cells each cluster's frame reaches out left and right of its members, to hold
     /// the labels of the edges inside it
-    label_room: Vec<(i64, i64)>,
+    label_room: IdVec<ClusterId, (i64, i64)>,
     main_total: usize,
 }
 
@@ -335,7 +336,7 @@ impl<'a> Builder<'a> {
         for (si, s) in r.segs.iter().enumerate() {
             gap_segs[r.items[s.upper].layer].push(si);
         }
-        let titles: Vec<Vec<String>> = g
+        let titles: IdVec<ClusterId, Vec<String>> = g
             .clusters
             .iter()
             .map(|c| {
@@ -380,8 +381,8 @@ impl<'a> Builder<'a> {
             gap_tracks: vec![0; layers.saturating_sub(1)],
             label_at: vec![None; r.segs.len()],
             gap_label_len: vec![0; layers.saturating_sub(1)],
-            c_lo: vec![usize::MAX; g.clusters.len()],
-            c_hi: vec![0; g.clusters.len()],
+            c_lo: IdVec::filled(g.clusters.len(), usize::MAX),
+            c_hi: IdVec::filled(g.clusters.len(), 0),
             opens: vec![Vec::new(); layers],
             closes: vec![Vec::new(); layers],
             open_row: vec![Vec::new(); layers],
@@ -390,9 +391,9 @@ impl<'a> Builder<'a> {
             band_size: Vec::new(),
             gaps: vec![Gap::default(); layers.saturating_sub(1)],
             frames: Vec::new(),
-            frame_of: vec![None; g.clusters.len()],
+            frame_of: IdVec::filled(g.clusters.len(), None),
             min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
-            label_room: vec![(0, 0); g.clusters.len()],
+            label_room: IdVec::filled(g.clusters.len(), (0, 0)),
             titles,
             main_total: 0,
         }

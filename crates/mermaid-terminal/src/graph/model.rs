@@ -1,6 +1,7 @@
 //! The graph shared by flowcharts, state and class diagrams.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, IdVec};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -85,7 +86,7 @@ pub struct Node {
     pub shape: Shape,
     /// extra compartments under the label (class members, state descriptions)
     pub sections: Vec<Vec<String>>,
-    pub cluster: Option<usize>,
+    pub cluster: Option<ClusterId>,
     /// label or shape given explicitly
     pub defined: bool,
 }
@@ -102,9 +103,9 @@ pub struct Edge {
     pub tail: Head,
     pub invisible: bool,
     /// the edge leaves the frame of this subgraph (composite state), not the node `from`
-    pub from_frame: Option<usize>,
+    pub from_frame: Option<ClusterId>,
     /// the edge ends at the frame of this subgraph (composite state), not at the node `to`
-    pub to_frame: Option<usize>,
+    pub to_frame: Option<ClusterId>,
 }
 
 /// Which side of its node a note sits on.
@@ -126,7 +127,7 @@ pub struct Note {
 pub struct Cluster {
     pub id: String,
     pub title: String,
-    pub parent: Option<usize>,
+    pub parent: Option<ClusterId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,7 +135,7 @@ pub struct Graph {
     pub direction: Direction,
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
-    pub clusters: Vec<Cluster>,
+    pub clusters: IdVec<ClusterId, Cluster>,
     pub notes: Vec<Note>,
 }
 
@@ -144,13 +145,13 @@ impl Graph {
             direction,
             nodes: Vec::new(),
             edges: Vec::new(),
-            clusters: Vec::new(),
+            clusters: IdVec::new(),
             notes: Vec::new(),
         }
     }
 
     /// Index of node `id`, created (labelled with its id) on first use.
-    pub fn node(&mut self, id: &str, cluster: Option<usize>) -> usize {
+    pub fn node(&mut self, id: &str, cluster: Option<ClusterId>) -> usize {
         if let Some(i) = self.nodes.iter().position(|n| n.id == id) {
             if self.nodes[i].cluster.is_none() {
                 self.nodes[i].cluster = cluster;
@@ -169,7 +170,7 @@ impl Graph {
     }
 
     /// Depth of a cluster (1 = top level).
-    pub fn cluster_depth(&self, c: usize) -> usize {
+    pub fn cluster_depth(&self, c: ClusterId) -> usize {
         let mut d = 1;
         let mut cur = self.clusters[c].parent;
         while let Some(p) = cur {
@@ -183,7 +184,7 @@ impl Graph {
     }
 
     /// Chain of clusters from the top level down to `c` (inclusive).
-    pub fn cluster_path(&self, c: Option<usize>) -> Vec<usize> {
+    pub fn cluster_path(&self, c: Option<ClusterId>) -> Vec<ClusterId> {
         let mut path = Vec::new();
         let mut cur = c;
         while let Some(x) = cur {

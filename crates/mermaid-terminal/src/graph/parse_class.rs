@@ -2,6 +2,7 @@
 //! labels and cardinalities, namespaces (as clusters), notes.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::ClusterId;
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -32,7 +33,7 @@ pub fn parse(body: &str) -> Result<Graph, String> {
 struct Parser {
     g: Graph,
     open_class: Option<usize>,
-    stack: Vec<usize>,
+    stack: Vec<ClusterId>,
 }
 
 /// Mermaid's generics: `Option~Session~` -> `Option<Session>`, `List~List~int~~` ->
@@ -195,12 +196,12 @@ impl Parser {
             "note" => return self.note(rest),
             "namespace" => {
                 let name = rest.trim_end_matches('{').trim();
-                self.g.clusters.push(Cluster {
+                let c = self.g.clusters.push(Cluster {
                     id: name.to_string(),
                     title: name.to_string(),
                     parent: self.stack.last().copied(),
                 });
-                self.stack.push(self.g.clusters.len() - 1);
+                self.stack.push(c);
                 return Ok(());
             }
             "}" => {

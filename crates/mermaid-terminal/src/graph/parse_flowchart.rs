@@ -2,6 +2,7 @@
 //! nested subgraphs. Styling statements are accepted and ignored; anything else is an error.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::ClusterId;
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Shape};
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
@@ -79,7 +80,7 @@ pub fn split_statements(line: &str) -> Vec<&str> {
 
 struct Parser {
     g: Graph,
-    stack: Vec<usize>,
+    stack: Vec<ClusterId>,
 }
 
 const IGNORED: &[&str] = &[
@@ -144,12 +145,12 @@ impl Parser {
         };
         let id = if id.is_empty() { title.clone() } else { id };
         let title = label_lines(&title).join(" ");
-        self.g.clusters.push(Cluster {
+        let c = self.g.clusters.push(Cluster {
             id,
             title,
             parent: self.stack.last().copied(),
         });
-        self.stack.push(self.g.clusters.len() - 1);
+        self.stack.push(c);
         Ok(())
     }
 

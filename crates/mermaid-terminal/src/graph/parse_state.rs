@@ -2,6 +2,7 @@
 //! composite states (as clusters), choice/fork/join, notes. Concurrency falls back.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::ClusterId;
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -43,9 +44,9 @@ pub fn parse(body: &str) -> Result<Graph, String> {
 
 struct Parser {
     g: Graph,
-    stack: Vec<usize>,
+    stack: Vec<ClusterId>,
     /// `(scope, is_end)` -> node, so each composite state has its own start and end
-    starts: Vec<((Option<usize>, bool), usize)>,
+    starts: Vec<((Option<ClusterId>, bool), usize)>,
     /// a multi-line `note ... end note` being read
     open_note: Option<Note>,
 }
@@ -57,7 +58,7 @@ fn clean(s: &str) -> String {
 }
 
 impl Parser {
-    fn scope(&self) -> Option<usize> {
+    fn scope(&self) -> Option<ClusterId> {
         self.stack.last().copied()
     }
 
@@ -227,12 +228,12 @@ impl Parser {
                 return Err("composite states nested too deeply".into());
             }
             let title = label.map_or_else(|| id.clone(), |l| label_lines(&l).join(" "));
-            self.g.clusters.push(Cluster {
+            let c = self.g.clusters.push(Cluster {
                 id: id.clone(),
                 title,
                 parent: self.scope(),
             });
-            self.stack.push(self.g.clusters.len() - 1);
+            self.stack.push(c);
             return Ok(());
         }
         let n = self.endpoint(&id, false)?;

@@ -2,6 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
+use crate::graph::ids::ClusterId;
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -9,7 +10,7 @@ use crate::graph::model::Graph;
 pub struct Item {
     pub node: Option<usize>,
     pub layer: usize,
-    pub cluster: Option<usize>,
+    pub cluster: Option<ClusterId>,
 }
 
 /// A piece of an edge between two consecutive layers.
@@ -62,7 +63,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
             soft: false,
         })
         .collect();
-    let members = |c: usize| {
+    let members = |c: ClusterId| {
         (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter().enumerate() {
@@ -87,7 +88,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
-fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize> {
+fn common_cluster(g: &Graph, a: Option<ClusterId>, b: Option<ClusterId>) -> Option<ClusterId> {
     let pa = g.cluster_path(a);
     let pb = g.cluster_path(b);
     pa.iter()
@@ -239,7 +240,7 @@ fn order(g: &Graph, r: &mut Ranked) {
         down[s.upper].push(s.lower);
         up[s.lower].push(s.upper);
     }
-    let paths: Vec<Vec<usize>> = r
+    let paths: Vec<Vec<ClusterId>> = r
         .items
         .iter()
         .map(|it| g.cluster_path(it.cluster))
@@ -289,8 +290,8 @@ fn order(g: &Graph, r: &mut Ranked) {
 }
 
 /// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
-fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec<usize> {
-    type Group = (Option<usize>, Vec<(usize, f64)>);
+fn group_sort(items: &[(usize, f64)], paths: &[Vec<ClusterId>], depth: usize) -> Vec<usize> {
+    type Group = (Option<ClusterId>, Vec<(usize, f64)>);
     let mut groups: Vec<Group> = Vec::new();
     for &(i, b) in items {
         let key = paths[i].get(depth).copied();

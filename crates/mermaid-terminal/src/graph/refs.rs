@@ -5,30 +5,36 @@
 //! drawing stops it at the frame's border. The placeholder node the parser made for the
 //! subgraph's name is dropped.
 
+use crate::graph::ids::ClusterId;
 use crate::graph::model::{Graph, Shape};
 use crate::graph::rank::Ranked;
 
 /// The subgraph each node stands for, when its id names one and it is not a node itself.
-fn cluster_refs(g: &Graph) -> Vec<Option<usize>> {
+fn cluster_refs(g: &Graph) -> Vec<Option<ClusterId>> {
     g.nodes
         .iter()
         .map(|n| {
             if n.defined || !n.sections.is_empty() {
                 return None;
             }
-            g.clusters.iter().position(|c| c.id == n.id)
+            g.clusters.position(|c| c.id == n.id)
         })
         .collect()
 }
 
 /// Is node `n` inside cluster `c` (at any depth)?
-fn member(g: &Graph, n: usize, c: usize) -> bool {
+fn member(g: &Graph, n: usize, c: ClusterId) -> bool {
     g.cluster_path(g.nodes[n].cluster).contains(&c)
 }
 
 /// A member of `c` to attach edges to: its inner `[*]` start (`entry`) or end, else one
 /// with no incoming (`entry`) or outgoing edge from inside the cluster, else the first.
-fn representative(g: &Graph, c: usize, entry: bool, refs: &[Option<usize>]) -> Option<usize> {
+fn representative(
+    g: &Graph,
+    c: ClusterId,
+    entry: bool,
+    refs: &[Option<ClusterId>],
+) -> Option<usize> {
     let members: Vec<usize> = (0..g.nodes.len())
         .filter(|&n| refs[n].is_none() && member(g, n, c))
         .collect();

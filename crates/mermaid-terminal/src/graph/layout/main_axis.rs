@@ -3,6 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::ClusterId;
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
@@ -16,7 +17,7 @@ impl Builder<'_> {
                 self.c_hi[c] = self.c_hi[c].max(it.layer);
             }
         }
-        for c in 0..g.clusters.len() {
+        for c in g.clusters.ids() {
             if self.c_lo[c] == usize::MAX {
                 continue;
             }
@@ -83,7 +84,9 @@ impl Builder<'_> {
     /// Rows under the top borders of the frames of depth `d` opening before layer `l`
     /// for their titles' second and later lines.
     fn title_rows(&self, l: usize, d: usize) -> usize {
-        (0..self.g.clusters.len())
+        self.g
+            .clusters
+            .ids()
             .filter(|&c| self.c_lo[c] == l && self.g.cluster_depth(c) == d)
             .map(|c| self.titles[c].len().saturating_sub(1))
             .max()
@@ -101,7 +104,7 @@ impl Builder<'_> {
             .collect();
         if self.horizontal {
             // LR: a frame spans from its open slot to its close slot; make sure the title fits.
-            for c in 0..g.clusters.len() {
+            for c in g.clusters.ids() {
                 if self.c_lo[c] == usize::MAX {
                     continue;
                 }
@@ -194,7 +197,9 @@ impl Builder<'_> {
         let mut fits = true;
         self.frames.clear();
         let margin = frame_margin(self.horizontal) as i64;
-        let mut order: Vec<usize> = (0..g.clusters.len())
+        let mut order: Vec<ClusterId> = g
+            .clusters
+            .ids()
             .filter(|&c| self.c_lo[c] != usize::MAX)
             .collect();
         order.sort_by_key(|&c| std::cmp::Reverse(g.cluster_depth(c)));
@@ -285,7 +290,7 @@ impl Builder<'_> {
 
     /// TD: the cross range (first and last cell) the planned labels of the edges inside
     /// cluster `c` take, a blank cell each side; `None` when there are none.
-    fn inner_labels(&self, c: usize) -> Option<(i64, i64)> {
+    fn inner_labels(&self, c: ClusterId) -> Option<(i64, i64)> {
         let (g, r) = (self.g, self.r);
         let inside = |si: usize| {
             let s = &r.segs[si];

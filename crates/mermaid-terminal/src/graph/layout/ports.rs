@@ -3,6 +3,7 @@
 
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
+use crate::graph::ids::ClusterId;
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
@@ -169,7 +170,7 @@ impl Builder<'_> {
     /// point's own).
     pub(super) fn frame_ports(&mut self, via_frames: &[(usize, usize)]) {
         let (g, r) = (self.g, self.r);
-        let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        let mut groups: Vec<((ClusterId, usize), Vec<usize>)> = Vec::new();
         for &(side, si) in via_frames {
             let s = &r.segs[si];
             let frame = if side == 0 {

@@ -156,7 +156,7 @@ impl Builder<'_> {
             })
             .collect();
         let mut cross = cross_positions(r, &self.csize, &anchor2, &sep_between);
-        let min_w = (!horizontal).then_some(self.min_w.as_slice());
+        let min_w = (!horizontal).then_some(&self.min_w);
         let room = FrameRoom {
             min_w,
             labels: &self.label_room,
