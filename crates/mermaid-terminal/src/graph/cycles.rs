@@ -10,18 +10,18 @@
 
 use std::collections::HashMap;
 
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, Id, NodeId};
 use crate::graph::model::Graph;
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Child {
-    Node(usize),
+    Node(NodeId),
     Cluster(ClusterId),
 }
 
 /// The child of `level` that holds node `n`, when `n` lies within `level`.
-fn child_at(g: &Graph, n: usize, level: Option<ClusterId>) -> Option<Child> {
+fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
     let path = g.cluster_path(g.nodes[n].cluster);
     let below = match level {
         None => 0,
@@ -34,7 +34,7 @@ fn child_at(g: &Graph, n: usize, level: Option<ClusterId>) -> Option<Child> {
 }
 
 /// Lowest subgraph holding both nodes (`None`: the top level).
-fn common_level(g: &Graph, a: usize, b: usize) -> Option<ClusterId> {
+fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
     let pa = g.cluster_path(g.nodes[a].cluster);
     let pb = g.cluster_path(g.nodes[b].cluster);
     pa.iter()
@@ -51,8 +51,9 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
     let mut by_level: HashMap<Option<ClusterId>, Vec<(usize, Child, Child)>> = HashMap::new();
-    let on_cycle =
-        |e: &&crate::graph::model::Edge| e.from != e.to && component[e.from] == component[e.to];
+    let on_cycle = |e: &&crate::graph::model::Edge| {
+        e.from != e.to && component[e.from.index()] == component[e.to.index()]
+    };
     for (i, e) in g.edges.iter().enumerate().filter(|(_, e)| on_cycle(e)) {
         let level = common_level(g, e.from, e.to);
         if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
@@ -66,7 +67,7 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
     for (level, edges) in by_level {
         let mut vertex: HashMap<Child, usize> = HashMap::new();
         for &n in &order {
-            if let Some(c) = child_at(g, n, level) {
+            if let Some(c) = child_at(g, NodeId::new(n), level) {
                 let next = vertex.len();
                 vertex.entry(c).or_insert(next);
             }

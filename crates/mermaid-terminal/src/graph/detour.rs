@@ -6,6 +6,7 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
+use crate::graph::ids::{Id, NodeId};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
 use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, footnote};
@@ -134,7 +135,7 @@ fn edge_at(p: &Plane, cell: (usize, usize)) -> bool {
 /// The free cells around node `n` a line can leave or reach it from: on the straight part
 /// of each side, a cell clear of the corners when the side is long enough, never next to
 /// another edge's end.
-fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
+fn ports(p: &Plane, n: NodeId, grid: Grid) -> Vec<Port> {
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
     let mut out = Vec::new();
@@ -197,7 +198,10 @@ pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> 
     let mut order = r.lanes.clone();
     let span = |e: usize| {
         let edge = &g.edges[e];
-        r.items[edge.from].layer.abs_diff(r.items[edge.to].layer)
+        // a node's item has the node's index
+        r.items[edge.from.index()]
+            .layer
+            .abs_diff(r.items[edge.to.index()].layer)
     };
     order.sort_by_key(|&e| (span(e), e));
     for e in order {

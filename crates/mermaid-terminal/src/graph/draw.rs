@@ -8,7 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::Id;
+use crate::graph::ids::{Id, IdVec};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
@@ -79,7 +79,7 @@ pub fn draw(
         occ: Occupancy::with_capacity(rows, cols + 1),
         off: -min_cross + detour::margin(r, plan) as i64,
         reversed: plan.dir.reversed(),
-        box_at: vec![(0, 0); g.nodes.len()],
+        box_at: IdVec::filled(g.nodes.len(), (0, 0)),
         paths: vec![Vec::new(); r.segs.len()],
         footnotes: Vec::new(),
         width,

@@ -41,6 +41,10 @@ macro_rules! id_type {
 }
 
 id_type!(
+    /// A node of the graph (a box, a `[*]`, a choice or a bar).
+    NodeId
+);
+id_type!(
     /// A subgraph (a composite state, a namespace).
     ClusterId
 );

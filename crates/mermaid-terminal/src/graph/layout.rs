@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, IdVec};
+use crate::graph::ids::{ClusterId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -77,7 +77,7 @@ pub struct Frame {
 /// A note beside its node: text, size on the canvas, and the side it was given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotePlan {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub side: NoteSide,
     pub lines: Vec<String>,
     /// canvas (width, height) of the note box
@@ -89,11 +89,11 @@ pub struct NotePlan {
 pub struct Plan {
     pub dir: Direction,
     pub horizontal: bool,
-    pub texts: Vec<NodeText>,
+    pub texts: IdVec<NodeId, NodeText>,
     /// box size of each node in canvas terms (width, height)
-    pub boxes: Vec<(usize, usize)>,
+    pub boxes: IdVec<NodeId, (usize, usize)>,
     /// cross offset of each node's box inside its item (a note on the near side)
-    pub box_off: Vec<i64>,
+    pub box_off: IdVec<NodeId, i64>,
     pub cross: Vec<i64>,
     pub band_start: Vec<usize>,
     pub gaps: Vec<Gap>,
@@ -262,7 +262,7 @@ struct Builder<'a> {
     p: Params,
     dir: Direction,
     horizontal: bool,
-    texts: Vec<NodeText>,
+    texts: IdVec<NodeId, NodeText>,
     edge_labels: Vec<Vec<String>>,
     notes: Vec<NotePlan>,
     /// segments whose port is on each item's side facing the previous / next layer
@@ -270,8 +270,8 @@ struct Builder<'a> {
     side_b: Vec<Vec<usize>>,
     /// distance between neighbouring ports on a side
     spacing: usize,
-    boxes: Vec<(usize, usize)>,
-    box_off: Vec<i64>,
+    boxes: IdVec<NodeId, (usize, usize)>,
+    box_off: IdVec<NodeId, i64>,
     csize: Vec<usize>,
     msize: Vec<usize>,
     paths: Vec<Vec<ClusterId>>,
@@ -369,8 +369,8 @@ impl<'a> Builder<'a> {
             side_a,
             side_b,
             spacing: p.port_spacing(horizontal),
-            boxes: vec![(1, 1); g.nodes.len()],
-            box_off: vec![0; g.nodes.len()],
+            boxes: IdVec::filled(g.nodes.len(), (1, 1)),
+            box_off: IdVec::filled(g.nodes.len(), 0),
             csize: vec![1; n_items],
             msize: vec![1; n_items],
             paths,

@@ -1,7 +1,7 @@
 //! The graph shared by flowcharts, state and class diagrams.
 
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::{ClusterId, IdVec};
+use crate::graph::ids::{ClusterId, IdVec, NodeId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -91,10 +91,10 @@ pub struct Node {
     pub defined: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edge {
-    pub from: usize,
-    pub to: usize,
+    pub from: NodeId,
+    pub to: NodeId,
     pub label: Vec<String>,
     pub line: LineKind,
     /// head at `to`
@@ -118,7 +118,7 @@ pub enum NoteSide {
 /// A note (state and class diagrams): beside its node, or free when `node` is `None`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub side: NoteSide,
     pub text: Vec<String>,
 }
@@ -133,7 +133,7 @@ pub struct Cluster {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
     pub direction: Direction,
-    pub nodes: Vec<Node>,
+    pub nodes: IdVec<NodeId, Node>,
     pub edges: Vec<Edge>,
     pub clusters: IdVec<ClusterId, Cluster>,
     pub notes: Vec<Note>,
@@ -143,7 +143,7 @@ impl Graph {
     pub fn new(direction: Direction) -> Self {
         Graph {
             direction,
-            nodes: Vec::new(),
+            nodes: IdVec::new(),
             edges: Vec::new(),
             clusters: IdVec::new(),
             notes: Vec::new(),
@@ -151,8 +151,8 @@ impl Graph {
     }
 
     /// Index of node `id`, created (labelled with its id) on first use.
-    pub fn node(&mut self, id: &str, cluster: Option<ClusterId>) -> usize {
-        if let Some(i) = self.nodes.iter().position(|n| n.id == id) {
+    pub fn node(&mut self, id: &str, cluster: Option<ClusterId>) -> NodeId {
+        if let Some(i) = self.nodes.position(|n| n.id == id) {
             if self.nodes[i].cluster.is_none() {
                 self.nodes[i].cluster = cluster;
             }
@@ -165,8 +165,7 @@ impl Graph {
             sections: Vec::new(),
             cluster,
             defined: false,
-        });
-        self.nodes.len() - 1
+        })
     }
 
     /// Depth of a cluster (1 = top level).

@@ -2,7 +2,7 @@
 //! labels and cardinalities, namespaces (as clusters), notes.
 
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -32,7 +32,7 @@ pub fn parse(body: &str) -> Result<Graph, String> {
 
 struct Parser {
     g: Graph,
-    open_class: Option<usize>,
+    open_class: Option<NodeId>,
     stack: Vec<ClusterId>,
 }
 
@@ -133,7 +133,7 @@ impl Parser {
         Ok(())
     }
 
-    fn class(&mut self, raw: &str) -> Result<usize, String> {
+    fn class(&mut self, raw: &str) -> Result<NodeId, String> {
         let (id, shown) = class_name(raw);
         if id.is_empty() || id.contains(char::is_whitespace) {
             return Err("bad class name".into());
@@ -159,7 +159,7 @@ impl Parser {
         Ok(n)
     }
 
-    fn member(&mut self, n: usize, text: &str) {
+    fn member(&mut self, n: NodeId, text: &str) {
         let text = generics(&collapse_spaces(&sanitize(text.trim())));
         if text.is_empty() {
             return;
@@ -295,7 +295,9 @@ impl Parser {
             line,
             head: right_head,
             tail: left_head,
-            ..Edge::default()
+            invisible: false,
+            from_frame: None,
+            to_frame: None,
         });
         Ok(true)
     }

@@ -2,7 +2,7 @@
 //! nested subgraphs. Styling statements are accepted and ignored; anything else is an error.
 
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Shape};
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
@@ -175,7 +175,8 @@ impl Parser {
                         head: link.head,
                         tail: link.tail,
                         invisible: link.invisible,
-                        ..Edge::default()
+                        from_frame: None,
+                        to_frame: None,
                     });
                 }
             }
@@ -188,7 +189,7 @@ impl Parser {
     }
 
     /// `A & B[x] & C`
-    fn group(&mut self, cur: &mut Cursor) -> Result<Vec<usize>, String> {
+    fn group(&mut self, cur: &mut Cursor) -> Result<Vec<NodeId>, String> {
         let mut ids = vec![self.node(cur)?];
         loop {
             let save = cur.pos;
@@ -203,7 +204,7 @@ impl Parser {
         }
     }
 
-    fn node(&mut self, cur: &mut Cursor) -> Result<usize, String> {
+    fn node(&mut self, cur: &mut Cursor) -> Result<NodeId, String> {
         cur.skip_ws();
         let id = cur.ident();
         if id.is_empty() {
@@ -506,6 +507,7 @@ fn label_in_shaft(rest: &str, line: LineKind) -> Option<(Vec<String>, Head, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::ids::Id;
 
     fn g(src: &str) -> Graph {
         let (h, b) = src.split_once('\n').unwrap_or((src, ""));
@@ -516,9 +518,9 @@ mod tests {
     fn shapes_and_labels() {
         let gr = g("graph TD\nA[Start] --> B{Ok?}\nB -->|yes| C((Done))\nB -- no --> D[/Lean/]");
         assert_eq!(gr.nodes.len(), 4);
-        assert_eq!(gr.nodes[1].shape, Shape::Rhombus);
-        assert_eq!(gr.nodes[2].shape, Shape::Circle);
-        assert_eq!(gr.nodes[3].shape, Shape::LeanRight);
+        assert_eq!(gr.nodes[NodeId::new(1)].shape, Shape::Rhombus);
+        assert_eq!(gr.nodes[NodeId::new(2)].shape, Shape::Circle);
+        assert_eq!(gr.nodes[NodeId::new(3)].shape, Shape::LeanRight);
         assert_eq!(gr.edges[1].label, vec!["yes"]);
         assert_eq!(gr.edges[2].label, vec!["no"]);
     }

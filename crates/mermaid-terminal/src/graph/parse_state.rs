@@ -2,7 +2,7 @@
 //! composite states (as clusters), choice/fork/join, notes. Concurrency falls back.
 
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -46,7 +46,7 @@ struct Parser {
     g: Graph,
     stack: Vec<ClusterId>,
     /// `(scope, is_end)` -> node, so each composite state has its own start and end
-    starts: Vec<((Option<ClusterId>, bool), usize)>,
+    starts: Vec<((Option<ClusterId>, bool), NodeId)>,
     /// a multi-line `note ... end note` being read
     open_note: Option<Note>,
 }
@@ -62,7 +62,7 @@ impl Parser {
         self.stack.last().copied()
     }
 
-    fn endpoint(&mut self, raw: &str, is_target: bool) -> Result<usize, String> {
+    fn endpoint(&mut self, raw: &str, is_target: bool) -> Result<NodeId, String> {
         let name = clean(raw);
         if name.is_empty() {
             return Err("missing state name".into());
@@ -132,7 +132,8 @@ impl Parser {
                 head: Head::Arrow,
                 tail: Head::None,
                 invisible: false,
-                ..Edge::default()
+                from_frame: None,
+                to_frame: None,
             });
             return Ok(());
         }

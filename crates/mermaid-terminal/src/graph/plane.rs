@@ -4,6 +4,7 @@
 
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, LEFT, LineKind, RIGHT, UP};
+use crate::graph::ids::{IdVec, NodeId};
 use crate::graph::layout::{Frame, Plan};
 use crate::style::Style;
 use crate::text::{display_width, max_width};
@@ -78,7 +79,7 @@ pub(super) struct Plane<'a> {
     pub(super) off: i64,
     pub(super) reversed: bool,
     /// canvas (row, col) of each node's box
-    pub(super) box_at: Vec<(usize, usize)>,
+    pub(super) box_at: IdVec<NodeId, (usize, usize)>,
     /// canvas corner points of each segment's line
     pub(super) paths: Vec<Vec<(usize, usize)>>,
     /// labels shown as footnotes under the drawing, in marker order

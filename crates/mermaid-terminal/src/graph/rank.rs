@@ -2,13 +2,13 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, Id, IdVec, NodeId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
 #[derive(Debug, Clone)]
 pub struct Item {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub layer: usize,
     pub cluster: Option<ClusterId>,
 }
@@ -44,8 +44,8 @@ pub struct Ranked {
 /// leaves it. A soft constraint turns with its edge.
 #[derive(Debug, Clone, Copy)]
 struct Constraint {
-    from: usize,
-    to: usize,
+    from: NodeId,
+    to: NodeId,
     edge: usize,
     soft: bool,
 }
@@ -64,7 +64,9 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
         })
         .collect();
     let members = |c: ClusterId| {
-        (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+        g.nodes
+            .ids()
+            .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter().enumerate() {
         if let Some(c) = e.to_frame {
@@ -125,18 +127,22 @@ pub fn rank(g: &Graph) -> Ranked {
 /// over the acyclic orientation (Kahn's order). Cycles are broken one nesting level at a
 /// time ([`cycles`]); should an oriented constraint still close one, a soft one is dropped
 /// and an edge turned.
-fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
+fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, Vec<bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
-    let forward: Vec<(usize, usize)> = cons.iter().map(|c| (c.from, c.to)).collect();
+    // the cycle search and the order below work on plain vertex numbers: node indices
+    let forward: Vec<(usize, usize)> = cons
+        .iter()
+        .map(|c| (c.from.index(), c.to.index()))
+        .collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
     let arcs: Vec<(usize, usize)> = cons
         .iter()
         .map(|c| {
             if reversed[c.edge] {
-                (c.to, c.from)
+                (c.to.index(), c.from.index())
             } else {
-                (c.from, c.to)
+                (c.from.index(), c.to.index())
             }
         })
         .collect();
@@ -171,22 +177,25 @@ fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
     // the top it would stretch its frame up over everything ranked above its siblings.
     for v in sources
         .into_iter()
-        .filter(|&v| g.nodes[v].cluster.is_some())
+        .filter(|&v| g.nodes[NodeId::new(v)].cluster.is_some())
     {
         if let Some(first) = out[v].iter().map(|&w| layer[w]).min() {
             layer[v] = first - 1;
         }
     }
-    (layer, reversed)
+    (IdVec::from(layer), reversed)
 }
 
 /// An item per node, a dummy item per layer an edge skips, and the segments of every edge
 /// (self-loops aside) from layer to layer.
-fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Item>, Vec<Seg>) {
+fn items_and_segments(
+    g: &Graph,
+    layer: &IdVec<NodeId, usize>,
+    reversed: &[bool],
+) -> (Vec<Item>, Vec<Seg>) {
     let mut items: Vec<Item> = g
         .nodes
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(i, nd)| Item {
             node: Some(i),
             layer: layer[i],
@@ -204,7 +213,8 @@ fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Ite
             (e.from, e.to)
         };
         let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
-        let mut prev = u;
+        // a node's item has the node's index (the nodes are the first items)
+        let mut prev = u.index();
         for l in layer[u] + 1..layer[v] {
             items.push(Item {
                 node: None,
@@ -216,7 +226,7 @@ fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Ite
                 edge: i,
                 upper: prev,
                 lower: d,
-                first: prev == u,
+                first: prev == u.index(),
                 last: false,
             });
             prev = d;
@@ -224,8 +234,8 @@ fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Ite
         segs.push(Seg {
             edge: i,
             upper: prev,
-            lower: v,
-            first: prev == u,
+            lower: v.index(),
+            first: prev == u.index(),
             last: true,
         });
     }
@@ -346,7 +356,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// subgraph (round the outside it leaves its frame and comes back in). `None` when there
 /// is nothing to take out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
-    let layer = |n: usize| r.items[n].layer;
+    let layer = |n: NodeId| r.items[n.index()].layer;
     let lane: Vec<bool> = g
         .edges
         .iter()
