@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::graph::ids::{ClusterId, Id, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
 use crate::graph::model::Graph;
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
@@ -47,14 +47,14 @@ fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
 /// Per edge: drawn against its direction to break a cycle. `arcs`: the layering
 /// constraints between nodes, edges and soft ones alike; an edge whose ends lie on no
 /// common cycle of them never turns, nor does a self loop.
-pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
+pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> IdVec<EdgeId, bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
-    let mut by_level: HashMap<Option<ClusterId>, Vec<(usize, Child, Child)>> = HashMap::new();
+    let mut by_level: HashMap<Option<ClusterId>, Vec<(EdgeId, Child, Child)>> = HashMap::new();
     let on_cycle = |e: &&crate::graph::model::Edge| {
         e.from != e.to && component[e.from.index()] == component[e.to.index()]
     };
-    for (i, e) in g.edges.iter().enumerate().filter(|(_, e)| on_cycle(e)) {
+    for (i, e) in g.edges.iter_enumerated().filter(|(_, e)| on_cycle(e)) {
         let level = common_level(g, e.from, e.to);
         if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
             by_level.entry(level).or_default().push((i, a, b));
@@ -63,7 +63,7 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
     // a level's search starts where a search of the whole graph from the source's first
     // node enters its cycles (as breaking them node by node did)
     let order = discovery_order(&adjacency(n, arcs));
-    let mut reversed = vec![false; g.edges.len()];
+    let mut reversed = IdVec::filled(g.edges.len(), false);
     for (level, edges) in by_level {
         let mut vertex: HashMap<Child, usize> = HashMap::new();
         for &n in &order {

@@ -6,10 +6,10 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
-use crate::graph::ids::{Id, NodeId};
+use crate::graph::ids::{EdgeId, Id, NodeId};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
-use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, footnote};
+use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, edge_owner, footnote};
 use crate::graph::rank::Ranked;
 use crate::style::Style;
 use crate::text::{display_width, max_width, wrap_all};
@@ -196,7 +196,7 @@ thread_local! {
 /// them; `Err` when one has no way round.
 pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> {
     let mut order = r.lanes.clone();
-    let span = |e: usize| {
+    let span = |e: EdgeId| {
         let edge = &g.edges[e];
         // a node's item has the node's index
         r.items[edge.from.index()]
@@ -246,7 +246,7 @@ fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     }
 }
 
-fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawError> {
+fn route(p: &mut Plane, g: &Graph, e: EdgeId, lanes: usize) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let grid = grid(p, 6, lanes);
     let cols = grid.cols;
@@ -288,12 +288,12 @@ fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawErr
 fn draw_path(
     p: &mut Plane,
     g: &Graph,
-    e: usize,
+    e: EdgeId,
     corners: &[(usize, usize)],
     (start, target): (Port, Port),
 ) -> Result<(), DrawError> {
     let edge = &g.edges[e];
-    let owner = e as u32 + 1;
+    let owner = edge_owner(e);
     let kind = edge.line;
     if corners.len() < 2 {
         return Err("a back edge too short to draw".into());
@@ -322,7 +322,7 @@ fn draw_path(
         return Ok(());
     }
     let lines = lines.clone();
-    if !label(p, corners, &lines, owner) {
+    if !label(p, corners, &lines, e) {
         footnote(p, corners, owner, p.plan.edge_text[e].clone())?;
     }
     Ok(())
@@ -331,9 +331,10 @@ fn draw_path(
 /// A back edge's label, at the first run of its line from its source that has room: on
 /// a horizontal run long enough (over the line), beside a vertical one (wrapped narrower
 /// when it does not fit) with a clear cell between; `false` when none has room.
-fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
+fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], e: EdgeId) -> bool {
+    let owner = edge_owner(e);
     // on one line as written (wrapped lines joined would read `a/ b` for `a/b`)
-    let one = p.plan.edge_text[owner as usize - 1].clone();
+    let one = p.plan.edge_text[e].clone();
     let w1 = display_width(&one);
     let grid = grid(p, 0, p.width);
     let mut forms = vec![lines.to_vec()];

@@ -8,10 +8,12 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::{Id, IdVec};
+use crate::graph::ids::{EdgeId, Id, IdVec};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
-use crate::graph::plane::{DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
+use crate::graph::plane::{
+    DrawError, FRAME, Occupancy, Plane, bit, edge_owner, footnote, marker_glyph,
+};
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
 use crate::graph::shapes;
@@ -293,7 +295,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawEr
     if e.invisible {
         return Ok(());
     }
-    let owner = s.edge as u32 + 1;
+    let owner = edge_owner(s.edge);
     let (a, b) = plan.ports[si];
     let up_item = &r.items[s.upper];
     let low_item = &r.items[s.lower];
@@ -378,7 +380,7 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
         return Ok(());
     };
     let s = &r.segs[si];
-    let owner = s.edge as u32 + 1;
+    let owner = edge_owner(s.edge);
     let lines = &plan.edge_labels[s.edge];
     let gap = &plan.gaps[r.items[s.upper].layer];
     let (_, b) = plan.ports[si];
@@ -613,12 +615,12 @@ fn frame_titles(p: &mut Plane) -> Result<(), DrawError> {
 }
 
 /// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
-fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
+fn self_loop(p: &mut Plane, g: &Graph, ei: EdgeId) -> Result<(), DrawError> {
     let e = &g.edges[ei];
     let n = e.from;
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
-    let owner = ei as u32 + 1;
+    let owner = edge_owner(ei);
     let glyphs = p.glyphs;
     if p.plan.horizontal {
         let r1 = row + h - 1;
@@ -687,11 +689,11 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
 /// narrower at its spaces; a footnote on `path` only when none fits.
 fn loop_label(
     p: &mut Plane,
-    ei: usize,
+    ei: EdgeId,
     spot: (usize, usize),
     path: &[(usize, usize)],
 ) -> Result<(), DrawError> {
-    let owner = ei as u32 + 1;
+    let owner = edge_owner(ei);
     let text = p.plan.edge_text[ei].clone();
     if text.is_empty() {
         return Ok(());

@@ -45,6 +45,10 @@ id_type!(
     NodeId
 );
 id_type!(
+    /// An edge of the graph.
+    EdgeId
+);
+id_type!(
     /// A subgraph (a composite state, a namespace).
     ClusterId
 );

@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -102,9 +102,9 @@ pub struct Plan {
     pub tracks: Vec<Option<usize>>,
     /// per segment: where its edge label goes (only on one segment of each edge)
     pub label_at: Vec<Option<LabelAt>>,
-    pub edge_labels: Vec<Vec<String>>,
+    pub edge_labels: IdVec<EdgeId, Vec<String>>,
     /// per edge: its label as written (lines joined by spaces), for a footnote
-    pub edge_text: Vec<String>,
+    pub edge_text: IdVec<EdgeId, String>,
     pub frames: Vec<Frame>,
     /// index into `frames` of each cluster's frame
     pub frame_of: IdVec<ClusterId, Option<usize>>,
@@ -127,7 +127,7 @@ pub fn frame_margin(horizontal: bool) -> usize {
 }
 
 /// The frame an edge's upper end (in layer order) leaves, if it names a subgraph.
-pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
+pub fn upper_frame(g: &Graph, r: &Ranked, edge: EdgeId) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.to_frame
@@ -137,7 +137,7 @@ pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
 }
 
 /// The frame an edge's lower end (in layer order) reaches, if it names a subgraph.
-pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
+pub fn lower_frame(g: &Graph, r: &Ranked, edge: EdgeId) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.from_frame
@@ -146,12 +146,12 @@ pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<ClusterId> {
     }
 }
 
-pub fn upper_head(g: &Graph, r: &Ranked, edge: usize) -> Head {
+pub fn upper_head(g: &Graph, r: &Ranked, edge: EdgeId) -> Head {
     let e = &g.edges[edge];
     if r.reversed[edge] { e.head } else { e.tail }
 }
 
-pub fn lower_head(g: &Graph, r: &Ranked, edge: usize) -> Head {
+pub fn lower_head(g: &Graph, r: &Ranked, edge: EdgeId) -> Head {
     let e = &g.edges[edge];
     if r.reversed[edge] { e.tail } else { e.head }
 }
@@ -263,7 +263,7 @@ struct Builder<'a> {
     dir: Direction,
     horizontal: bool,
     texts: IdVec<NodeId, NodeText>,
-    edge_labels: Vec<Vec<String>>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
     notes: Vec<NotePlan>,
     /// segments whose port is on each item's side facing the previous / next layer
     side_a: Vec<Vec<usize>>,

@@ -1,7 +1,7 @@
 //! The graph shared by flowcharts, state and class diagrams.
 
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::{ClusterId, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -134,7 +134,7 @@ pub struct Cluster {
 pub struct Graph {
     pub direction: Direction,
     pub nodes: IdVec<NodeId, Node>,
-    pub edges: Vec<Edge>,
+    pub edges: IdVec<EdgeId, Edge>,
     pub clusters: IdVec<ClusterId, Cluster>,
     pub notes: Vec<Note>,
 }
@@ -144,7 +144,7 @@ impl Graph {
         Graph {
             direction,
             nodes: IdVec::new(),
-            edges: Vec::new(),
+            edges: IdVec::new(),
             clusters: IdVec::new(),
             notes: Vec::new(),
         }

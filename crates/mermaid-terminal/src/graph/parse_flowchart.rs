@@ -507,7 +507,7 @@ fn label_in_shaft(rest: &str, line: LineKind) -> Option<(Vec<String>, Head, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::ids::Id;
+    use crate::graph::ids::{EdgeId, Id};
 
     fn g(src: &str) -> Graph {
         let (h, b) = src.split_once('\n').unwrap_or((src, ""));
@@ -521,8 +521,8 @@ mod tests {
         assert_eq!(gr.nodes[NodeId::new(1)].shape, Shape::Rhombus);
         assert_eq!(gr.nodes[NodeId::new(2)].shape, Shape::Circle);
         assert_eq!(gr.nodes[NodeId::new(3)].shape, Shape::LeanRight);
-        assert_eq!(gr.edges[1].label, vec!["yes"]);
-        assert_eq!(gr.edges[2].label, vec!["no"]);
+        assert_eq!(gr.edges[EdgeId::new(1)].label, vec!["yes"]);
+        assert_eq!(gr.edges[EdgeId::new(2)].label, vec!["no"]);
     }
 
     #[test]
@@ -535,7 +535,7 @@ mod tests {
         assert_eq!(kinds[3].1, Head::Circle);
         assert_eq!(kinds[4].1, Head::Cross);
         assert_eq!(kinds[5].1, Head::None);
-        assert_eq!(gr.edges[6].label, vec!["x"]);
+        assert_eq!(gr.edges[EdgeId::new(6)].label, vec!["x"]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, LEFT, LineKind, RIGHT, UP};
-use crate::graph::ids::{IdVec, NodeId};
+use crate::graph::ids::{EdgeId, Id, IdVec, NodeId};
 use crate::graph::layout::{Frame, Plan};
 use crate::style::Style;
 use crate::text::{display_width, max_width};
@@ -28,6 +28,11 @@ impl From<&'static str> for DrawError {
 pub(super) const BLOCK: u32 = u32::MAX;
 /// Frame owners start here (one owner per subgraph, so frames never overlap each other).
 pub(super) const FRAME: u32 = u32::MAX / 2;
+
+/// The owner of edge `e`'s cells (0 is no one's).
+pub(super) fn edge_owner(e: EdgeId) -> u32 {
+    e.index() as u32 + 1
+}
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Occ {

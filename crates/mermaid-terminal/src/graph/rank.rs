@@ -2,7 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, Id, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -16,7 +16,7 @@ pub struct Item {
 /// A piece of an edge between two consecutive layers.
 #[derive(Debug, Clone)]
 pub struct Seg {
-    pub edge: usize,
+    pub edge: EdgeId,
     /// item in the lower-index layer
     pub upper: usize,
     /// item in the next layer
@@ -32,11 +32,11 @@ pub struct Ranked {
     pub layers: Vec<Vec<usize>>,
     pub segs: Vec<Seg>,
     /// per edge: drawn against its direction to break a cycle
-    pub reversed: Vec<bool>,
+    pub reversed: IdVec<EdgeId, bool>,
     /// self loops: edge indices
-    pub loops: Vec<usize>,
+    pub loops: Vec<EdgeId>,
     /// back edges kept out of the layers, drawn around the outside (see [`laned`])
-    pub lanes: Vec<usize>,
+    pub lanes: Vec<EdgeId>,
 }
 
 /// One layering constraint `from` above `to` made by edge `edge`: the edge itself, or a
@@ -46,15 +46,14 @@ pub struct Ranked {
 struct Constraint {
     from: NodeId,
     to: NodeId,
-    edge: usize,
+    edge: EdgeId,
     soft: bool,
 }
 
 fn constraints(g: &Graph) -> Vec<Constraint> {
     let mut out: Vec<Constraint> = g
         .edges
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .filter(|(_, e)| e.from != e.to)
         .map(|(i, e)| Constraint {
             from: e.from,
@@ -68,7 +67,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
             .ids()
             .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
-    for (i, e) in g.edges.iter().enumerate() {
+    for (i, e) in g.edges.iter_enumerated() {
         if let Some(c) = e.to_frame {
             out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
                 from: e.from,
@@ -102,7 +101,9 @@ fn common_cluster(g: &Graph, a: Option<ClusterId>, b: Option<ClusterId>) -> Opti
 
 pub fn rank(g: &Graph) -> Ranked {
     let (layer, reversed) = layers_of_nodes(g);
-    let loops: Vec<usize> = (0..g.edges.len())
+    let loops: Vec<EdgeId> = g
+        .edges
+        .ids()
         .filter(|&i| g.edges[i].from == g.edges[i].to)
         .collect();
     let depth = layer.iter().copied().max().unwrap_or(0) + 1;
@@ -127,7 +128,7 @@ pub fn rank(g: &Graph) -> Ranked {
 /// over the acyclic orientation (Kahn's order). Cycles are broken one nesting level at a
 /// time ([`cycles`]); should an oriented constraint still close one, a soft one is dropped
 /// and an edge turned.
-fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, Vec<bool>) {
+fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
     // the cycle search and the order below work on plain vertex numbers: node indices
@@ -191,7 +192,7 @@ fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, Vec<bool>) {
 fn items_and_segments(
     g: &Graph,
     layer: &IdVec<NodeId, usize>,
-    reversed: &[bool],
+    reversed: &IdVec<EdgeId, bool>,
 ) -> (Vec<Item>, Vec<Seg>) {
     let mut items: Vec<Item> = g
         .nodes
@@ -203,7 +204,7 @@ fn items_and_segments(
         })
         .collect();
     let mut segs = Vec::new();
-    for (i, e) in g.edges.iter().enumerate() {
+    for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
         }
@@ -357,10 +358,9 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// is nothing to take out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: NodeId| r.items[n.index()].layer;
-    let lane: Vec<bool> = g
+    let lane: IdVec<EdgeId, bool> = g
         .edges
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(i, e)| {
             r.reversed[i]
                 && e.from != e.to
@@ -408,7 +408,7 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
         segs,
         reversed: r.reversed.clone(),
         loops: r.loops.clone(),
-        lanes: (0..g.edges.len()).filter(|&i| lane[i]).collect(),
+        lanes: g.edges.ids().filter(|&i| lane[i]).collect(),
     };
     order(g, &mut out);
     Some(out)

@@ -117,7 +117,7 @@ pub fn resolve(g: &Graph) -> Result<Option<Graph>, ()> {
 pub fn settle(g: &mut Graph, r: &Ranked) -> Result<bool, ()> {
     let layer_of = |n: NodeId| r.items[n.index()].layer;
     let mut moved = false;
-    for ei in 0..g.edges.len() {
+    for ei in g.edges.ids() {
         let e = &g.edges[ei];
         // (frame, node index slot is `to`?, must be on the frame's first layer?)
         let mut ends = Vec::new();

@@ -3,7 +3,7 @@
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
 use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
-use crate::graph::ids::{IdVec, NodeId};
+use crate::graph::ids::{EdgeId, IdVec, NodeId};
 use crate::graph::model::{NoteSide, Shape};
 use crate::graph::shapes::{self};
 use crate::text::{max_width, wrap_all};
@@ -12,7 +12,7 @@ impl Builder<'_> {
     /// Phase 1: the box of every node, grown for its ports, its self-loop and its notes.
     pub(super) fn sizes(&mut self) -> Result<(), String> {
         let (g, r, horizontal) = (self.g, self.r, self.horizontal);
-        let mut loop_of: IdVec<NodeId, Option<usize>> = IdVec::filled(g.nodes.len(), None);
+        let mut loop_of: IdVec<NodeId, Option<EdgeId>> = IdVec::filled(g.nodes.len(), None);
         for &e in &r.loops {
             let n = g.edges[e].from;
             if loop_of[n].is_some() {
