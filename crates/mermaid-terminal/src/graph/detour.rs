@@ -6,7 +6,7 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
-use crate::graph::ids::{EdgeId, Id, NodeId};
+use crate::graph::ids::{EdgeId, ItemId, NodeId};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
 use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, edge_owner, footnote};
@@ -198,10 +198,8 @@ pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> 
     let mut order = r.lanes.clone();
     let span = |e: EdgeId| {
         let edge = &g.edges[e];
-        // a node's item has the node's index
-        r.items[edge.from.index()]
-            .layer
-            .abs_diff(r.items[edge.to.index()].layer)
+        let layer = |n| r.items[ItemId::of_node(n)].layer;
+        layer(edge.from).abs_diff(layer(edge.to))
     };
     order.sort_by_key(|&e| (span(e), e));
     for e in order {

@@ -8,7 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::{EdgeId, Id, IdVec};
+use crate::graph::ids::{EdgeId, Id, IdVec, ItemId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
@@ -122,7 +122,7 @@ pub fn draw(
 /// Phase 1: node boxes.
 fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
     let plan = p.plan;
-    for (i, it) in r.items.iter().enumerate() {
+    for (i, it) in r.items.iter_enumerated() {
         let Some(n) = it.node else { continue };
         let (w, h) = plan.boxes[n];
         let (bm, bc) = (plan.band_start[it.layer], plan.cross[i] + plan.box_off[n]);
@@ -148,7 +148,7 @@ fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
 /// A `[*]` or a choice widened only for edges that its subgraph's frame sends out (drawn
 /// from the frame's border, not from the point) keeps no bar there: it would join
 /// nothing. Its bar spans the ports that meet it, if any.
-fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: usize, (row, col): (usize, usize)) {
+fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: ItemId, (row, col): (usize, usize)) {
     let Some(n) = r.items[item].node else { return };
     let shape = p.plan.texts[n].shape;
     let (w, h) = p.plan.boxes[n];

@@ -49,9 +49,22 @@ id_type!(
     EdgeId
 );
 id_type!(
+    /// An item of a layer: a node, or a dummy point a long edge passes through. The first
+    /// items are the nodes, in node order (see [`ItemId::of_node`]).
+    ItemId
+);
+id_type!(
     /// A subgraph (a composite state, a namespace).
     ClusterId
 );
+
+impl ItemId {
+    /// The item of node `n`: every layering puts the nodes first, in node order, and
+    /// keeps all of them (only dummies are dropped), so a node's item has its index.
+    pub fn of_node(n: NodeId) -> ItemId {
+        ItemId(n.0)
+    }
+}
 
 /// A `Vec` indexed by its own id type only.
 #[derive(Clone, PartialEq, Eq)]

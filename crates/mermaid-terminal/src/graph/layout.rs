@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -94,7 +94,7 @@ pub struct Plan {
     pub boxes: IdVec<NodeId, (usize, usize)>,
     /// cross offset of each node's box inside its item (a note on the near side)
     pub box_off: IdVec<NodeId, i64>,
-    pub cross: Vec<i64>,
+    pub cross: IdVec<ItemId, i64>,
     pub band_start: Vec<usize>,
     pub gaps: Vec<Gap>,
     /// per segment: (upper port, lower port) cross coordinates
@@ -199,7 +199,7 @@ impl Builder<'_> {
                 .sum();
             bands + 3 * layers.len().saturating_sub(1)
         } else {
-            let row = |l: &[usize]| {
+            let row = |l: &[ItemId]| {
                 let apart: i64 = l
                     .windows(2)
                     .map(|w| self.sep_between(w[0], w[1], self.p.widen))
@@ -266,16 +266,16 @@ struct Builder<'a> {
     edge_labels: IdVec<EdgeId, Vec<String>>,
     notes: Vec<NotePlan>,
     /// segments whose port is on each item's side facing the previous / next layer
-    side_a: Vec<Vec<usize>>,
-    side_b: Vec<Vec<usize>>,
+    side_a: IdVec<ItemId, Vec<usize>>,
+    side_b: IdVec<ItemId, Vec<usize>>,
     /// distance between neighbouring ports on a side
     spacing: usize,
     boxes: IdVec<NodeId, (usize, usize)>,
     box_off: IdVec<NodeId, i64>,
-    csize: Vec<usize>,
-    msize: Vec<usize>,
-    paths: Vec<Vec<ClusterId>>,
-    cross: Vec<i64>,
+    csize: IdVec<ItemId, usize>,
+    msize: IdVec<ItemId, usize>,
+    paths: IdVec<ItemId, Vec<ClusterId>>,
+    cross: IdVec<ItemId, i64>,
     ports: Vec<(i64, i64)>,
     gap_segs: Vec<Vec<usize>>,
     tracks: Vec<Option<usize>>,
@@ -325,8 +325,8 @@ impl<'a> Builder<'a> {
             .collect();
         let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
         let n_items = r.items.len();
-        let mut side_a: Vec<Vec<usize>> = vec![Vec::new(); n_items];
-        let mut side_b: Vec<Vec<usize>> = vec![Vec::new(); n_items];
+        let mut side_a: IdVec<ItemId, Vec<usize>> = IdVec::filled(n_items, Vec::new());
+        let mut side_b: IdVec<ItemId, Vec<usize>> = IdVec::filled(n_items, Vec::new());
         for (si, s) in r.segs.iter().enumerate() {
             side_b[s.upper].push(si);
             side_a[s.lower].push(si);
@@ -371,10 +371,10 @@ impl<'a> Builder<'a> {
             spacing: p.port_spacing(horizontal),
             boxes: IdVec::filled(g.nodes.len(), (1, 1)),
             box_off: IdVec::filled(g.nodes.len(), 0),
-            csize: vec![1; n_items],
-            msize: vec![1; n_items],
+            csize: IdVec::filled(n_items, 1),
+            msize: IdVec::filled(n_items, 1),
             paths,
-            cross: Vec::new(),
+            cross: IdVec::new(),
             ports: vec![(0, 0); r.segs.len()],
             gap_segs,
             tracks: vec![None; r.segs.len()],
@@ -417,7 +417,7 @@ impl<'a> Builder<'a> {
         }
         let mut lo = i64::MAX;
         let mut hi = i64::MIN;
-        for (i, &c) in self.cross.iter().enumerate() {
+        for (i, &c) in self.cross.iter_enumerated() {
             lo = lo.min(c);
             hi = hi.max(c + self.csize[i] as i64 - 1);
         }

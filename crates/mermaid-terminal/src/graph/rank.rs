@@ -2,7 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -18,9 +18,9 @@ pub struct Item {
 pub struct Seg {
     pub edge: EdgeId,
     /// item in the lower-index layer
-    pub upper: usize,
+    pub upper: ItemId,
     /// item in the next layer
-    pub lower: usize,
+    pub lower: ItemId,
     /// the piece touching the edge's upper end / lower end
     pub first: bool,
     pub last: bool,
@@ -28,8 +28,8 @@ pub struct Seg {
 
 #[derive(Debug, Clone)]
 pub struct Ranked {
-    pub items: Vec<Item>,
-    pub layers: Vec<Vec<usize>>,
+    pub items: IdVec<ItemId, Item>,
+    pub layers: Vec<Vec<ItemId>>,
     pub segs: Vec<Seg>,
     /// per edge: drawn against its direction to break a cycle
     pub reversed: IdVec<EdgeId, bool>,
@@ -108,8 +108,8 @@ pub fn rank(g: &Graph) -> Ranked {
         .collect();
     let depth = layer.iter().copied().max().unwrap_or(0) + 1;
     let (items, segs) = items_and_segments(g, &layer, &reversed);
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for (i, it) in items.iter().enumerate() {
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); depth];
+    for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
     let mut r = Ranked {
@@ -193,8 +193,8 @@ fn items_and_segments(
     g: &Graph,
     layer: &IdVec<NodeId, usize>,
     reversed: &IdVec<EdgeId, bool>,
-) -> (Vec<Item>, Vec<Seg>) {
-    let mut items: Vec<Item> = g
+) -> (IdVec<ItemId, Item>, Vec<Seg>) {
+    let mut items: IdVec<ItemId, Item> = g
         .nodes
         .iter_enumerated()
         .map(|(i, nd)| Item {
@@ -214,20 +214,20 @@ fn items_and_segments(
             (e.from, e.to)
         };
         let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
-        // a node's item has the node's index (the nodes are the first items)
-        let mut prev = u.index();
-        for l in layer[u] + 1..layer[v] {
-            items.push(Item {
+        let layers = layer[u] + 1..layer[v];
+        let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
+        let mut prev = u;
+        for l in layers {
+            let d = items.push(Item {
                 node: None,
                 layer: l,
                 cluster,
             });
-            let d = items.len() - 1;
             segs.push(Seg {
                 edge: i,
                 upper: prev,
                 lower: d,
-                first: prev == u.index(),
+                first: prev == u,
                 last: false,
             });
             prev = d;
@@ -235,8 +235,8 @@ fn items_and_segments(
         segs.push(Seg {
             edge: i,
             upper: prev,
-            lower: v.index(),
-            first: prev == u.index(),
+            lower: v,
+            first: prev == u,
             last: true,
         });
     }
@@ -245,19 +245,19 @@ fn items_and_segments(
 
 /// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
 fn order(g: &Graph, r: &mut Ranked) {
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
+    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
     for s in &r.segs {
         down[s.upper].push(s.lower);
         up[s.lower].push(s.upper);
     }
-    let paths: Vec<Vec<ClusterId>> = r
+    let paths: IdVec<ItemId, Vec<ClusterId>> = r
         .items
         .iter()
         .map(|it| g.cluster_path(it.cluster))
         .collect();
-    let mut pos = vec![0f64; r.items.len()];
-    let set_pos = |layers: &Vec<Vec<usize>>, pos: &mut Vec<f64>| {
+    let mut pos: IdVec<ItemId, f64> = IdVec::filled(r.items.len(), 0.0);
+    let set_pos = |layers: &Vec<Vec<ItemId>>, pos: &mut IdVec<ItemId, f64>| {
         for layer in layers {
             for (k, &i) in layer.iter().enumerate() {
                 pos[i] = k as f64;
@@ -266,7 +266,7 @@ fn order(g: &Graph, r: &mut Ranked) {
     };
     // Initial grouping so clusters start contiguous.
     for layer in &mut r.layers {
-        let bary: Vec<(usize, f64)> = layer
+        let bary: Vec<(ItemId, f64)> = layer
             .iter()
             .enumerate()
             .map(|(k, &i)| (i, k as f64))
@@ -280,7 +280,7 @@ fn order(g: &Graph, r: &mut Ranked) {
         let order = sweep_order(r.layers.len(), downward);
         for l in order {
             let nb = if downward { &up } else { &down };
-            let bary: Vec<(usize, f64)> = r.layers[l]
+            let bary: Vec<(ItemId, f64)> = r.layers[l]
                 .iter()
                 .map(|&i| {
                     let ns = &nb[i];
@@ -301,8 +301,12 @@ fn order(g: &Graph, r: &mut Ranked) {
 }
 
 /// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
-fn group_sort(items: &[(usize, f64)], paths: &[Vec<ClusterId>], depth: usize) -> Vec<usize> {
-    type Group = (Option<ClusterId>, Vec<(usize, f64)>);
+fn group_sort(
+    items: &[(ItemId, f64)],
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
+    depth: usize,
+) -> Vec<ItemId> {
+    type Group = (Option<ClusterId>, Vec<(ItemId, f64)>);
     let mut groups: Vec<Group> = Vec::new();
     for &(i, b) in items {
         let key = paths[i].get(depth).copied();
@@ -311,7 +315,7 @@ fn group_sort(items: &[(usize, f64)], paths: &[Vec<ClusterId>], depth: usize) ->
             None => groups.push((key, vec![(i, b)])),
         }
     }
-    let mut keyed: Vec<(f64, usize, Vec<usize>)> = groups
+    let mut keyed: Vec<(f64, usize, Vec<ItemId>)> = groups
         .into_iter()
         .enumerate()
         .map(|(gi, (key, members))| {
@@ -332,7 +336,7 @@ fn group_sort(items: &[(usize, f64)], paths: &[Vec<ClusterId>], depth: usize) ->
 /// right end of their layers, so back edges run up the far side of the drawing instead of
 /// crossing the edges that leave a node downwards. `None` when there is nothing to move.
 pub fn far_side(r: &Ranked) -> Option<Ranked> {
-    let mut back_dummy = vec![false; r.items.len()];
+    let mut back_dummy: IdVec<ItemId, bool> = IdVec::filled(r.items.len(), false);
     for s in &r.segs {
         if r.reversed[s.edge] && r.items[s.lower].node.is_none() {
             back_dummy[s.lower] = r.items[s.lower].cluster.is_none();
@@ -343,7 +347,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
     }
     let mut out = r.clone();
     for layer in &mut out.layers {
-        let (back, front): (Vec<usize>, Vec<usize>) = layer.iter().partition(|&&i| back_dummy[i]);
+        let (back, front): (Vec<ItemId>, Vec<ItemId>) = layer.iter().partition(|&&i| back_dummy[i]);
         *layer = front.into_iter().chain(back).collect();
     }
     Some(out)
@@ -357,7 +361,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// subgraph (round the outside it leaves its frame and comes back in). `None` when there
 /// is nothing to take out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
-    let layer = |n: NodeId| r.items[n.index()].layer;
+    let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
     let lane: IdVec<EdgeId, bool> = g
         .edges
         .iter_enumerated()
@@ -374,32 +378,35 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
     if !lane.contains(&true) {
         return None;
     }
-    let mut keep = vec![true; r.items.len()];
+    let mut keep: IdVec<ItemId, bool> = IdVec::filled(r.items.len(), true);
     for s in r.segs.iter().filter(|s| lane[s.edge]) {
         if r.items[s.lower].node.is_none() {
             keep[s.lower] = false;
         }
     }
-    let mut index = vec![usize::MAX; r.items.len()];
-    let mut items = Vec::with_capacity(r.items.len());
-    for (i, it) in r.items.iter().enumerate() {
+    // the items kept keep their order: the nodes stay first, at their own indices
+    let mut index: IdVec<ItemId, Option<ItemId>> = IdVec::filled(r.items.len(), None);
+    let mut items = IdVec::with_capacity(r.items.len());
+    for (i, it) in r.items.iter_enumerated() {
         if keep[i] {
-            index[i] = items.len();
-            items.push(it.clone());
+            index[i] = Some(items.push(it.clone()));
         }
     }
+    // a segment kept joins items kept: a dummy dropped is on a lane's segments only
     let segs = r
         .segs
         .iter()
         .filter(|s| !lane[s.edge])
-        .map(|s| Seg {
-            upper: index[s.upper],
-            lower: index[s.lower],
-            ..s.clone()
+        .map(|s| {
+            Some(Seg {
+                upper: index[s.upper]?,
+                lower: index[s.lower]?,
+                ..s.clone()
+            })
         })
-        .collect();
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); r.layers.len()];
-    for (i, it) in items.iter().enumerate() {
+        .collect::<Option<Vec<Seg>>>()?;
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
     let mut out = Ranked {

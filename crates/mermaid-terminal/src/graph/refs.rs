@@ -5,7 +5,7 @@
 //! drawing stops it at the frame's border. The placeholder node the parser made for the
 //! subgraph's name is dropped.
 
-use crate::graph::ids::{ClusterId, Id, IdVec, NodeId};
+use crate::graph::ids::{ClusterId, IdVec, ItemId, NodeId};
 use crate::graph::model::{Graph, Shape};
 use crate::graph::rank::Ranked;
 
@@ -115,7 +115,7 @@ pub fn resolve(g: &Graph) -> Result<Option<Graph>, ()> {
 /// Moves representatives that are not; returns whether any moved (rank again then), or
 /// `Err` when a frame end cannot be placed.
 pub fn settle(g: &mut Graph, r: &Ranked) -> Result<bool, ()> {
-    let layer_of = |n: NodeId| r.items[n.index()].layer;
+    let layer_of = |n: NodeId| r.items[ItemId::of_node(n)].layer;
     let mut moved = false;
     for ei in g.edges.ids() {
         let e = &g.edges[ei];

@@ -11,7 +11,7 @@ impl Builder<'_> {
     /// Phase 5: which layers each frame spans, and the frame slots of every gap.
     pub(super) fn frame_layers(&mut self) {
         let g = self.g;
-        for (i, it) in self.r.items.iter().enumerate() {
+        for (i, it) in self.r.items.iter_enumerated() {
             for &c in &self.paths[i] {
                 self.c_lo[c] = self.c_lo[c].min(it.layer);
                 self.c_hi[c] = self.c_hi[c].max(it.layer);
@@ -212,7 +212,7 @@ impl Builder<'_> {
             let main1 = row_at(&self.close_row[hi], d);
             let mut c0 = i64::MAX;
             let mut c1 = i64::MIN;
-            for (i, path) in self.paths.iter().enumerate() {
+            for (i, path) in self.paths.iter_enumerated() {
                 if path.contains(&c) {
                     c0 = c0.min(self.cross[i]);
                     c1 = c1.max(self.cross[i] + self.csize[i] as i64 - 1);

@@ -3,12 +3,12 @@
 
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, ItemId};
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
     /// Cross range (inclusive) where ports may sit on an item.
-    pub(super) fn port_range(&self, i: usize) -> (i64, i64) {
+    pub(super) fn port_range(&self, i: ItemId) -> (i64, i64) {
         let c = self.cross[i];
         match self.r.items[i].node {
             None => (c, c),
@@ -27,7 +27,7 @@ impl Builder<'_> {
 
     /// LR: the rows of a class or state box's compartment dividers (`├───┤`), where an
     /// arrow would read as part of the divider. Absolute cross positions.
-    pub(super) fn divider_rows(&self, i: usize) -> Vec<i64> {
+    pub(super) fn divider_rows(&self, i: ItemId) -> Vec<i64> {
         let Some(n) = self.r.items[i].node else {
             return Vec::new();
         };
@@ -58,7 +58,7 @@ impl Builder<'_> {
     }
 
     /// Cross position of the centre of item `i`'s box.
-    pub(super) fn center(&self, i: usize) -> i64 {
+    pub(super) fn center(&self, i: ItemId) -> i64 {
         match self.r.items[i].node {
             Some(n) => self.cross[i] + self.box_off[n] + (self.box_cross(n) as i64 - 1) / 2,
             None => self.cross[i],
@@ -72,7 +72,7 @@ impl Builder<'_> {
     pub(super) fn assign_ports(&mut self) {
         let r = self.r;
         let mut via_frames: Vec<(usize, usize)> = Vec::new(); // (side, segment)
-        for i in 0..r.items.len() {
+        for i in r.items.ids() {
             let (lo, hi) = self.port_range(i);
             let point = r.items[i]
                 .node
@@ -106,7 +106,7 @@ impl Builder<'_> {
     /// An arrow into a `<<choice>>` ends on its `◆`, not on the bar beside it: the first
     /// incoming segment takes the spot nearest the mark, moved onto it, and the others
     /// keep their order over the spots left.
-    fn incoming_on_mark(&self, i: usize, side: usize, list: &mut Vec<usize>, spots: &mut [i64]) {
+    fn incoming_on_mark(&self, i: ItemId, side: usize, list: &mut Vec<usize>, spots: &mut [i64]) {
         let (g, r) = (self.g, self.r);
         let Some(n) = r.items[i]
             .node
@@ -185,7 +185,7 @@ impl Builder<'_> {
             }
         }
         for ((c, side), mut list) in groups {
-            let members = (0..r.items.len()).filter(|&i| self.paths[i].contains(&c));
+            let members = r.items.ids().filter(|&i| self.paths[i].contains(&c));
             let (lo, hi) = members.fold((i64::MAX, i64::MIN), |(lo, hi), i| {
                 (
                     lo.min(self.cross[i]),

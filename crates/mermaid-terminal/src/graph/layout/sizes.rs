@@ -3,7 +3,7 @@
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
 use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
-use crate::graph::ids::{EdgeId, IdVec, NodeId};
+use crate::graph::ids::{EdgeId, IdVec, ItemId, NodeId};
 use crate::graph::model::{NoteSide, Shape};
 use crate::graph::shapes::{self};
 use crate::text::{max_width, wrap_all};
@@ -46,7 +46,7 @@ impl Builder<'_> {
         for n in &mut self.notes {
             n.size = (max_width(&n.lines) + 4, n.lines.len() + 2);
         }
-        for (i, it) in r.items.iter().enumerate() {
+        for (i, it) in r.items.iter_enumerated() {
             let Some(n) = it.node else { continue };
             let (mut w, mut h) = shapes::size(&self.texts[n]);
             let point = self.texts[n].shape.is_point();
@@ -108,7 +108,7 @@ impl Builder<'_> {
 
     /// Least cross distance between neighbours `a` and `b` of a layer (more with frames
     /// between them), the layers spread `extra` apart.
-    pub(super) fn sep_between(&self, a: usize, b: usize, extra: usize) -> i64 {
+    pub(super) fn sep_between(&self, a: ItemId, b: ItemId, extra: usize) -> i64 {
         let (r, paths, p) = (self.r, &self.paths, self.p);
         let margin = frame_margin(self.horizontal) as i64;
         let common = paths[a]
@@ -146,9 +146,9 @@ impl Builder<'_> {
         let (g, r, horizontal) = (self.g, self.r, self.horizontal);
         let margin = frame_margin(horizontal) as i64;
         let paths = &self.paths;
-        let sep_between = |a: usize, b: usize| self.sep_between(a, b, extra);
+        let sep_between = |a: ItemId, b: ItemId| self.sep_between(a, b, extra);
         // Items line up on their box centre (doubled, to stay in integers).
-        let anchor2: Vec<i64> = r
+        let anchor2: IdVec<ItemId, i64> = r
             .items
             .iter()
             .map(|it| match it.node {
