@@ -8,7 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::{EdgeId, Id, IdVec, ItemId};
+use crate::graph::ids::{EdgeId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
@@ -82,7 +82,7 @@ pub fn draw(
         off: -min_cross + detour::margin(r, plan) as i64,
         reversed: plan.dir.reversed(),
         box_at: IdVec::filled(g.nodes.len(), (0, 0)),
-        paths: vec![Vec::new(); r.segs.len()],
+        paths: IdVec::filled(r.segs.len(), Vec::new()),
         footnotes: Vec::new(),
         width,
     };
@@ -91,10 +91,10 @@ pub fn draw(
         node_note(&mut p, note);
     }
     frames(&mut p)?;
-    for si in 0..r.segs.len() {
+    for si in r.segs.ids() {
         segment(&mut p, g, r, si)?;
     }
-    for si in 0..r.segs.len() {
+    for si in r.segs.ids() {
         edge_label(&mut p, r, si)?;
     }
     frame_titles(&mut p)?;
@@ -159,7 +159,7 @@ fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: ItemId, (row, col): (u
     }
     let base = if horizontal { row } else { col };
     let (mut lo, mut hi) = (len / 2, len / 2);
-    for (si, s) in r.segs.iter().enumerate() {
+    for (si, s) in r.segs.iter_enumerated() {
         let at = if s.upper == item && !(s.first && upper_frame(g, r, s.edge).is_some()) {
             p.plan.ports[si].0
         } else if s.lower == item && !(s.last && lower_frame(g, r, s.edge).is_some()) {
@@ -288,7 +288,7 @@ fn frames(p: &mut Plane) -> Result<(), DrawError> {
 }
 
 /// Phase 3: one piece of an edge between two layers, with the heads at its ends.
-fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawError> {
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let plan = p.plan;
     let s: &Seg = &r.segs[si];
     let e = &g.edges[s.edge];
@@ -374,7 +374,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawEr
 }
 
 /// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
-fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
+fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let plan = p.plan;
     let Some(at) = plan.label_at[si] else {
         return Ok(());

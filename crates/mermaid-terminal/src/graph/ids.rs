@@ -54,6 +54,10 @@ id_type!(
     ItemId
 );
 id_type!(
+    /// A segment of an edge's route between two consecutive layers.
+    SegId
+);
+id_type!(
     /// A subgraph (a composite state, a namespace).
     ClusterId
 );
@@ -151,6 +155,14 @@ impl<I: Id, T> IdVec<I, T> {
     /// (id, value) pairs, in order.
     pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> {
         self.raw.iter().enumerate().map(|(i, v)| (I::new(i), v))
+    }
+
+    /// Every value set to `v`.
+    pub fn fill(&mut self, v: T)
+    where
+        T: Clone,
+    {
+        self.raw.fill(v);
     }
 
     /// The id of the first value that satisfies `f`.

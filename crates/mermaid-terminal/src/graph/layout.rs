@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -98,10 +98,10 @@ pub struct Plan {
     pub band_start: Vec<usize>,
     pub gaps: Vec<Gap>,
     /// per segment: (upper port, lower port) cross coordinates
-    pub ports: Vec<(i64, i64)>,
-    pub tracks: Vec<Option<usize>>,
+    pub ports: IdVec<SegId, (i64, i64)>,
+    pub tracks: IdVec<SegId, Option<usize>>,
     /// per segment: where its edge label goes (only on one segment of each edge)
-    pub label_at: Vec<Option<LabelAt>>,
+    pub label_at: IdVec<SegId, Option<LabelAt>>,
     pub edge_labels: IdVec<EdgeId, Vec<String>>,
     /// per edge: its label as written (lines joined by spaces), for a footnote
     pub edge_text: IdVec<EdgeId, String>,
@@ -266,8 +266,8 @@ struct Builder<'a> {
     edge_labels: IdVec<EdgeId, Vec<String>>,
     notes: Vec<NotePlan>,
     /// segments whose port is on each item's side facing the previous / next layer
-    side_a: IdVec<ItemId, Vec<usize>>,
-    side_b: IdVec<ItemId, Vec<usize>>,
+    side_a: IdVec<ItemId, Vec<SegId>>,
+    side_b: IdVec<ItemId, Vec<SegId>>,
     /// distance between neighbouring ports on a side
     spacing: usize,
     boxes: IdVec<NodeId, (usize, usize)>,
@@ -276,11 +276,11 @@ struct Builder<'a> {
     msize: IdVec<ItemId, usize>,
     paths: IdVec<ItemId, Vec<ClusterId>>,
     cross: IdVec<ItemId, i64>,
-    ports: Vec<(i64, i64)>,
-    gap_segs: Vec<Vec<usize>>,
-    tracks: Vec<Option<usize>>,
+    ports: IdVec<SegId, (i64, i64)>,
+    gap_segs: Vec<Vec<SegId>>,
+    tracks: IdVec<SegId, Option<usize>>,
     gap_tracks: Vec<usize>,
-    label_at: Vec<Option<LabelAt>>,
+    label_at: IdVec<SegId, Option<LabelAt>>,
     gap_label_len: Vec<usize>,
     /// first and last layer of each cluster (`usize::MAX`, 0 when empty)
     c_lo: IdVec<ClusterId, usize>,
@@ -325,15 +325,15 @@ impl<'a> Builder<'a> {
             .collect();
         let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
         let n_items = r.items.len();
-        let mut side_a: IdVec<ItemId, Vec<usize>> = IdVec::filled(n_items, Vec::new());
-        let mut side_b: IdVec<ItemId, Vec<usize>> = IdVec::filled(n_items, Vec::new());
-        for (si, s) in r.segs.iter().enumerate() {
+        let mut side_a: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
+        let mut side_b: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
+        for (si, s) in r.segs.iter_enumerated() {
             side_b[s.upper].push(si);
             side_a[s.lower].push(si);
         }
         let layers = r.layers.len();
-        let mut gap_segs: Vec<Vec<usize>> = vec![Vec::new(); layers.saturating_sub(1)];
-        for (si, s) in r.segs.iter().enumerate() {
+        let mut gap_segs: Vec<Vec<SegId>> = vec![Vec::new(); layers.saturating_sub(1)];
+        for (si, s) in r.segs.iter_enumerated() {
             gap_segs[r.items[s.upper].layer].push(si);
         }
         let titles: IdVec<ClusterId, Vec<String>> = g
@@ -375,11 +375,11 @@ impl<'a> Builder<'a> {
             msize: IdVec::filled(n_items, 1),
             paths,
             cross: IdVec::new(),
-            ports: vec![(0, 0); r.segs.len()],
+            ports: IdVec::filled(r.segs.len(), (0, 0)),
             gap_segs,
-            tracks: vec![None; r.segs.len()],
+            tracks: IdVec::filled(r.segs.len(), None),
             gap_tracks: vec![0; layers.saturating_sub(1)],
-            label_at: vec![None; r.segs.len()],
+            label_at: IdVec::filled(r.segs.len(), None),
             gap_label_len: vec![0; layers.saturating_sub(1)],
             c_lo: IdVec::filled(g.clusters.len(), usize::MAX),
             c_hi: IdVec::filled(g.clusters.len(), 0),
@@ -425,7 +425,7 @@ impl<'a> Builder<'a> {
             lo = lo.min(f.cross0);
             hi = hi.max(f.cross1);
         }
-        for (si, at) in self.label_at.iter().enumerate() {
+        for (si, at) in self.label_at.iter_enumerated() {
             if let Some(LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross }) = at {
                 let w = max_width(&self.edge_labels[self.r.segs[si].edge]) as i64;
                 lo = lo.min(*cross);

@@ -4,7 +4,7 @@
 
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, LEFT, LineKind, RIGHT, UP};
-use crate::graph::ids::{EdgeId, Id, IdVec, NodeId};
+use crate::graph::ids::{EdgeId, Id, IdVec, NodeId, SegId};
 use crate::graph::layout::{Frame, Plan};
 use crate::style::Style;
 use crate::text::{display_width, max_width};
@@ -86,7 +86,7 @@ pub(super) struct Plane<'a> {
     /// canvas (row, col) of each node's box
     pub(super) box_at: IdVec<NodeId, (usize, usize)>,
     /// canvas corner points of each segment's line
-    pub(super) paths: Vec<Vec<(usize, usize)>>,
+    pub(super) paths: IdVec<SegId, Vec<(usize, usize)>>,
     /// labels shown as footnotes under the drawing, in marker order
     pub(super) footnotes: Vec<String>,
     /// the columns the drawing may take

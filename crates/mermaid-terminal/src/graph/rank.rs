@@ -2,7 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -30,7 +30,7 @@ pub struct Seg {
 pub struct Ranked {
     pub items: IdVec<ItemId, Item>,
     pub layers: Vec<Vec<ItemId>>,
-    pub segs: Vec<Seg>,
+    pub segs: IdVec<SegId, Seg>,
     /// per edge: drawn against its direction to break a cycle
     pub reversed: IdVec<EdgeId, bool>,
     /// self loops: edge indices
@@ -193,7 +193,7 @@ fn items_and_segments(
     g: &Graph,
     layer: &IdVec<NodeId, usize>,
     reversed: &IdVec<EdgeId, bool>,
-) -> (IdVec<ItemId, Item>, Vec<Seg>) {
+) -> (IdVec<ItemId, Item>, IdVec<SegId, Seg>) {
     let mut items: IdVec<ItemId, Item> = g
         .nodes
         .iter_enumerated()
@@ -203,7 +203,7 @@ fn items_and_segments(
             cluster: nd.cluster,
         })
         .collect();
-    let mut segs = Vec::new();
+    let mut segs = IdVec::new();
     for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
@@ -404,7 +404,7 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
                 ..s.clone()
             })
         })
-        .collect::<Option<Vec<Seg>>>()?;
+        .collect::<Option<IdVec<SegId, Seg>>>()?;
     let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
     for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);

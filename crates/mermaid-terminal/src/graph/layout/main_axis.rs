@@ -3,7 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::ClusterId;
+use crate::graph::ids::{ClusterId, SegId};
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
@@ -38,7 +38,7 @@ impl Builder<'_> {
     }
 
     /// Does any visible segment of gap `k` match `f`?
-    pub(super) fn any_seg(&self, k: usize, f: impl Fn(usize) -> bool) -> bool {
+    pub(super) fn any_seg(&self, k: usize, f: impl Fn(SegId) -> bool) -> bool {
         self.gap_segs[k]
             .iter()
             .any(|&si| !self.g.edges[self.r.segs[si].edge].invisible && f(si))
@@ -292,14 +292,15 @@ impl Builder<'_> {
     /// cluster `c` take, a blank cell each side; `None` when there are none.
     fn inner_labels(&self, c: ClusterId) -> Option<(i64, i64)> {
         let (g, r) = (self.g, self.r);
-        let inside = |si: usize| {
+        let inside = |si: SegId| {
             let s = &r.segs[si];
             self.paths[s.upper].contains(&c)
                 && self.paths[s.lower].contains(&c)
                 && !(s.first && upper_frame(g, r, s.edge).is_some())
                 && !(s.last && lower_frame(g, r, s.edge).is_some())
         };
-        (0..r.segs.len())
+        r.segs
+            .ids()
             .filter(|&si| inside(si))
             .filter_map(|si| {
                 let lines = &self.edge_labels[r.segs[si].edge];

@@ -3,7 +3,7 @@
 
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, ItemId};
+use crate::graph::ids::{ClusterId, ItemId, SegId};
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
@@ -47,7 +47,7 @@ impl Builder<'_> {
 
     /// A segment that meets item `i` on `side` (0: the side facing the previous layer) only
     /// through its subgraph's frame: drawn from the frame's border, not from the item.
-    pub(super) fn via_frame(&self, si: usize, side: usize) -> bool {
+    pub(super) fn via_frame(&self, si: SegId, side: usize) -> bool {
         let (g, r) = (self.g, self.r);
         let s = &r.segs[si];
         if side == 0 {
@@ -71,7 +71,7 @@ impl Builder<'_> {
     /// the point and out of the frame.
     pub(super) fn assign_ports(&mut self) {
         let r = self.r;
-        let mut via_frames: Vec<(usize, usize)> = Vec::new(); // (side, segment)
+        let mut via_frames: Vec<(usize, SegId)> = Vec::new(); // (side, segment)
         for i in r.items.ids() {
             let (lo, hi) = self.port_range(i);
             let point = r.items[i]
@@ -84,7 +84,7 @@ impl Builder<'_> {
                     self.side_b[i].clone()
                 };
                 if point {
-                    let (framed, own): (Vec<usize>, Vec<usize>) =
+                    let (framed, own): (Vec<SegId>, Vec<SegId>) =
                         list.iter().partition(|&&si| self.via_frame(si, side));
                     via_frames.extend(framed.into_iter().map(|si| (side, si)));
                     list = own;
@@ -106,7 +106,7 @@ impl Builder<'_> {
     /// An arrow into a `<<choice>>` ends on its `◆`, not on the bar beside it: the first
     /// incoming segment takes the spot nearest the mark, moved onto it, and the others
     /// keep their order over the spots left.
-    fn incoming_on_mark(&self, i: ItemId, side: usize, list: &mut Vec<usize>, spots: &mut [i64]) {
+    fn incoming_on_mark(&self, i: ItemId, side: usize, list: &mut Vec<SegId>, spots: &mut [i64]) {
         let (g, r) = (self.g, self.r);
         let Some(n) = r.items[i]
             .node
@@ -114,7 +114,7 @@ impl Builder<'_> {
         else {
             return;
         };
-        let head = |si: usize| {
+        let head = |si: SegId| {
             let edge = r.segs[si].edge;
             if side == 0 {
                 lower_head(g, r, edge)
@@ -136,7 +136,7 @@ impl Builder<'_> {
     }
 
     /// Order a side's segments by where their other end is (back edges to the outside).
-    pub(super) fn sort_by_other_end(&self, list: &mut [usize], side: usize) {
+    pub(super) fn sort_by_other_end(&self, list: &mut [SegId], side: usize) {
         let r = self.r;
         list.sort_by_key(|&si| {
             let s = &r.segs[si];
@@ -157,7 +157,7 @@ impl Builder<'_> {
         spots
     }
 
-    pub(super) fn set_port(&mut self, si: usize, side: usize, pos: i64) {
+    pub(super) fn set_port(&mut self, si: SegId, side: usize, pos: i64) {
         if side == 0 {
             self.ports[si].1 = pos;
         } else {
@@ -168,9 +168,9 @@ impl Builder<'_> {
     /// Ports for the segments that meet a `[*]` only through its frame: spread over the
     /// frame's members, clear of the ports already on that border (and, leaving, of the
     /// point's own).
-    pub(super) fn frame_ports(&mut self, via_frames: &[(usize, usize)]) {
+    pub(super) fn frame_ports(&mut self, via_frames: &[(usize, SegId)]) {
         let (g, r) = (self.g, self.r);
-        let mut groups: Vec<((ClusterId, usize), Vec<usize>)> = Vec::new();
+        let mut groups: Vec<((ClusterId, usize), Vec<SegId>)> = Vec::new();
         for &(side, si) in via_frames {
             let s = &r.segs[si];
             let frame = if side == 0 {

@@ -3,7 +3,7 @@
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
 use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
-use crate::graph::ids::{EdgeId, IdVec, ItemId, NodeId};
+use crate::graph::ids::{EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{NoteSide, Shape};
 use crate::graph::shapes::{self};
 use crate::text::{max_width, wrap_all};
@@ -51,7 +51,7 @@ impl Builder<'_> {
             let (mut w, mut h) = shapes::size(&self.texts[n]);
             let point = self.texts[n].shape.is_point();
             // a point is not widened for the edges its frame sends and takes
-            let own = |side: usize, list: &[usize]| {
+            let own = |side: usize, list: &[SegId]| {
                 list.iter()
                     .filter(|&&si| !(point && self.via_frame(si, side)))
                     .count()
