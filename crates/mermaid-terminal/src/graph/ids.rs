@@ -206,3 +206,26 @@ impl<'a, I, T> IntoIterator for &'a mut IdVec<I, T> {
         self.raw.iter_mut()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{IdVec, NodeId, SegId};
+
+    #[test]
+    fn an_id_vec_hands_out_the_ids_it_is_indexed_by() {
+        let mut v: IdVec<NodeId, &str> = IdVec::new();
+        let start = v.push("start");
+        let end = v.push("end");
+        assert_eq!((v[start], v[end]), ("start", "end"));
+        assert_eq!(v.ids().collect::<Vec<_>>(), vec![start, end]);
+        let pairs: Vec<(NodeId, &&str)> = v.iter_enumerated().collect();
+        assert_eq!(pairs, vec![(start, &"start"), (end, &"end")]);
+        let mut ports: IdVec<SegId, (i64, i64)> = IdVec::filled(2, (0, 0));
+        let second = ports.ids().last().unwrap_or_else(|| panic!("two ids"));
+        ports[second] = (3, 4);
+        assert_eq!(
+            ports.iter().copied().collect::<Vec<_>>(),
+            vec![(0, 0), (3, 4)]
+        );
+    }
+}

@@ -430,3 +430,33 @@ pub(super) fn sweep_order(layers: usize, downward: bool) -> Vec<usize> {
         (0..layers.saturating_sub(1)).rev().collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{laned, rank};
+    use crate::graph::ids::ItemId;
+    use crate::graph::parse_flowchart::parse;
+
+    /// `ItemId::of_node` relies on it: in every layering the nodes are the first items, in
+    /// node order, the lanes' layering too (it drops the dummies of the edges it takes out).
+    #[test]
+    fn every_layering_keeps_each_node_at_its_own_item() {
+        let body = "    A[quizz generate] --> B[ask claude for an outline]
+    B --> C[write the options]
+    subgraph check [validate]
+        C --> D{every mermaid option parses?}
+    end
+    D -->|yes| E[cache the quiz]
+    D -->|no| F[log the error]
+    F -->|retry up to 3 times| B";
+        let g = parse("flowchart TD", body).unwrap_or_else(|e| panic!("{e}"));
+        let r = rank(&g);
+        let lanes = laned(&g, &r, 2, false);
+        assert!(lanes.as_ref().is_some_and(|l| !l.lanes.is_empty()));
+        for ranked in std::iter::once(&r).chain(lanes.as_ref()) {
+            for n in g.nodes.ids() {
+                assert_eq!(ranked.items[ItemId::of_node(n)].node, Some(n));
+            }
+        }
+    }
+}
