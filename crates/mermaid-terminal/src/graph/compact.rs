@@ -3,6 +3,7 @@
 //! long), subgraph members listed, notes, and the same legend as the drawing.
 
 use crate::glyphs::{Dir4, Glyphs, Head};
+use crate::graph::ids::{ClusterId, IdVec, NodeId};
 use crate::graph::legend;
 use crate::graph::model::{Edge, Graph, NoteSide, Shape};
 use crate::style::{Line, Style};
@@ -12,18 +13,18 @@ use crate::text::{display_width, wrap_hard};
 const INDENT: usize = 4;
 
 /// The subgraph a node's id names (an edge to a whole subgraph or composite state).
-fn names_cluster(g: &Graph, n: usize) -> Option<usize> {
+fn names_cluster(g: &Graph, n: NodeId) -> Option<ClusterId> {
     let node = &g.nodes[n];
     if node.defined || !node.sections.is_empty() {
         return None;
     }
-    g.clusters.iter().position(|c| c.id == node.id)
+    g.clusters.position(|c| c.id == node.id)
 }
 
 /// A node as text: its label in shape brackets, with the id when labels repeat. A
 /// subgraph is named by its title (as in its `subgraph` row); an inner `[*]` by its
 /// composite state.
-pub fn node_text(g: &Graph, n: usize, with_id: bool) -> String {
+pub fn node_text(g: &Graph, n: NodeId, with_id: bool) -> String {
     let node = &g.nodes[n];
     if let Some(c) = names_cluster(g, n) {
         return g.clusters[c].title.clone();
@@ -124,14 +125,13 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
     labels.sort();
     let dup = labels.windows(2).any(|w| w[0] == w[1]);
-    let text: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
+    let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
-    for (c, cl) in g.clusters.iter().enumerate() {
+    for (c, cl) in g.clusters.iter_enumerated() {
         let depth = g.cluster_depth(c).saturating_sub(1);
         let mut members: Vec<String> = g
             .nodes
-            .iter()
-            .enumerate()
+            .iter_enumerated()
             .filter(|(_, n)| n.cluster == Some(c))
             .map(|(i, _)| text[i].clone())
             .collect();
@@ -145,7 +145,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
         line.push(format!("subgraph {}: ", cl.title), Style::Block);
         flow(&mut out, line, &[(members.join(", "), Style::Plain)], width);
     }
-    let mut mentioned = vec![false; g.nodes.len()];
+    let mut mentioned: IdVec<NodeId, bool> = IdVec::filled(g.nodes.len(), false);
     for e in g.edges.iter().filter(|e| !e.invisible) {
         mentioned[e.from] = true;
         mentioned[e.to] = true;
@@ -161,7 +161,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
         }
         flow(&mut out, Line::default(), &parts, width);
     }
-    for (i, m) in mentioned.iter().enumerate() {
+    for (i, m) in mentioned.iter_enumerated() {
         if !m && g.nodes[i].cluster.is_none() && names_cluster(g, i).is_none() {
             flow(
                 &mut out,
@@ -172,7 +172,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
         }
     }
     // Sections (class members, state descriptions) are listed under the node.
-    for (i, n) in g.nodes.iter().enumerate() {
+    for (i, n) in g.nodes.iter_enumerated() {
         let members: Vec<String> = n.sections.iter().flatten().cloned().collect();
         if !members.is_empty() {
             let line = Line::styled(format!("{}: ", text[i]), Style::Border);

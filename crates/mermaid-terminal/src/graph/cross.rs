@@ -1,6 +1,7 @@
 //! Cross-axis placement: pack each layer, pull items toward their neighbours, then push
 //! items apart until no subgraph frame covers an item that is not its member.
 
+use crate::graph::ids::{ClusterId, IdVec, ItemId};
 use crate::graph::model::Graph;
 use crate::graph::rank::{Ranked, sweep_order};
 
@@ -9,18 +10,18 @@ use crate::graph::rank::{Ranked, sweep_order};
 /// centre, which a note or a self-loop beside the box moves off the item's middle).
 pub fn cross_positions(
     r: &Ranked,
-    csize: &[usize],
-    anchor2: &[i64],
-    sep: &dyn Fn(usize, usize) -> i64,
-) -> Vec<i64> {
+    csize: &IdVec<ItemId, usize>,
+    anchor2: &IdVec<ItemId, i64>,
+    sep: &dyn Fn(ItemId, ItemId) -> i64,
+) -> IdVec<ItemId, i64> {
     let n = r.items.len();
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
+    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
     for s in &r.segs {
         down[s.upper].push(s.lower);
         up[s.lower].push(s.upper);
     }
-    let mut pos = vec![0i64; n];
+    let mut pos: IdVec<ItemId, i64> = IdVec::filled(n, 0);
     for layer in &r.layers {
         let mut x = 0i64;
         for (k, &i) in layer.iter().enumerate() {
@@ -31,7 +32,7 @@ pub fn cross_positions(
             x += csize[i] as i64;
         }
     }
-    let center = |pos: &[i64], i: usize| pos[i] * 2 + anchor2[i];
+    let center = |pos: &IdVec<ItemId, i64>, i: ItemId| pos[i] * 2 + anchor2[i];
     let iterations = if n > 300 { 2 } else { 6 };
     for it in 0..iterations {
         let downward = it % 2 == 0;
@@ -79,19 +80,19 @@ pub fn cross_positions(
 #[derive(Debug, Clone, Copy)]
 pub struct FrameRoom<'a> {
     /// TD: the least width (cross1 - cross0) of each frame (room for its title)
-    pub min_w: Option<&'a [i64]>,
+    pub min_w: Option<&'a IdVec<ClusterId, i64>>,
     /// cells each frame reaches out left and right of its members to hold the labels of
     /// the edges inside it
-    pub labels: &'a [(i64, i64)],
+    pub labels: &'a IdVec<ClusterId, (i64, i64)>,
 }
 
 /// Push items so that no frame covers an item that is not its member.
 pub fn resolve_frames(
     g: &Graph,
     r: &Ranked,
-    cross: &mut [i64],
-    csize: &[usize],
-    paths: &[Vec<usize>],
+    cross: &mut IdVec<ItemId, i64>,
+    csize: &IdVec<ItemId, usize>,
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
     margin: i64,
     room: FrameRoom,
 ) -> Result<(), String> {
@@ -106,21 +107,22 @@ pub fn resolve_frames(
         margin,
         room,
     };
-    let extent = |c: usize, cross: &[i64]| extents.of(c, cross);
-    let shift_cluster = |c: usize, lo: usize, hi: usize, d: i64, cross: &mut [i64]| {
-        for l2 in lo..=hi {
-            if let Some(&first) = r.layers[l2]
-                .iter()
-                .filter(|&&i| paths[i].contains(&c))
-                .min_by_key(|&&i| cross[i])
-            {
-                shift_from(r, cross, l2, first, d);
+    let extent = |c: ClusterId, cross: &IdVec<ItemId, i64>| extents.of(c, cross);
+    let shift_cluster =
+        |c: ClusterId, lo: usize, hi: usize, d: i64, cross: &mut IdVec<ItemId, i64>| {
+            for l2 in lo..=hi {
+                if let Some(&first) = r.layers[l2]
+                    .iter()
+                    .filter(|&&i| paths[i].contains(&c))
+                    .min_by_key(|&&i| cross[i])
+                {
+                    shift_from(r, cross, l2, first, d);
+                }
             }
-        }
-    };
+        };
     for _ in 0..40 {
         let mut moved = false;
-        for c in 0..g.clusters.len() {
+        for c in g.clusters.ids() {
             let Some((lo, hi, f0, f1)) = extent(c, cross) else {
                 continue;
             };
@@ -153,7 +155,7 @@ pub fn resolve_frames(
                 }
             }
             // Sibling frames sharing layers must not overlap either.
-            for c2 in 0..g.clusters.len() {
+            for c2 in g.clusters.ids() {
                 if c2 == c || g.clusters[c2].parent != g.clusters[c].parent {
                     continue;
                 }
@@ -183,7 +185,7 @@ pub fn resolve_frames(
     Err("subgraph frames overlap".into())
 }
 
-fn shift_from(r: &Ranked, cross: &mut [i64], layer: usize, item: usize, d: i64) {
+fn shift_from(r: &Ranked, cross: &mut IdVec<ItemId, i64>, layer: usize, item: ItemId, d: i64) {
     let threshold = cross[item];
     for &i in &r.layers[layer] {
         if cross[i] >= threshold {
@@ -196,8 +198,8 @@ fn shift_from(r: &Ranked, cross: &mut [i64], layer: usize, item: usize, d: i64) 
 struct Extents<'a> {
     g: &'a Graph,
     r: &'a Ranked,
-    csize: &'a [usize],
-    paths: &'a [Vec<usize>],
+    csize: &'a IdVec<ItemId, usize>,
+    paths: &'a IdVec<ItemId, Vec<ClusterId>>,
     margin: i64,
     room: FrameRoom<'a>,
 }
@@ -205,17 +207,15 @@ struct Extents<'a> {
 impl Extents<'_> {
     /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
     /// its members, the frames inside it (with their titles) and its own title.
-    fn of(&self, c: usize, cross: &[i64]) -> Option<(usize, usize, i64, i64)> {
+    fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<(usize, usize, i64, i64)> {
         let (r, paths, margin) = (self.r, self.paths, self.margin);
-        let members: Vec<usize> = (0..r.items.len())
-            .filter(|&i| paths[i].contains(&c))
-            .collect();
+        let members: Vec<ItemId> = r.items.ids().filter(|&i| paths[i].contains(&c)).collect();
         if members.is_empty() {
             return None;
         }
         let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
         let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
-        let depth_below = |i: usize| {
+        let depth_below = |i: ItemId| {
             paths[i]
                 .len()
                 .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
@@ -233,7 +233,12 @@ impl Extents<'_> {
             .max()
             .unwrap_or(0)
             + margin;
-        for child in (0..self.g.clusters.len()).filter(|&k| self.g.clusters[k].parent == Some(c)) {
+        for child in self
+            .g
+            .clusters
+            .ids()
+            .filter(|&k| self.g.clusters[k].parent == Some(c))
+        {
             if let Some((_, _, c0, c1)) = self.of(child, cross) {
                 f0 = f0.min(c0 - margin);
                 f1 = f1.max(c1 + margin);

@@ -10,17 +10,18 @@
 
 use std::collections::HashMap;
 
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
 use crate::graph::model::Graph;
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Child {
-    Node(usize),
-    Cluster(usize),
+    Node(NodeId),
+    Cluster(ClusterId),
 }
 
 /// The child of `level` that holds node `n`, when `n` lies within `level`.
-fn child_at(g: &Graph, n: usize, level: Option<usize>) -> Option<Child> {
+fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
     let path = g.cluster_path(g.nodes[n].cluster);
     let below = match level {
         None => 0,
@@ -33,7 +34,7 @@ fn child_at(g: &Graph, n: usize, level: Option<usize>) -> Option<Child> {
 }
 
 /// Lowest subgraph holding both nodes (`None`: the top level).
-fn common_level(g: &Graph, a: usize, b: usize) -> Option<usize> {
+fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
     let pa = g.cluster_path(g.nodes[a].cluster);
     let pb = g.cluster_path(g.nodes[b].cluster);
     pa.iter()
@@ -46,13 +47,14 @@ fn common_level(g: &Graph, a: usize, b: usize) -> Option<usize> {
 /// Per edge: drawn against its direction to break a cycle. `arcs`: the layering
 /// constraints between nodes, edges and soft ones alike; an edge whose ends lie on no
 /// common cycle of them never turns, nor does a self loop.
-pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
+pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> IdVec<EdgeId, bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
-    let mut by_level: HashMap<Option<usize>, Vec<(usize, Child, Child)>> = HashMap::new();
-    let on_cycle =
-        |e: &&crate::graph::model::Edge| e.from != e.to && component[e.from] == component[e.to];
-    for (i, e) in g.edges.iter().enumerate().filter(|(_, e)| on_cycle(e)) {
+    let mut by_level: HashMap<Option<ClusterId>, Vec<(EdgeId, Child, Child)>> = HashMap::new();
+    let on_cycle = |e: &&crate::graph::model::Edge| {
+        e.from != e.to && component[e.from.index()] == component[e.to.index()]
+    };
+    for (i, e) in g.edges.iter_enumerated().filter(|(_, e)| on_cycle(e)) {
         let level = common_level(g, e.from, e.to);
         if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
             by_level.entry(level).or_default().push((i, a, b));
@@ -61,11 +63,11 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> Vec<bool> {
     // a level's search starts where a search of the whole graph from the source's first
     // node enters its cycles (as breaking them node by node did)
     let order = discovery_order(&adjacency(n, arcs));
-    let mut reversed = vec![false; g.edges.len()];
+    let mut reversed = IdVec::filled(g.edges.len(), false);
     for (level, edges) in by_level {
         let mut vertex: HashMap<Child, usize> = HashMap::new();
         for &n in &order {
-            if let Some(c) = child_at(g, n, level) {
+            if let Some(c) = child_at(g, NodeId::new(n), level) {
                 let next = vertex.len();
                 vertex.entry(c).or_insert(next);
             }

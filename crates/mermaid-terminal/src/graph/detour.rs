@@ -6,9 +6,10 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
+use crate::graph::ids::{EdgeId, ItemId, NodeId};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
-use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, footnote};
+use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, edge_owner, footnote};
 use crate::graph::rank::Ranked;
 use crate::style::Style;
 use crate::text::{display_width, max_width, wrap_all};
@@ -134,7 +135,7 @@ fn edge_at(p: &Plane, cell: (usize, usize)) -> bool {
 /// The free cells around node `n` a line can leave or reach it from: on the straight part
 /// of each side, a cell clear of the corners when the side is long enough, never next to
 /// another edge's end.
-fn ports(p: &Plane, n: usize, grid: Grid) -> Vec<Port> {
+fn ports(p: &Plane, n: NodeId, grid: Grid) -> Vec<Port> {
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
     let mut out = Vec::new();
@@ -195,9 +196,10 @@ thread_local! {
 /// them; `Err` when one has no way round.
 pub fn route_all(p: &mut Plane, g: &Graph, r: &Ranked) -> Result<(), DrawError> {
     let mut order = r.lanes.clone();
-    let span = |e: usize| {
+    let span = |e: EdgeId| {
         let edge = &g.edges[e];
-        r.items[edge.from].layer.abs_diff(r.items[edge.to].layer)
+        let layer = |n| r.items[ItemId::of_node(n)].layer;
+        layer(edge.from).abs_diff(layer(edge.to))
     };
     order.sort_by_key(|&e| (span(e), e));
     for e in order {
@@ -242,7 +244,7 @@ fn grid(p: &Plane, extra: usize, lanes: usize) -> Grid {
     }
 }
 
-fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawError> {
+fn route(p: &mut Plane, g: &Graph, e: EdgeId, lanes: usize) -> Result<(), DrawError> {
     let edge = &g.edges[e];
     let grid = grid(p, 6, lanes);
     let cols = grid.cols;
@@ -284,12 +286,12 @@ fn route(p: &mut Plane, g: &Graph, e: usize, lanes: usize) -> Result<(), DrawErr
 fn draw_path(
     p: &mut Plane,
     g: &Graph,
-    e: usize,
+    e: EdgeId,
     corners: &[(usize, usize)],
     (start, target): (Port, Port),
 ) -> Result<(), DrawError> {
     let edge = &g.edges[e];
-    let owner = e as u32 + 1;
+    let owner = edge_owner(e);
     let kind = edge.line;
     if corners.len() < 2 {
         return Err("a back edge too short to draw".into());
@@ -318,7 +320,7 @@ fn draw_path(
         return Ok(());
     }
     let lines = lines.clone();
-    if !label(p, corners, &lines, owner) {
+    if !label(p, corners, &lines, e) {
         footnote(p, corners, owner, p.plan.edge_text[e].clone())?;
     }
     Ok(())
@@ -327,9 +329,10 @@ fn draw_path(
 /// A back edge's label, at the first run of its line from its source that has room: on
 /// a horizontal run long enough (over the line), beside a vertical one (wrapped narrower
 /// when it does not fit) with a clear cell between; `false` when none has room.
-fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], owner: u32) -> bool {
+fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], e: EdgeId) -> bool {
+    let owner = edge_owner(e);
     // on one line as written (wrapped lines joined would read `a/ b` for `a/b`)
-    let one = p.plan.edge_text[owner as usize - 1].clone();
+    let one = p.plan.edge_text[e].clone();
     let w1 = display_width(&one);
     let grid = grid(p, 0, p.width);
     let mut forms = vec![lines.to_vec()];

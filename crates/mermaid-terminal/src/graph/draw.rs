@@ -8,9 +8,12 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
+use crate::graph::ids::{EdgeId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
-use crate::graph::plane::{DrawError, FRAME, Occupancy, Plane, bit, footnote, marker_glyph};
+use crate::graph::plane::{
+    DrawError, FRAME, Occupancy, Plane, bit, edge_owner, footnote, marker_glyph,
+};
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
 use crate::graph::shapes;
@@ -78,8 +81,8 @@ pub fn draw(
         occ: Occupancy::with_capacity(rows, cols + 1),
         off: -min_cross + detour::margin(r, plan) as i64,
         reversed: plan.dir.reversed(),
-        box_at: vec![(0, 0); g.nodes.len()],
-        paths: vec![Vec::new(); r.segs.len()],
+        box_at: IdVec::filled(g.nodes.len(), (0, 0)),
+        paths: IdVec::filled(r.segs.len(), Vec::new()),
         footnotes: Vec::new(),
         width,
     };
@@ -88,10 +91,10 @@ pub fn draw(
         node_note(&mut p, note);
     }
     frames(&mut p)?;
-    for si in 0..r.segs.len() {
+    for si in r.segs.ids() {
         segment(&mut p, g, r, si)?;
     }
-    for si in 0..r.segs.len() {
+    for si in r.segs.ids() {
         edge_label(&mut p, r, si)?;
     }
     frame_titles(&mut p)?;
@@ -119,7 +122,7 @@ pub fn draw(
 /// Phase 1: node boxes.
 fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
     let plan = p.plan;
-    for (i, it) in r.items.iter().enumerate() {
+    for (i, it) in r.items.iter_enumerated() {
         let Some(n) = it.node else { continue };
         let (w, h) = plan.boxes[n];
         let (bm, bc) = (plan.band_start[it.layer], plan.cross[i] + plan.box_off[n]);
@@ -145,7 +148,7 @@ fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
 /// A `[*]` or a choice widened only for edges that its subgraph's frame sends out (drawn
 /// from the frame's border, not from the point) keeps no bar there: it would join
 /// nothing. Its bar spans the ports that meet it, if any.
-fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: usize, (row, col): (usize, usize)) {
+fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: ItemId, (row, col): (usize, usize)) {
     let Some(n) = r.items[item].node else { return };
     let shape = p.plan.texts[n].shape;
     let (w, h) = p.plan.boxes[n];
@@ -156,7 +159,7 @@ fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: usize, (row, col): (us
     }
     let base = if horizontal { row } else { col };
     let (mut lo, mut hi) = (len / 2, len / 2);
-    for (si, s) in r.segs.iter().enumerate() {
+    for (si, s) in r.segs.iter_enumerated() {
         let at = if s.upper == item && !(s.first && upper_frame(g, r, s.edge).is_some()) {
             p.plan.ports[si].0
         } else if s.lower == item && !(s.last && lower_frame(g, r, s.edge).is_some()) {
@@ -266,7 +269,7 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
 fn frames(p: &mut Plane) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let (r0, c0, r1, c1) = p.frame_rect(f);
-        let owner = FRAME + f.cluster as u32;
+        let owner = FRAME + f.cluster.index() as u32;
         let overlap = |_| DrawError::Overlap("a subgraph frame overlaps");
         for c in c0..=c1 {
             for rr in [r0, r1] {
@@ -285,14 +288,14 @@ fn frames(p: &mut Plane) -> Result<(), DrawError> {
 }
 
 /// Phase 3: one piece of an edge between two layers, with the heads at its ends.
-fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawError> {
+fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let plan = p.plan;
     let s: &Seg = &r.segs[si];
     let e = &g.edges[s.edge];
     if e.invisible {
         return Ok(());
     }
-    let owner = s.edge as u32 + 1;
+    let owner = edge_owner(s.edge);
     let (a, b) = plan.ports[si];
     let up_item = &r.items[s.upper];
     let low_item = &r.items[s.lower];
@@ -371,13 +374,13 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: usize) -> Result<(), DrawEr
 }
 
 /// Phase 4: an edge label at its planned spot, or beside its edge when that is taken.
-fn edge_label(p: &mut Plane, r: &Ranked, si: usize) -> Result<(), DrawError> {
+fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let plan = p.plan;
     let Some(at) = plan.label_at[si] else {
         return Ok(());
     };
     let s = &r.segs[si];
-    let owner = s.edge as u32 + 1;
+    let owner = edge_owner(s.edge);
     let lines = &plan.edge_labels[s.edge];
     let gap = &plan.gaps[r.items[s.upper].layer];
     let (_, b) = plan.ports[si];
@@ -612,12 +615,12 @@ fn frame_titles(p: &mut Plane) -> Result<(), DrawError> {
 }
 
 /// Phase 6: a self-loop on the right of its box (TD) or under it (LR).
-fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
+fn self_loop(p: &mut Plane, g: &Graph, ei: EdgeId) -> Result<(), DrawError> {
     let e = &g.edges[ei];
     let n = e.from;
     let (row, col) = p.box_at[n];
     let (w, h) = p.plan.boxes[n];
-    let owner = ei as u32 + 1;
+    let owner = edge_owner(ei);
     let glyphs = p.glyphs;
     if p.plan.horizontal {
         let r1 = row + h - 1;
@@ -686,11 +689,11 @@ fn self_loop(p: &mut Plane, g: &Graph, ei: usize) -> Result<(), DrawError> {
 /// narrower at its spaces; a footnote on `path` only when none fits.
 fn loop_label(
     p: &mut Plane,
-    ei: usize,
+    ei: EdgeId,
     spot: (usize, usize),
     path: &[(usize, usize)],
 ) -> Result<(), DrawError> {
-    let owner = ei as u32 + 1;
+    let owner = edge_owner(ei);
     let text = p.plan.edge_text[ei].clone();
     if text.is_empty() {
         return Ok(());

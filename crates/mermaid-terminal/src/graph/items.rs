@@ -4,6 +4,7 @@
 
 use crate::glyphs::Glyphs;
 use crate::graph::compact::{edge_token, node_text};
+use crate::graph::ids::{IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
 use crate::items::{Item, ItemKind};
 
@@ -12,7 +13,7 @@ pub fn items(g: &Graph) -> Vec<Item> {
     labels.sort();
     // Labels that repeat are told apart by their ids, as the listing does.
     let dup = labels.windows(2).any(|w| w[0] == w[1]);
-    let text: Vec<String> = (0..g.nodes.len()).map(|n| node_text(g, n, dup)).collect();
+    let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let item = |kind, text: String, involves: Vec<String>, label: String| Item {
         kind,
         text,
@@ -46,7 +47,7 @@ pub fn items(g: &Graph) -> Vec<Item> {
             c.title.clone(),
         ));
     }
-    for (n, node) in g.nodes.iter().enumerate() {
+    for (n, node) in g.nodes.iter_enumerated() {
         // `[*]` and subgraph names are said by the edges and subgraphs they are part of.
         if matches!(node.shape, Shape::Start | Shape::End)
             || g.clusters.iter().any(|c| c.id == node.id && !node.defined)

@@ -6,6 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -62,7 +63,7 @@ pub struct Gap {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Frame {
-    pub cluster: usize,
+    pub cluster: ClusterId,
     pub main0: usize,
     pub main1: usize,
     pub cross0: i64,
@@ -76,7 +77,7 @@ pub struct Frame {
 /// A note beside its node: text, size on the canvas, and the side it was given.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotePlan {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub side: NoteSide,
     pub lines: Vec<String>,
     /// canvas (width, height) of the note box
@@ -88,25 +89,25 @@ pub struct NotePlan {
 pub struct Plan {
     pub dir: Direction,
     pub horizontal: bool,
-    pub texts: Vec<NodeText>,
+    pub texts: IdVec<NodeId, NodeText>,
     /// box size of each node in canvas terms (width, height)
-    pub boxes: Vec<(usize, usize)>,
+    pub boxes: IdVec<NodeId, (usize, usize)>,
     /// cross offset of each node's box inside its item (a note on the near side)
-    pub box_off: Vec<i64>,
-    pub cross: Vec<i64>,
+    pub box_off: IdVec<NodeId, i64>,
+    pub cross: IdVec<ItemId, i64>,
     pub band_start: Vec<usize>,
     pub gaps: Vec<Gap>,
     /// per segment: (upper port, lower port) cross coordinates
-    pub ports: Vec<(i64, i64)>,
-    pub tracks: Vec<Option<usize>>,
+    pub ports: IdVec<SegId, (i64, i64)>,
+    pub tracks: IdVec<SegId, Option<usize>>,
     /// per segment: where its edge label goes (only on one segment of each edge)
-    pub label_at: Vec<Option<LabelAt>>,
-    pub edge_labels: Vec<Vec<String>>,
+    pub label_at: IdVec<SegId, Option<LabelAt>>,
+    pub edge_labels: IdVec<EdgeId, Vec<String>>,
     /// per edge: its label as written (lines joined by spaces), for a footnote
-    pub edge_text: Vec<String>,
+    pub edge_text: IdVec<EdgeId, String>,
     pub frames: Vec<Frame>,
     /// index into `frames` of each cluster's frame
-    pub frame_of: Vec<Option<usize>>,
+    pub frame_of: IdVec<ClusterId, Option<usize>>,
     pub notes: Vec<NotePlan>,
     pub main_total: usize,
     /// columns the drawing needs (an estimate the drawing confirms)
@@ -115,7 +116,7 @@ pub struct Plan {
 
 impl Plan {
     /// The frame drawn for `cluster`.
-    pub fn frame(&self, cluster: usize) -> Option<&Frame> {
+    pub fn frame(&self, cluster: ClusterId) -> Option<&Frame> {
         self.frame_of[cluster].map(|f| &self.frames[f])
     }
 }
@@ -126,7 +127,7 @@ pub fn frame_margin(horizontal: bool) -> usize {
 }
 
 /// The frame an edge's upper end (in layer order) leaves, if it names a subgraph.
-pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
+pub fn upper_frame(g: &Graph, r: &Ranked, edge: EdgeId) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.to_frame
@@ -136,7 +137,7 @@ pub fn upper_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
 }
 
 /// The frame an edge's lower end (in layer order) reaches, if it names a subgraph.
-pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
+pub fn lower_frame(g: &Graph, r: &Ranked, edge: EdgeId) -> Option<ClusterId> {
     let e = &g.edges[edge];
     if r.reversed[edge] {
         e.from_frame
@@ -145,12 +146,12 @@ pub fn lower_frame(g: &Graph, r: &Ranked, edge: usize) -> Option<usize> {
     }
 }
 
-pub fn upper_head(g: &Graph, r: &Ranked, edge: usize) -> Head {
+pub fn upper_head(g: &Graph, r: &Ranked, edge: EdgeId) -> Head {
     let e = &g.edges[edge];
     if r.reversed[edge] { e.head } else { e.tail }
 }
 
-pub fn lower_head(g: &Graph, r: &Ranked, edge: usize) -> Head {
+pub fn lower_head(g: &Graph, r: &Ranked, edge: EdgeId) -> Head {
     let e = &g.edges[edge];
     if r.reversed[edge] { e.tail } else { e.head }
 }
@@ -198,7 +199,7 @@ impl Builder<'_> {
                 .sum();
             bands + 3 * layers.len().saturating_sub(1)
         } else {
-            let row = |l: &[usize]| {
+            let row = |l: &[ItemId]| {
                 let apart: i64 = l
                     .windows(2)
                     .map(|w| self.sep_between(w[0], w[1], self.p.widen))
@@ -261,29 +262,29 @@ struct Builder<'a> {
     p: Params,
     dir: Direction,
     horizontal: bool,
-    texts: Vec<NodeText>,
-    edge_labels: Vec<Vec<String>>,
+    texts: IdVec<NodeId, NodeText>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
     notes: Vec<NotePlan>,
     /// segments whose port is on each item's side facing the previous / next layer
-    side_a: Vec<Vec<usize>>,
-    side_b: Vec<Vec<usize>>,
+    side_a: IdVec<ItemId, Vec<SegId>>,
+    side_b: IdVec<ItemId, Vec<SegId>>,
     /// distance between neighbouring ports on a side
     spacing: usize,
-    boxes: Vec<(usize, usize)>,
-    box_off: Vec<i64>,
-    csize: Vec<usize>,
-    msize: Vec<usize>,
-    paths: Vec<Vec<usize>>,
-    cross: Vec<i64>,
-    ports: Vec<(i64, i64)>,
-    gap_segs: Vec<Vec<usize>>,
-    tracks: Vec<Option<usize>>,
+    boxes: IdVec<NodeId, (usize, usize)>,
+    box_off: IdVec<NodeId, i64>,
+    csize: IdVec<ItemId, usize>,
+    msize: IdVec<ItemId, usize>,
+    paths: IdVec<ItemId, Vec<ClusterId>>,
+    cross: IdVec<ItemId, i64>,
+    ports: IdVec<SegId, (i64, i64)>,
+    gap_segs: Vec<Vec<SegId>>,
+    tracks: IdVec<SegId, Option<usize>>,
     gap_tracks: Vec<usize>,
-    label_at: Vec<Option<LabelAt>>,
+    label_at: IdVec<SegId, Option<LabelAt>>,
     gap_label_len: Vec<usize>,
     /// first and last layer of each cluster (`usize::MAX`, 0 when empty)
-    c_lo: Vec<usize>,
-    c_hi: Vec<usize>,
+    c_lo: IdVec<ClusterId, usize>,
+    c_hi: IdVec<ClusterId, usize>,
     /// depths of frames opening right before layer l (outer first) / closing after it
     /// (inner first)
     opens: Vec<Vec<usize>>,
@@ -295,14 +296,14 @@ struct Builder<'a> {
     band_size: Vec<usize>,
     gaps: Vec<Gap>,
     frames: Vec<Frame>,
-    frame_of: Vec<Option<usize>>,
+    frame_of: IdVec<ClusterId, Option<usize>>,
     /// each cluster's title, wrapped like the labels in TD (one line in LR)
-    titles: Vec<Vec<String>>,
+    titles: IdVec<ClusterId, Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
-    min_w: Vec<i64>,
+    min_w: IdVec<ClusterId, i64>,
     /// TD: cells each cluster's frame reaches out left and right of its members, to hold
     /// the labels of the edges inside it
-    label_room: Vec<(i64, i64)>,
+    label_room: IdVec<ClusterId, (i64, i64)>,
     main_total: usize,
 }
 
@@ -324,18 +325,18 @@ impl<'a> Builder<'a> {
             .collect();
         let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
         let n_items = r.items.len();
-        let mut side_a: Vec<Vec<usize>> = vec![Vec::new(); n_items];
-        let mut side_b: Vec<Vec<usize>> = vec![Vec::new(); n_items];
-        for (si, s) in r.segs.iter().enumerate() {
+        let mut side_a: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
+        let mut side_b: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
+        for (si, s) in r.segs.iter_enumerated() {
             side_b[s.upper].push(si);
             side_a[s.lower].push(si);
         }
         let layers = r.layers.len();
-        let mut gap_segs: Vec<Vec<usize>> = vec![Vec::new(); layers.saturating_sub(1)];
-        for (si, s) in r.segs.iter().enumerate() {
+        let mut gap_segs: Vec<Vec<SegId>> = vec![Vec::new(); layers.saturating_sub(1)];
+        for (si, s) in r.segs.iter_enumerated() {
             gap_segs[r.items[s.upper].layer].push(si);
         }
-        let titles: Vec<Vec<String>> = g
+        let titles: IdVec<ClusterId, Vec<String>> = g
             .clusters
             .iter()
             .map(|c| {
@@ -368,20 +369,20 @@ impl<'a> Builder<'a> {
             side_a,
             side_b,
             spacing: p.port_spacing(horizontal),
-            boxes: vec![(1, 1); g.nodes.len()],
-            box_off: vec![0; g.nodes.len()],
-            csize: vec![1; n_items],
-            msize: vec![1; n_items],
+            boxes: IdVec::filled(g.nodes.len(), (1, 1)),
+            box_off: IdVec::filled(g.nodes.len(), 0),
+            csize: IdVec::filled(n_items, 1),
+            msize: IdVec::filled(n_items, 1),
             paths,
-            cross: Vec::new(),
-            ports: vec![(0, 0); r.segs.len()],
+            cross: IdVec::new(),
+            ports: IdVec::filled(r.segs.len(), (0, 0)),
             gap_segs,
-            tracks: vec![None; r.segs.len()],
+            tracks: IdVec::filled(r.segs.len(), None),
             gap_tracks: vec![0; layers.saturating_sub(1)],
-            label_at: vec![None; r.segs.len()],
+            label_at: IdVec::filled(r.segs.len(), None),
             gap_label_len: vec![0; layers.saturating_sub(1)],
-            c_lo: vec![usize::MAX; g.clusters.len()],
-            c_hi: vec![0; g.clusters.len()],
+            c_lo: IdVec::filled(g.clusters.len(), usize::MAX),
+            c_hi: IdVec::filled(g.clusters.len(), 0),
             opens: vec![Vec::new(); layers],
             closes: vec![Vec::new(); layers],
             open_row: vec![Vec::new(); layers],
@@ -390,9 +391,9 @@ impl<'a> Builder<'a> {
             band_size: Vec::new(),
             gaps: vec![Gap::default(); layers.saturating_sub(1)],
             frames: Vec::new(),
-            frame_of: vec![None; g.clusters.len()],
+            frame_of: IdVec::filled(g.clusters.len(), None),
             min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
-            label_room: vec![(0, 0); g.clusters.len()],
+            label_room: IdVec::filled(g.clusters.len(), (0, 0)),
             titles,
             main_total: 0,
         }
@@ -416,7 +417,7 @@ impl<'a> Builder<'a> {
         }
         let mut lo = i64::MAX;
         let mut hi = i64::MIN;
-        for (i, &c) in self.cross.iter().enumerate() {
+        for (i, &c) in self.cross.iter_enumerated() {
             lo = lo.min(c);
             hi = hi.max(c + self.csize[i] as i64 - 1);
         }
@@ -424,7 +425,7 @@ impl<'a> Builder<'a> {
             lo = lo.min(f.cross0);
             hi = hi.max(f.cross1);
         }
-        for (si, at) in self.label_at.iter().enumerate() {
+        for (si, at) in self.label_at.iter_enumerated() {
             if let Some(LabelAt::Rows { cross, .. } | LabelAt::OnTrack { cross }) = at {
                 let w = max_width(&self.edge_labels[self.r.segs[si].edge]) as i64;
                 lo = lo.min(*cross);

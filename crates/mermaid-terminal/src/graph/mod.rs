@@ -6,6 +6,7 @@ mod cross;
 mod cycles;
 mod detour;
 mod draw;
+mod ids;
 mod items;
 mod layout;
 mod legend;
@@ -65,7 +66,7 @@ pub fn render_class(body: &str, opts: &RenderOptions, want: Want) -> Result<Outp
 
 /// A subgraph with no member has no frame to draw.
 fn has_empty_cluster(g: &Graph) -> bool {
-    (0..g.clusters.len()).any(|c| {
+    g.clusters.ids().any(|c| {
         !g.nodes
             .iter()
             .any(|n| g.cluster_path(n.cluster).contains(&c))

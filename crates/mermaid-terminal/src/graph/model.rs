@@ -1,6 +1,7 @@
 //! The graph shared by flowcharts, state and class diagrams.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -85,15 +86,15 @@ pub struct Node {
     pub shape: Shape,
     /// extra compartments under the label (class members, state descriptions)
     pub sections: Vec<Vec<String>>,
-    pub cluster: Option<usize>,
+    pub cluster: Option<ClusterId>,
     /// label or shape given explicitly
     pub defined: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edge {
-    pub from: usize,
-    pub to: usize,
+    pub from: NodeId,
+    pub to: NodeId,
     pub label: Vec<String>,
     pub line: LineKind,
     /// head at `to`
@@ -102,9 +103,9 @@ pub struct Edge {
     pub tail: Head,
     pub invisible: bool,
     /// the edge leaves the frame of this subgraph (composite state), not the node `from`
-    pub from_frame: Option<usize>,
+    pub from_frame: Option<ClusterId>,
     /// the edge ends at the frame of this subgraph (composite state), not at the node `to`
-    pub to_frame: Option<usize>,
+    pub to_frame: Option<ClusterId>,
 }
 
 /// Which side of its node a note sits on.
@@ -117,7 +118,7 @@ pub enum NoteSide {
 /// A note (state and class diagrams): beside its node, or free when `node` is `None`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub side: NoteSide,
     pub text: Vec<String>,
 }
@@ -126,15 +127,15 @@ pub struct Note {
 pub struct Cluster {
     pub id: String,
     pub title: String,
-    pub parent: Option<usize>,
+    pub parent: Option<ClusterId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Graph {
     pub direction: Direction,
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-    pub clusters: Vec<Cluster>,
+    pub nodes: IdVec<NodeId, Node>,
+    pub edges: IdVec<EdgeId, Edge>,
+    pub clusters: IdVec<ClusterId, Cluster>,
     pub notes: Vec<Note>,
 }
 
@@ -142,16 +143,16 @@ impl Graph {
     pub fn new(direction: Direction) -> Self {
         Graph {
             direction,
-            nodes: Vec::new(),
-            edges: Vec::new(),
-            clusters: Vec::new(),
+            nodes: IdVec::new(),
+            edges: IdVec::new(),
+            clusters: IdVec::new(),
             notes: Vec::new(),
         }
     }
 
     /// Index of node `id`, created (labelled with its id) on first use.
-    pub fn node(&mut self, id: &str, cluster: Option<usize>) -> usize {
-        if let Some(i) = self.nodes.iter().position(|n| n.id == id) {
+    pub fn node(&mut self, id: &str, cluster: Option<ClusterId>) -> NodeId {
+        if let Some(i) = self.nodes.position(|n| n.id == id) {
             if self.nodes[i].cluster.is_none() {
                 self.nodes[i].cluster = cluster;
             }
@@ -164,12 +165,11 @@ impl Graph {
             sections: Vec::new(),
             cluster,
             defined: false,
-        });
-        self.nodes.len() - 1
+        })
     }
 
     /// Depth of a cluster (1 = top level).
-    pub fn cluster_depth(&self, c: usize) -> usize {
+    pub fn cluster_depth(&self, c: ClusterId) -> usize {
         let mut d = 1;
         let mut cur = self.clusters[c].parent;
         while let Some(p) = cur {
@@ -183,7 +183,7 @@ impl Graph {
     }
 
     /// Chain of clusters from the top level down to `c` (inclusive).
-    pub fn cluster_path(&self, c: Option<usize>) -> Vec<usize> {
+    pub fn cluster_path(&self, c: Option<ClusterId>) -> Vec<ClusterId> {
         let mut path = Vec::new();
         let mut cur = c;
         while let Some(x) = cur {

@@ -2,6 +2,7 @@
 //! labels and cardinalities, namespaces (as clusters), notes.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -31,8 +32,8 @@ pub fn parse(body: &str) -> Result<Graph, String> {
 
 struct Parser {
     g: Graph,
-    open_class: Option<usize>,
-    stack: Vec<usize>,
+    open_class: Option<NodeId>,
+    stack: Vec<ClusterId>,
 }
 
 /// Mermaid's generics: `Option~Session~` -> `Option<Session>`, `List~List~int~~` ->
@@ -132,7 +133,7 @@ impl Parser {
         Ok(())
     }
 
-    fn class(&mut self, raw: &str) -> Result<usize, String> {
+    fn class(&mut self, raw: &str) -> Result<NodeId, String> {
         let (id, shown) = class_name(raw);
         if id.is_empty() || id.contains(char::is_whitespace) {
             return Err("bad class name".into());
@@ -158,7 +159,7 @@ impl Parser {
         Ok(n)
     }
 
-    fn member(&mut self, n: usize, text: &str) {
+    fn member(&mut self, n: NodeId, text: &str) {
         let text = generics(&collapse_spaces(&sanitize(text.trim())));
         if text.is_empty() {
             return;
@@ -195,12 +196,12 @@ impl Parser {
             "note" => return self.note(rest),
             "namespace" => {
                 let name = rest.trim_end_matches('{').trim();
-                self.g.clusters.push(Cluster {
+                let c = self.g.clusters.push(Cluster {
                     id: name.to_string(),
                     title: name.to_string(),
                     parent: self.stack.last().copied(),
                 });
-                self.stack.push(self.g.clusters.len() - 1);
+                self.stack.push(c);
                 return Ok(());
             }
             "}" => {
@@ -294,7 +295,9 @@ impl Parser {
             line,
             head: right_head,
             tail: left_head,
-            ..Edge::default()
+            invisible: false,
+            from_frame: None,
+            to_frame: None,
         });
         Ok(true)
     }

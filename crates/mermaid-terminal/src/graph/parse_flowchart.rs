@@ -2,6 +2,7 @@
 //! nested subgraphs. Styling statements are accepted and ignored; anything else is an error.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Shape};
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
@@ -79,7 +80,7 @@ pub fn split_statements(line: &str) -> Vec<&str> {
 
 struct Parser {
     g: Graph,
-    stack: Vec<usize>,
+    stack: Vec<ClusterId>,
 }
 
 const IGNORED: &[&str] = &[
@@ -144,12 +145,12 @@ impl Parser {
         };
         let id = if id.is_empty() { title.clone() } else { id };
         let title = label_lines(&title).join(" ");
-        self.g.clusters.push(Cluster {
+        let c = self.g.clusters.push(Cluster {
             id,
             title,
             parent: self.stack.last().copied(),
         });
-        self.stack.push(self.g.clusters.len() - 1);
+        self.stack.push(c);
         Ok(())
     }
 
@@ -174,7 +175,8 @@ impl Parser {
                         head: link.head,
                         tail: link.tail,
                         invisible: link.invisible,
-                        ..Edge::default()
+                        from_frame: None,
+                        to_frame: None,
                     });
                 }
             }
@@ -187,7 +189,7 @@ impl Parser {
     }
 
     /// `A & B[x] & C`
-    fn group(&mut self, cur: &mut Cursor) -> Result<Vec<usize>, String> {
+    fn group(&mut self, cur: &mut Cursor) -> Result<Vec<NodeId>, String> {
         let mut ids = vec![self.node(cur)?];
         loop {
             let save = cur.pos;
@@ -202,7 +204,7 @@ impl Parser {
         }
     }
 
-    fn node(&mut self, cur: &mut Cursor) -> Result<usize, String> {
+    fn node(&mut self, cur: &mut Cursor) -> Result<NodeId, String> {
         cur.skip_ws();
         let id = cur.ident();
         if id.is_empty() {
@@ -505,6 +507,7 @@ fn label_in_shaft(rest: &str, line: LineKind) -> Option<(Vec<String>, Head, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::ids::{EdgeId, Id};
 
     fn g(src: &str) -> Graph {
         let (h, b) = src.split_once('\n').unwrap_or((src, ""));
@@ -515,11 +518,11 @@ mod tests {
     fn shapes_and_labels() {
         let gr = g("graph TD\nA[Start] --> B{Ok?}\nB -->|yes| C((Done))\nB -- no --> D[/Lean/]");
         assert_eq!(gr.nodes.len(), 4);
-        assert_eq!(gr.nodes[1].shape, Shape::Rhombus);
-        assert_eq!(gr.nodes[2].shape, Shape::Circle);
-        assert_eq!(gr.nodes[3].shape, Shape::LeanRight);
-        assert_eq!(gr.edges[1].label, vec!["yes"]);
-        assert_eq!(gr.edges[2].label, vec!["no"]);
+        assert_eq!(gr.nodes[NodeId::new(1)].shape, Shape::Rhombus);
+        assert_eq!(gr.nodes[NodeId::new(2)].shape, Shape::Circle);
+        assert_eq!(gr.nodes[NodeId::new(3)].shape, Shape::LeanRight);
+        assert_eq!(gr.edges[EdgeId::new(1)].label, vec!["yes"]);
+        assert_eq!(gr.edges[EdgeId::new(2)].label, vec!["no"]);
     }
 
     #[test]
@@ -532,7 +535,7 @@ mod tests {
         assert_eq!(kinds[3].1, Head::Circle);
         assert_eq!(kinds[4].1, Head::Cross);
         assert_eq!(kinds[5].1, Head::None);
-        assert_eq!(gr.edges[6].label, vec!["x"]);
+        assert_eq!(gr.edges[EdgeId::new(6)].label, vec!["x"]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! composite states (as clusters), choice/fork/join, notes. Concurrency falls back.
 
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, NodeId};
 use crate::graph::model::{Cluster, Direction, Edge, Graph, Note, NoteSide, Shape};
 use crate::graph::parse_flowchart::strip_comment;
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
@@ -43,9 +44,9 @@ pub fn parse(body: &str) -> Result<Graph, String> {
 
 struct Parser {
     g: Graph,
-    stack: Vec<usize>,
+    stack: Vec<ClusterId>,
     /// `(scope, is_end)` -> node, so each composite state has its own start and end
-    starts: Vec<((Option<usize>, bool), usize)>,
+    starts: Vec<((Option<ClusterId>, bool), NodeId)>,
     /// a multi-line `note ... end note` being read
     open_note: Option<Note>,
 }
@@ -57,11 +58,11 @@ fn clean(s: &str) -> String {
 }
 
 impl Parser {
-    fn scope(&self) -> Option<usize> {
+    fn scope(&self) -> Option<ClusterId> {
         self.stack.last().copied()
     }
 
-    fn endpoint(&mut self, raw: &str, is_target: bool) -> Result<usize, String> {
+    fn endpoint(&mut self, raw: &str, is_target: bool) -> Result<NodeId, String> {
         let name = clean(raw);
         if name.is_empty() {
             return Err("missing state name".into());
@@ -131,7 +132,8 @@ impl Parser {
                 head: Head::Arrow,
                 tail: Head::None,
                 invisible: false,
-                ..Edge::default()
+                from_frame: None,
+                to_frame: None,
             });
             return Ok(());
         }
@@ -227,12 +229,12 @@ impl Parser {
                 return Err("composite states nested too deeply".into());
             }
             let title = label.map_or_else(|| id.clone(), |l| label_lines(&l).join(" "));
-            self.g.clusters.push(Cluster {
+            let c = self.g.clusters.push(Cluster {
                 id: id.clone(),
                 title,
                 parent: self.scope(),
             });
-            self.stack.push(self.g.clusters.len() - 1);
+            self.stack.push(c);
             return Ok(());
         }
         let n = self.endpoint(&id, false)?;

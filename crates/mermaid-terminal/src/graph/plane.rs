@@ -4,6 +4,7 @@
 
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, LEFT, LineKind, RIGHT, UP};
+use crate::graph::ids::{EdgeId, Id, IdVec, NodeId, SegId};
 use crate::graph::layout::{Frame, Plan};
 use crate::style::Style;
 use crate::text::{display_width, max_width};
@@ -27,6 +28,11 @@ impl From<&'static str> for DrawError {
 pub(super) const BLOCK: u32 = u32::MAX;
 /// Frame owners start here (one owner per subgraph, so frames never overlap each other).
 pub(super) const FRAME: u32 = u32::MAX / 2;
+
+/// The owner of edge `e`'s cells (0 is no one's).
+pub(super) fn edge_owner(e: EdgeId) -> u32 {
+    e.index() as u32 + 1
+}
 
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Occ {
@@ -78,9 +84,9 @@ pub(super) struct Plane<'a> {
     pub(super) off: i64,
     pub(super) reversed: bool,
     /// canvas (row, col) of each node's box
-    pub(super) box_at: Vec<(usize, usize)>,
+    pub(super) box_at: IdVec<NodeId, (usize, usize)>,
     /// canvas corner points of each segment's line
-    pub(super) paths: Vec<Vec<(usize, usize)>>,
+    pub(super) paths: IdVec<SegId, Vec<(usize, usize)>>,
     /// labels shown as footnotes under the drawing, in marker order
     pub(super) footnotes: Vec<String>,
     /// the columns the drawing may take

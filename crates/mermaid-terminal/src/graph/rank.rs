@@ -2,24 +2,25 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
 #[derive(Debug, Clone)]
 pub struct Item {
-    pub node: Option<usize>,
+    pub node: Option<NodeId>,
     pub layer: usize,
-    pub cluster: Option<usize>,
+    pub cluster: Option<ClusterId>,
 }
 
 /// A piece of an edge between two consecutive layers.
 #[derive(Debug, Clone)]
 pub struct Seg {
-    pub edge: usize,
+    pub edge: EdgeId,
     /// item in the lower-index layer
-    pub upper: usize,
+    pub upper: ItemId,
     /// item in the next layer
-    pub lower: usize,
+    pub lower: ItemId,
     /// the piece touching the edge's upper end / lower end
     pub first: bool,
     pub last: bool,
@@ -27,15 +28,15 @@ pub struct Seg {
 
 #[derive(Debug, Clone)]
 pub struct Ranked {
-    pub items: Vec<Item>,
-    pub layers: Vec<Vec<usize>>,
-    pub segs: Vec<Seg>,
+    pub items: IdVec<ItemId, Item>,
+    pub layers: Vec<Vec<ItemId>>,
+    pub segs: IdVec<SegId, Seg>,
     /// per edge: drawn against its direction to break a cycle
-    pub reversed: Vec<bool>,
+    pub reversed: IdVec<EdgeId, bool>,
     /// self loops: edge indices
-    pub loops: Vec<usize>,
+    pub loops: Vec<EdgeId>,
     /// back edges kept out of the layers, drawn around the outside (see [`laned`])
-    pub lanes: Vec<usize>,
+    pub lanes: Vec<EdgeId>,
 }
 
 /// One layering constraint `from` above `to` made by edge `edge`: the edge itself, or a
@@ -43,17 +44,16 @@ pub struct Ranked {
 /// leaves it. A soft constraint turns with its edge.
 #[derive(Debug, Clone, Copy)]
 struct Constraint {
-    from: usize,
-    to: usize,
-    edge: usize,
+    from: NodeId,
+    to: NodeId,
+    edge: EdgeId,
     soft: bool,
 }
 
 fn constraints(g: &Graph) -> Vec<Constraint> {
     let mut out: Vec<Constraint> = g
         .edges
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .filter(|(_, e)| e.from != e.to)
         .map(|(i, e)| Constraint {
             from: e.from,
@@ -62,10 +62,12 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
             soft: false,
         })
         .collect();
-    let members = |c: usize| {
-        (0..g.nodes.len()).filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+    let members = |c: ClusterId| {
+        g.nodes
+            .ids()
+            .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
-    for (i, e) in g.edges.iter().enumerate() {
+    for (i, e) in g.edges.iter_enumerated() {
         if let Some(c) = e.to_frame {
             out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
                 from: e.from,
@@ -87,7 +89,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
-fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize> {
+fn common_cluster(g: &Graph, a: Option<ClusterId>, b: Option<ClusterId>) -> Option<ClusterId> {
     let pa = g.cluster_path(a);
     let pb = g.cluster_path(b);
     pa.iter()
@@ -99,13 +101,15 @@ fn common_cluster(g: &Graph, a: Option<usize>, b: Option<usize>) -> Option<usize
 
 pub fn rank(g: &Graph) -> Ranked {
     let (layer, reversed) = layers_of_nodes(g);
-    let loops: Vec<usize> = (0..g.edges.len())
+    let loops: Vec<EdgeId> = g
+        .edges
+        .ids()
         .filter(|&i| g.edges[i].from == g.edges[i].to)
         .collect();
     let depth = layer.iter().copied().max().unwrap_or(0) + 1;
     let (items, segs) = items_and_segments(g, &layer, &reversed);
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for (i, it) in items.iter().enumerate() {
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); depth];
+    for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
     let mut r = Ranked {
@@ -124,18 +128,22 @@ pub fn rank(g: &Graph) -> Ranked {
 /// over the acyclic orientation (Kahn's order). Cycles are broken one nesting level at a
 /// time ([`cycles`]); should an oriented constraint still close one, a soft one is dropped
 /// and an edge turned.
-fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
+fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
-    let forward: Vec<(usize, usize)> = cons.iter().map(|c| (c.from, c.to)).collect();
+    // the cycle search and the order below work on plain vertex numbers: node indices
+    let forward: Vec<(usize, usize)> = cons
+        .iter()
+        .map(|c| (c.from.index(), c.to.index()))
+        .collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
     let arcs: Vec<(usize, usize)> = cons
         .iter()
         .map(|c| {
             if reversed[c.edge] {
-                (c.to, c.from)
+                (c.to.index(), c.from.index())
             } else {
-                (c.from, c.to)
+                (c.from.index(), c.to.index())
             }
         })
         .collect();
@@ -170,30 +178,33 @@ fn layers_of_nodes(g: &Graph) -> (Vec<usize>, Vec<bool>) {
     // the top it would stretch its frame up over everything ranked above its siblings.
     for v in sources
         .into_iter()
-        .filter(|&v| g.nodes[v].cluster.is_some())
+        .filter(|&v| g.nodes[NodeId::new(v)].cluster.is_some())
     {
         if let Some(first) = out[v].iter().map(|&w| layer[w]).min() {
             layer[v] = first - 1;
         }
     }
-    (layer, reversed)
+    (IdVec::from(layer), reversed)
 }
 
 /// An item per node, a dummy item per layer an edge skips, and the segments of every edge
 /// (self-loops aside) from layer to layer.
-fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Item>, Vec<Seg>) {
-    let mut items: Vec<Item> = g
+fn items_and_segments(
+    g: &Graph,
+    layer: &IdVec<NodeId, usize>,
+    reversed: &IdVec<EdgeId, bool>,
+) -> (IdVec<ItemId, Item>, IdVec<SegId, Seg>) {
+    let mut items: IdVec<ItemId, Item> = g
         .nodes
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(i, nd)| Item {
             node: Some(i),
             layer: layer[i],
             cluster: nd.cluster,
         })
         .collect();
-    let mut segs = Vec::new();
-    for (i, e) in g.edges.iter().enumerate() {
+    let mut segs = IdVec::new();
+    for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
         }
@@ -203,14 +214,15 @@ fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Ite
             (e.from, e.to)
         };
         let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let layers = layer[u] + 1..layer[v];
+        let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
         let mut prev = u;
-        for l in layer[u] + 1..layer[v] {
-            items.push(Item {
+        for l in layers {
+            let d = items.push(Item {
                 node: None,
                 layer: l,
                 cluster,
             });
-            let d = items.len() - 1;
             segs.push(Seg {
                 edge: i,
                 upper: prev,
@@ -233,19 +245,19 @@ fn items_and_segments(g: &Graph, layer: &[usize], reversed: &[bool]) -> (Vec<Ite
 
 /// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
 fn order(g: &Graph, r: &mut Ranked) {
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); r.items.len()];
+    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
+    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
     for s in &r.segs {
         down[s.upper].push(s.lower);
         up[s.lower].push(s.upper);
     }
-    let paths: Vec<Vec<usize>> = r
+    let paths: IdVec<ItemId, Vec<ClusterId>> = r
         .items
         .iter()
         .map(|it| g.cluster_path(it.cluster))
         .collect();
-    let mut pos = vec![0f64; r.items.len()];
-    let set_pos = |layers: &Vec<Vec<usize>>, pos: &mut Vec<f64>| {
+    let mut pos: IdVec<ItemId, f64> = IdVec::filled(r.items.len(), 0.0);
+    let set_pos = |layers: &Vec<Vec<ItemId>>, pos: &mut IdVec<ItemId, f64>| {
         for layer in layers {
             for (k, &i) in layer.iter().enumerate() {
                 pos[i] = k as f64;
@@ -254,7 +266,7 @@ fn order(g: &Graph, r: &mut Ranked) {
     };
     // Initial grouping so clusters start contiguous.
     for layer in &mut r.layers {
-        let bary: Vec<(usize, f64)> = layer
+        let bary: Vec<(ItemId, f64)> = layer
             .iter()
             .enumerate()
             .map(|(k, &i)| (i, k as f64))
@@ -268,7 +280,7 @@ fn order(g: &Graph, r: &mut Ranked) {
         let order = sweep_order(r.layers.len(), downward);
         for l in order {
             let nb = if downward { &up } else { &down };
-            let bary: Vec<(usize, f64)> = r.layers[l]
+            let bary: Vec<(ItemId, f64)> = r.layers[l]
                 .iter()
                 .map(|&i| {
                     let ns = &nb[i];
@@ -289,8 +301,12 @@ fn order(g: &Graph, r: &mut Ranked) {
 }
 
 /// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
-fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec<usize> {
-    type Group = (Option<usize>, Vec<(usize, f64)>);
+fn group_sort(
+    items: &[(ItemId, f64)],
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
+    depth: usize,
+) -> Vec<ItemId> {
+    type Group = (Option<ClusterId>, Vec<(ItemId, f64)>);
     let mut groups: Vec<Group> = Vec::new();
     for &(i, b) in items {
         let key = paths[i].get(depth).copied();
@@ -299,7 +315,7 @@ fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec
             None => groups.push((key, vec![(i, b)])),
         }
     }
-    let mut keyed: Vec<(f64, usize, Vec<usize>)> = groups
+    let mut keyed: Vec<(f64, usize, Vec<ItemId>)> = groups
         .into_iter()
         .enumerate()
         .map(|(gi, (key, members))| {
@@ -320,7 +336,7 @@ fn group_sort(items: &[(usize, f64)], paths: &[Vec<usize>], depth: usize) -> Vec
 /// right end of their layers, so back edges run up the far side of the drawing instead of
 /// crossing the edges that leave a node downwards. `None` when there is nothing to move.
 pub fn far_side(r: &Ranked) -> Option<Ranked> {
-    let mut back_dummy = vec![false; r.items.len()];
+    let mut back_dummy: IdVec<ItemId, bool> = IdVec::filled(r.items.len(), false);
     for s in &r.segs {
         if r.reversed[s.edge] && r.items[s.lower].node.is_none() {
             back_dummy[s.lower] = r.items[s.lower].cluster.is_none();
@@ -331,7 +347,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
     }
     let mut out = r.clone();
     for layer in &mut out.layers {
-        let (back, front): (Vec<usize>, Vec<usize>) = layer.iter().partition(|&&i| back_dummy[i]);
+        let (back, front): (Vec<ItemId>, Vec<ItemId>) = layer.iter().partition(|&&i| back_dummy[i]);
         *layer = front.into_iter().chain(back).collect();
     }
     Some(out)
@@ -345,11 +361,10 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// subgraph (round the outside it leaves its frame and comes back in). `None` when there
 /// is nothing to take out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
-    let layer = |n: usize| r.items[n].layer;
-    let lane: Vec<bool> = g
+    let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
+    let lane: IdVec<EdgeId, bool> = g
         .edges
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(i, e)| {
             r.reversed[i]
                 && e.from != e.to
@@ -363,32 +378,35 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
     if !lane.contains(&true) {
         return None;
     }
-    let mut keep = vec![true; r.items.len()];
+    let mut keep: IdVec<ItemId, bool> = IdVec::filled(r.items.len(), true);
     for s in r.segs.iter().filter(|s| lane[s.edge]) {
         if r.items[s.lower].node.is_none() {
             keep[s.lower] = false;
         }
     }
-    let mut index = vec![usize::MAX; r.items.len()];
-    let mut items = Vec::with_capacity(r.items.len());
-    for (i, it) in r.items.iter().enumerate() {
+    // the items kept keep their order: the nodes stay first, at their own indices
+    let mut index: IdVec<ItemId, Option<ItemId>> = IdVec::filled(r.items.len(), None);
+    let mut items = IdVec::with_capacity(r.items.len());
+    for (i, it) in r.items.iter_enumerated() {
         if keep[i] {
-            index[i] = items.len();
-            items.push(it.clone());
+            index[i] = Some(items.push(it.clone()));
         }
     }
+    // a segment kept joins items kept: a dummy dropped is on a lane's segments only
     let segs = r
         .segs
         .iter()
         .filter(|s| !lane[s.edge])
-        .map(|s| Seg {
-            upper: index[s.upper],
-            lower: index[s.lower],
-            ..s.clone()
+        .map(|s| {
+            Some(Seg {
+                upper: index[s.upper]?,
+                lower: index[s.lower]?,
+                ..s.clone()
+            })
         })
-        .collect();
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); r.layers.len()];
-    for (i, it) in items.iter().enumerate() {
+        .collect::<Option<IdVec<SegId, Seg>>>()?;
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
     let mut out = Ranked {
@@ -397,7 +415,7 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
         segs,
         reversed: r.reversed.clone(),
         loops: r.loops.clone(),
-        lanes: (0..g.edges.len()).filter(|&i| lane[i]).collect(),
+        lanes: g.edges.ids().filter(|&i| lane[i]).collect(),
     };
     order(g, &mut out);
     Some(out)
@@ -410,5 +428,35 @@ pub(super) fn sweep_order(layers: usize, downward: bool) -> Vec<usize> {
         (1..layers).collect()
     } else {
         (0..layers.saturating_sub(1)).rev().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{laned, rank};
+    use crate::graph::ids::ItemId;
+    use crate::graph::parse_flowchart::parse;
+
+    /// `ItemId::of_node` relies on it: in every layering the nodes are the first items, in
+    /// node order, the lanes' layering too (it drops the dummies of the edges it takes out).
+    #[test]
+    fn every_layering_keeps_each_node_at_its_own_item() {
+        let body = "    A[quizz generate] --> B[ask claude for an outline]
+    B --> C[write the options]
+    subgraph check [validate]
+        C --> D{every mermaid option parses?}
+    end
+    D -->|yes| E[cache the quiz]
+    D -->|no| F[log the error]
+    F -->|retry up to 3 times| B";
+        let g = parse("flowchart TD", body).unwrap_or_else(|e| panic!("{e}"));
+        let r = rank(&g);
+        let lanes = laned(&g, &r, 2, false);
+        assert!(lanes.as_ref().is_some_and(|l| !l.lanes.is_empty()));
+        for ranked in std::iter::once(&r).chain(lanes.as_ref()) {
+            for n in g.nodes.ids() {
+                assert_eq!(ranked.items[ItemId::of_node(n)].node, Some(n));
+            }
+        }
     }
 }

@@ -5,34 +5,42 @@
 //! drawing stops it at the frame's border. The placeholder node the parser made for the
 //! subgraph's name is dropped.
 
+use crate::graph::ids::{ClusterId, IdVec, ItemId, NodeId};
 use crate::graph::model::{Graph, Shape};
 use crate::graph::rank::Ranked;
 
 /// The subgraph each node stands for, when its id names one and it is not a node itself.
-fn cluster_refs(g: &Graph) -> Vec<Option<usize>> {
+fn cluster_refs(g: &Graph) -> IdVec<NodeId, Option<ClusterId>> {
     g.nodes
         .iter()
         .map(|n| {
             if n.defined || !n.sections.is_empty() {
                 return None;
             }
-            g.clusters.iter().position(|c| c.id == n.id)
+            g.clusters.position(|c| c.id == n.id)
         })
         .collect()
 }
 
 /// Is node `n` inside cluster `c` (at any depth)?
-fn member(g: &Graph, n: usize, c: usize) -> bool {
+fn member(g: &Graph, n: NodeId, c: ClusterId) -> bool {
     g.cluster_path(g.nodes[n].cluster).contains(&c)
 }
 
 /// A member of `c` to attach edges to: its inner `[*]` start (`entry`) or end, else one
 /// with no incoming (`entry`) or outgoing edge from inside the cluster, else the first.
-fn representative(g: &Graph, c: usize, entry: bool, refs: &[Option<usize>]) -> Option<usize> {
-    let members: Vec<usize> = (0..g.nodes.len())
+fn representative(
+    g: &Graph,
+    c: ClusterId,
+    entry: bool,
+    refs: &IdVec<NodeId, Option<ClusterId>>,
+) -> Option<NodeId> {
+    let members: Vec<NodeId> = g
+        .nodes
+        .ids()
         .filter(|&n| refs[n].is_none() && member(g, n, c))
         .collect();
-    let inside = |n: usize| {
+    let inside = |n: NodeId| {
         g.edges.iter().any(|e| {
             let (near, far) = if entry {
                 (e.to, e.from)
@@ -83,21 +91,21 @@ pub fn resolve(g: &Graph) -> Result<Option<Graph>, ()> {
         }
     }
     // Drop the placeholder nodes, renumbering the rest.
-    let mut index = vec![usize::MAX; g.nodes.len()];
-    let mut nodes = Vec::new();
-    for (i, n) in out.nodes.iter().enumerate() {
+    let mut index: IdVec<NodeId, Option<NodeId>> = IdVec::filled(g.nodes.len(), None);
+    let mut nodes = IdVec::new();
+    for (i, n) in out.nodes.iter_enumerated() {
         if refs[i].is_none() {
-            index[i] = nodes.len();
-            nodes.push(n.clone());
+            index[i] = Some(nodes.push(n.clone()));
         }
     }
     out.nodes = nodes;
+    // every edge end and note is on a node kept: the placeholders were replaced above
     for e in &mut out.edges {
-        e.from = index[e.from];
-        e.to = index[e.to];
+        e.from = index[e.from].ok_or(())?;
+        e.to = index[e.to].ok_or(())?;
     }
     for n in &mut out.notes {
-        n.node = n.node.map(|x| index[x]);
+        n.node = n.node.map(|x| index[x].ok_or(())).transpose()?;
     }
     Ok(Some(out))
 }
@@ -107,9 +115,9 @@ pub fn resolve(g: &Graph) -> Result<Option<Graph>, ()> {
 /// Moves representatives that are not; returns whether any moved (rank again then), or
 /// `Err` when a frame end cannot be placed.
 pub fn settle(g: &mut Graph, r: &Ranked) -> Result<bool, ()> {
-    let layer_of = |n: usize| r.items[n].layer;
+    let layer_of = |n: NodeId| r.items[ItemId::of_node(n)].layer;
     let mut moved = false;
-    for ei in 0..g.edges.len() {
+    for ei in g.edges.ids() {
         let e = &g.edges[ei];
         // (frame, node index slot is `to`?, must be on the frame's first layer?)
         let mut ends = Vec::new();
@@ -120,7 +128,7 @@ pub fn settle(g: &mut Graph, r: &Ranked) -> Result<bool, ()> {
             ends.push((c, false, r.reversed[ei]));
         }
         for (c, is_to, first_layer) in ends {
-            let members: Vec<usize> = (0..g.nodes.len()).filter(|&n| member(g, n, c)).collect();
+            let members: Vec<NodeId> = g.nodes.ids().filter(|&n| member(g, n, c)).collect();
             let layers = members.iter().map(|&n| layer_of(n));
             let want = if first_layer {
                 layers.min()

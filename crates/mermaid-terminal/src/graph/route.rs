@@ -1,6 +1,7 @@
 //! Routing inside a gap between two layers: channel tracks for bending edges and label
 //! slots, chosen so that no two edges can be confused.
 
+use crate::graph::ids::{IdVec, SegId};
 use crate::text::max_width;
 
 /// Where an edge label goes.
@@ -18,11 +19,11 @@ pub enum LabelAt {
 
 /// Give every bending segment in a gap its own channel row/column without ambiguity.
 pub fn assign_tracks(
-    segs: &[usize],
-    ports: &[(i64, i64)],
-    tracks: &mut [Option<usize>],
+    segs: &[SegId],
+    ports: &IdVec<SegId, (i64, i64)>,
+    tracks: &mut IdVec<SegId, Option<usize>>,
 ) -> Result<usize, String> {
-    let mut bent: Vec<usize> = segs
+    let mut bent: Vec<SegId> = segs
         .iter()
         .copied()
         .filter(|&s| ports[s].0 != ports[s].1)
@@ -38,7 +39,7 @@ pub fn assign_tracks(
         }
     }
     // `e` leaves at the column where `f` arrives: `e` must turn on a track above `f`'s.
-    let before = |e: usize, f: usize| ports[e].0 == ports[f].1;
+    let before = |e: SegId, f: SegId| ports[e].0 == ports[f].1;
     for (i, &e) in bent.iter().enumerate() {
         for &f in &bent[i + 1..] {
             if ports[e].0 == ports[f].0 || ports[e].1 == ports[f].1 {
@@ -47,7 +48,7 @@ pub fn assign_tracks(
             }
         }
     }
-    let mut assigned: Vec<(usize, usize)> = Vec::new();
+    let mut assigned: Vec<(SegId, usize)> = Vec::new();
     let mut left = bent;
     while !left.is_empty() {
         // the first (in cross order) whose predecessors all have their tracks
@@ -84,18 +85,18 @@ pub fn assign_tracks(
 /// `labels` pairs a segment with its label. Returns the number of label rows, `None` when a
 /// label has no room beside its edge (unless `markers`: then that label becomes a footnote).
 pub fn place_labels_td(
-    segs: &[usize],
-    labels: &[(usize, &Vec<String>)],
-    ports: &[(i64, i64)],
-    tracks: &[Option<usize>],
-    label_at: &mut [Option<LabelAt>],
+    segs: &[SegId],
+    labels: &[(SegId, &Vec<String>)],
+    ports: &IdVec<SegId, (i64, i64)>,
+    tracks: &IdVec<SegId, Option<usize>>,
+    label_at: &mut IdVec<SegId, Option<LabelAt>>,
     markers: bool,
 ) -> Option<usize> {
     // Every segment's lower vertical passes through all label rows.
-    let verticals: Vec<(usize, i64)> = segs.iter().map(|&s| (s, ports[s].1)).collect();
+    let verticals: Vec<(SegId, i64)> = segs.iter().map(|&s| (s, ports[s].1)).collect();
     let mut placed: Vec<(usize, usize, i64, i64)> = Vec::new(); // (row0, rows, c0, c1)
     let mut rows_used = 0usize;
-    let mut order: Vec<(usize, &Vec<String>)> = labels.to_vec();
+    let mut order: Vec<(SegId, &Vec<String>)> = labels.to_vec();
     order.sort_by_key(|&(s, _)| ports[s].1);
     for (s, lines) in order {
         let w = max_width(lines) as i64;

@@ -1,12 +1,13 @@
 //! Phase 4 of a plan: channel tracks and label slots in every gap between two layers.
 
 use super::{Builder, Routing};
+use crate::graph::ids::SegId;
 use crate::graph::route::{LabelAt, assign_tracks, place_labels_td};
 use crate::text::max_width;
 
 impl Builder<'_> {
     /// The segment that carries an edge's label: the one at the edge's source.
-    pub(super) fn label_seg(&self, si: usize) -> bool {
+    pub(super) fn label_seg(&self, si: SegId) -> bool {
         let s = &self.r.segs[si];
         let at_source = if self.r.reversed[s.edge] {
             s.last
@@ -25,7 +26,7 @@ impl Builder<'_> {
             let segs = &self.gap_segs[k];
             self.gap_tracks[k] =
                 assign_tracks(segs, &self.ports, &mut self.tracks).map_err(Routing::Edges)?;
-            let labelled: Vec<usize> = segs
+            let labelled: Vec<SegId> = segs
                 .iter()
                 .copied()
                 .filter(|&si| self.label_seg(si))
@@ -41,7 +42,7 @@ impl Builder<'_> {
                     self.label_at[si] = Some(LabelAt::InGap);
                 }
             } else {
-                let labels: Vec<(usize, &Vec<String>)> = labelled
+                let labels: Vec<(SegId, &Vec<String>)> = labelled
                     .iter()
                     .map(|&si| (si, &self.edge_labels[self.r.segs[si].edge]))
                     .collect();

@@ -3,6 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
+use crate::graph::ids::{ClusterId, SegId};
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
@@ -10,13 +11,13 @@ impl Builder<'_> {
     /// Phase 5: which layers each frame spans, and the frame slots of every gap.
     pub(super) fn frame_layers(&mut self) {
         let g = self.g;
-        for (i, it) in self.r.items.iter().enumerate() {
+        for (i, it) in self.r.items.iter_enumerated() {
             for &c in &self.paths[i] {
                 self.c_lo[c] = self.c_lo[c].min(it.layer);
                 self.c_hi[c] = self.c_hi[c].max(it.layer);
             }
         }
-        for c in 0..g.clusters.len() {
+        for c in g.clusters.ids() {
             if self.c_lo[c] == usize::MAX {
                 continue;
             }
@@ -37,7 +38,7 @@ impl Builder<'_> {
     }
 
     /// Does any visible segment of gap `k` match `f`?
-    pub(super) fn any_seg(&self, k: usize, f: impl Fn(usize) -> bool) -> bool {
+    pub(super) fn any_seg(&self, k: usize, f: impl Fn(SegId) -> bool) -> bool {
         self.gap_segs[k]
             .iter()
             .any(|&si| !self.g.edges[self.r.segs[si].edge].invisible && f(si))
@@ -83,7 +84,9 @@ impl Builder<'_> {
     /// Rows under the top borders of the frames of depth `d` opening before layer `l`
     /// for their titles' second and later lines.
     fn title_rows(&self, l: usize, d: usize) -> usize {
-        (0..self.g.clusters.len())
+        self.g
+            .clusters
+            .ids()
             .filter(|&c| self.c_lo[c] == l && self.g.cluster_depth(c) == d)
             .map(|c| self.titles[c].len().saturating_sub(1))
             .max()
@@ -101,7 +104,7 @@ impl Builder<'_> {
             .collect();
         if self.horizontal {
             // LR: a frame spans from its open slot to its close slot; make sure the title fits.
-            for c in 0..g.clusters.len() {
+            for c in g.clusters.ids() {
                 if self.c_lo[c] == usize::MAX {
                     continue;
                 }
@@ -194,7 +197,9 @@ impl Builder<'_> {
         let mut fits = true;
         self.frames.clear();
         let margin = frame_margin(self.horizontal) as i64;
-        let mut order: Vec<usize> = (0..g.clusters.len())
+        let mut order: Vec<ClusterId> = g
+            .clusters
+            .ids()
             .filter(|&c| self.c_lo[c] != usize::MAX)
             .collect();
         order.sort_by_key(|&c| std::cmp::Reverse(g.cluster_depth(c)));
@@ -207,7 +212,7 @@ impl Builder<'_> {
             let main1 = row_at(&self.close_row[hi], d);
             let mut c0 = i64::MAX;
             let mut c1 = i64::MIN;
-            for (i, path) in self.paths.iter().enumerate() {
+            for (i, path) in self.paths.iter_enumerated() {
                 if path.contains(&c) {
                     c0 = c0.min(self.cross[i]);
                     c1 = c1.max(self.cross[i] + self.csize[i] as i64 - 1);
@@ -285,16 +290,17 @@ impl Builder<'_> {
 
     /// TD: the cross range (first and last cell) the planned labels of the edges inside
     /// cluster `c` take, a blank cell each side; `None` when there are none.
-    fn inner_labels(&self, c: usize) -> Option<(i64, i64)> {
+    fn inner_labels(&self, c: ClusterId) -> Option<(i64, i64)> {
         let (g, r) = (self.g, self.r);
-        let inside = |si: usize| {
+        let inside = |si: SegId| {
             let s = &r.segs[si];
             self.paths[s.upper].contains(&c)
                 && self.paths[s.lower].contains(&c)
                 && !(s.first && upper_frame(g, r, s.edge).is_some())
                 && !(s.last && lower_frame(g, r, s.edge).is_some())
         };
-        (0..r.segs.len())
+        r.segs
+            .ids()
             .filter(|&si| inside(si))
             .filter_map(|si| {
                 let lines = &self.edge_labels[r.segs[si].edge];

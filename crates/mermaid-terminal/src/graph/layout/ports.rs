@@ -3,11 +3,12 @@
 
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
+use crate::graph::ids::{ClusterId, ItemId, SegId};
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
     /// Cross range (inclusive) where ports may sit on an item.
-    pub(super) fn port_range(&self, i: usize) -> (i64, i64) {
+    pub(super) fn port_range(&self, i: ItemId) -> (i64, i64) {
         let c = self.cross[i];
         match self.r.items[i].node {
             None => (c, c),
@@ -26,7 +27,7 @@ impl Builder<'_> {
 
     /// LR: the rows of a class or state box's compartment dividers (`├───┤`), where an
     /// arrow would read as part of the divider. Absolute cross positions.
-    pub(super) fn divider_rows(&self, i: usize) -> Vec<i64> {
+    pub(super) fn divider_rows(&self, i: ItemId) -> Vec<i64> {
         let Some(n) = self.r.items[i].node else {
             return Vec::new();
         };
@@ -46,7 +47,7 @@ impl Builder<'_> {
 
     /// A segment that meets item `i` on `side` (0: the side facing the previous layer) only
     /// through its subgraph's frame: drawn from the frame's border, not from the item.
-    pub(super) fn via_frame(&self, si: usize, side: usize) -> bool {
+    pub(super) fn via_frame(&self, si: SegId, side: usize) -> bool {
         let (g, r) = (self.g, self.r);
         let s = &r.segs[si];
         if side == 0 {
@@ -57,7 +58,7 @@ impl Builder<'_> {
     }
 
     /// Cross position of the centre of item `i`'s box.
-    pub(super) fn center(&self, i: usize) -> i64 {
+    pub(super) fn center(&self, i: ItemId) -> i64 {
         match self.r.items[i].node {
             Some(n) => self.cross[i] + self.box_off[n] + (self.box_cross(n) as i64 - 1) / 2,
             None => self.cross[i],
@@ -70,8 +71,8 @@ impl Builder<'_> {
     /// the point and out of the frame.
     pub(super) fn assign_ports(&mut self) {
         let r = self.r;
-        let mut via_frames: Vec<(usize, usize)> = Vec::new(); // (side, segment)
-        for i in 0..r.items.len() {
+        let mut via_frames: Vec<(usize, SegId)> = Vec::new(); // (side, segment)
+        for i in r.items.ids() {
             let (lo, hi) = self.port_range(i);
             let point = r.items[i]
                 .node
@@ -83,7 +84,7 @@ impl Builder<'_> {
                     self.side_b[i].clone()
                 };
                 if point {
-                    let (framed, own): (Vec<usize>, Vec<usize>) =
+                    let (framed, own): (Vec<SegId>, Vec<SegId>) =
                         list.iter().partition(|&&si| self.via_frame(si, side));
                     via_frames.extend(framed.into_iter().map(|si| (side, si)));
                     list = own;
@@ -105,7 +106,7 @@ impl Builder<'_> {
     /// An arrow into a `<<choice>>` ends on its `◆`, not on the bar beside it: the first
     /// incoming segment takes the spot nearest the mark, moved onto it, and the others
     /// keep their order over the spots left.
-    fn incoming_on_mark(&self, i: usize, side: usize, list: &mut Vec<usize>, spots: &mut [i64]) {
+    fn incoming_on_mark(&self, i: ItemId, side: usize, list: &mut Vec<SegId>, spots: &mut [i64]) {
         let (g, r) = (self.g, self.r);
         let Some(n) = r.items[i]
             .node
@@ -113,7 +114,7 @@ impl Builder<'_> {
         else {
             return;
         };
-        let head = |si: usize| {
+        let head = |si: SegId| {
             let edge = r.segs[si].edge;
             if side == 0 {
                 lower_head(g, r, edge)
@@ -135,7 +136,7 @@ impl Builder<'_> {
     }
 
     /// Order a side's segments by where their other end is (back edges to the outside).
-    pub(super) fn sort_by_other_end(&self, list: &mut [usize], side: usize) {
+    pub(super) fn sort_by_other_end(&self, list: &mut [SegId], side: usize) {
         let r = self.r;
         list.sort_by_key(|&si| {
             let s = &r.segs[si];
@@ -156,7 +157,7 @@ impl Builder<'_> {
         spots
     }
 
-    pub(super) fn set_port(&mut self, si: usize, side: usize, pos: i64) {
+    pub(super) fn set_port(&mut self, si: SegId, side: usize, pos: i64) {
         if side == 0 {
             self.ports[si].1 = pos;
         } else {
@@ -167,9 +168,9 @@ impl Builder<'_> {
     /// Ports for the segments that meet a `[*]` only through its frame: spread over the
     /// frame's members, clear of the ports already on that border (and, leaving, of the
     /// point's own).
-    pub(super) fn frame_ports(&mut self, via_frames: &[(usize, usize)]) {
+    pub(super) fn frame_ports(&mut self, via_frames: &[(usize, SegId)]) {
         let (g, r) = (self.g, self.r);
-        let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
+        let mut groups: Vec<((ClusterId, usize), Vec<SegId>)> = Vec::new();
         for &(side, si) in via_frames {
             let s = &r.segs[si];
             let frame = if side == 0 {
@@ -184,7 +185,7 @@ impl Builder<'_> {
             }
         }
         for ((c, side), mut list) in groups {
-            let members = (0..r.items.len()).filter(|&i| self.paths[i].contains(&c));
+            let members = r.items.ids().filter(|&i| self.paths[i].contains(&c));
             let (lo, hi) = members.fold((i64::MAX, i64::MIN), |(lo, hi), i| {
                 (
                     lo.min(self.cross[i]),

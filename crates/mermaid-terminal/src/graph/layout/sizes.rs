@@ -3,6 +3,7 @@
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
 use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
+use crate::graph::ids::{EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{NoteSide, Shape};
 use crate::graph::shapes::{self};
 use crate::text::{max_width, wrap_all};
@@ -11,7 +12,7 @@ impl Builder<'_> {
     /// Phase 1: the box of every node, grown for its ports, its self-loop and its notes.
     pub(super) fn sizes(&mut self) -> Result<(), String> {
         let (g, r, horizontal) = (self.g, self.r, self.horizontal);
-        let mut loop_of = vec![None; g.nodes.len()];
+        let mut loop_of: IdVec<NodeId, Option<EdgeId>> = IdVec::filled(g.nodes.len(), None);
         for &e in &r.loops {
             let n = g.edges[e].from;
             if loop_of[n].is_some() {
@@ -45,12 +46,12 @@ impl Builder<'_> {
         for n in &mut self.notes {
             n.size = (max_width(&n.lines) + 4, n.lines.len() + 2);
         }
-        for (i, it) in r.items.iter().enumerate() {
+        for (i, it) in r.items.iter_enumerated() {
             let Some(n) = it.node else { continue };
             let (mut w, mut h) = shapes::size(&self.texts[n]);
             let point = self.texts[n].shape.is_point();
             // a point is not widened for the edges its frame sends and takes
-            let own = |side: usize, list: &[usize]| {
+            let own = |side: usize, list: &[SegId]| {
                 list.iter()
                     .filter(|&&si| !(point && self.via_frame(si, side)))
                     .count()
@@ -107,7 +108,7 @@ impl Builder<'_> {
 
     /// Least cross distance between neighbours `a` and `b` of a layer (more with frames
     /// between them), the layers spread `extra` apart.
-    pub(super) fn sep_between(&self, a: usize, b: usize, extra: usize) -> i64 {
+    pub(super) fn sep_between(&self, a: ItemId, b: ItemId, extra: usize) -> i64 {
         let (r, paths, p) = (self.r, &self.paths, self.p);
         let margin = frame_margin(self.horizontal) as i64;
         let common = paths[a]
@@ -134,7 +135,7 @@ impl Builder<'_> {
     }
 
     /// Cross size of a node's box (its width in TD, its height in LR).
-    pub(super) fn box_cross(&self, n: usize) -> usize {
+    pub(super) fn box_cross(&self, n: NodeId) -> usize {
         let (w, h) = self.boxes[n];
         if self.horizontal { h } else { w }
     }
@@ -145,9 +146,9 @@ impl Builder<'_> {
         let (g, r, horizontal) = (self.g, self.r, self.horizontal);
         let margin = frame_margin(horizontal) as i64;
         let paths = &self.paths;
-        let sep_between = |a: usize, b: usize| self.sep_between(a, b, extra);
+        let sep_between = |a: ItemId, b: ItemId| self.sep_between(a, b, extra);
         // Items line up on their box centre (doubled, to stay in integers).
-        let anchor2: Vec<i64> = r
+        let anchor2: IdVec<ItemId, i64> = r
             .items
             .iter()
             .map(|it| match it.node {
@@ -156,7 +157,7 @@ impl Builder<'_> {
             })
             .collect();
         let mut cross = cross_positions(r, &self.csize, &anchor2, &sep_between);
-        let min_w = (!horizontal).then_some(self.min_w.as_slice());
+        let min_w = (!horizontal).then_some(&self.min_w);
         let room = FrameRoom {
             min_w,
             labels: &self.label_room,
