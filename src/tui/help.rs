@@ -47,6 +47,22 @@ pub fn help_lines(app: &App, width: usize) -> Vec<Line<'static>> {
             (title, help_rows(c))
         })
         .collect();
+    // The screen's own section lists what works on it now; its other keys (`t` on a
+    // true/false question, `c` where there is code) follow under their own title.
+    if !app.letters_type() {
+        let works = help_rows_where(here, &app.hint_filter());
+        let elsewhere: Vec<_> = help_rows(here)
+            .into_iter()
+            .filter(|row| !works.contains(row))
+            .collect();
+        sections[0].1 = works;
+        if !elsewhere.is_empty() {
+            sections.insert(
+                1,
+                (format!("{} (when they apply)", here.title()), elsewhere),
+            );
+        }
+    }
     // Not a row of the table (the key means "back" on a question opened from the review):
     // said while it works, under the screen's own keys.
     if app.writing.as_ref().is_some_and(|w| w.pending() > 0) {

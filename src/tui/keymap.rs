@@ -170,7 +170,7 @@ static BINDINGS: &[Binding] = &[
     bind(&[C::Rating], &[Digits], Action::Rate(1), ("how sure (1 guessing … 5 certain)", MUST), Always, "1–5: how sure you are, 1 guessing to 5 certain; then the answer shows"),
     bind(&[C::Rating], &[Char('?'), Code(KeyCode::F(1))], Action::ToggleHelp, ("help", MUST), Always, "every key (the question stays asked)"),
     bind(&[C::Rating], &[Code(KeyCode::Esc)], Action::SkipRating, ("skip", MUST), Always, "skip the rating (so does any other key); then the answer shows"),
-    bind(&[C::Question], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back to the review", MUST), FromReview, "back to the review (a question opened from it)"),
+    bind(&[C::Question], &[Code(KeyCode::Esc), Char('b')], Action::Back, ("back", MUST), FromReview, "back to the review (a question opened from it)"),
     bind(&[C::Question], &[Char('t')], Action::PickTrue, ("true", MAIN), TrueFalse, "answer true"),
     bind(&[C::Question], &[Char('f')], Action::PickFalse, ("false", MAIN), TrueFalse, "answer false"),
     bind(LISTS, &[Char('j'), Code(KeyCode::Down)], Action::CursorDown, ("move", MORE), Always, "move down (scrolls where there is nothing to pick)"),

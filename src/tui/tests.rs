@@ -9,7 +9,7 @@ use super::app::Confirm;
 use super::app::{App, NoPost, Posting, Screen, Settings};
 use super::theme::Theme;
 use super::{Action, Effect, save_batch, update};
-use crate::quiz::{OpenGrade, parse_quiz};
+use crate::quiz::{OpenGrade, QuestionKind, parse_quiz};
 use crate::session::Session;
 use crate::source::{DEMO_QUIZ, LoadedQuiz};
 use crate::store::{Origin, Store};
@@ -1751,12 +1751,68 @@ fn esc_on_a_question_opened_from_the_review_goes_back_there() {
     assert_eq!((on_screen(app), app.current()), ("question", 2));
     let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(super::dispatch(app.context(), &esc), Some(Action::Back));
-    assert!(
-        screen(app, 100, 30).contains("back to the review"),
-        "the footer says so"
-    );
+    let shown = screen(app, 100, 30);
+    assert!(shown.contains("Esc/b back"), "the footer says so: {shown}");
     run(app, [Action::Back]);
     assert!(matches!(app.screen, Screen::Review { cursor: 2 }));
+}
+
+/// The diagram question opened from the review at 80 columns: the footer still offers the
+/// comparison (a long "back to the review" hint once pushed it out; `v` is then in `?`).
+#[test]
+fn a_diagram_question_opened_from_the_review_still_offers_compare_at_80_columns() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::OpenReview, Action::Bottom]);
+    let Screen::Review { cursor } = app.screen else {
+        panic!("on the review")
+    };
+    run(app, [Action::Choose]);
+    assert_eq!(app.current(), cursor);
+    assert!(app.from_review());
+    let footer = screen(app, 80, 24)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    for hint in ["Esc back", "C compare", "? help"] {
+        assert!(footer.contains(hint), "{hint}: {footer}");
+    }
+}
+
+/// On a diagram question the help's own section lists what works there; `t`/`f` (true or
+/// false) come under "when they apply", not among this question's keys.
+#[test]
+fn the_help_lists_what_works_on_this_question_first() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::Bottom]);
+    assert!(
+        app.question()
+            .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }))
+    );
+    run(app, [Action::ToggleHelp]);
+    let help = crate::tui::help::help_lines(app, 100)
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>();
+    let at = |title: &str| help.iter().position(|l| l.contains(title));
+    let (here, apply) = (at("Questions (here)"), at("Questions (when they apply)"));
+    let (Some(here), Some(apply)) = (here, apply) else {
+        panic!("{help:#?}")
+    };
+    let true_key = help.iter().position(|l| l.contains("answer true")).unwrap();
+    let compare = help
+        .iter()
+        .position(|l| l.contains("only what differs"))
+        .unwrap();
+    assert!(here < compare && compare < apply, "{help:#?}");
+    assert!(apply < true_key, "{help:#?}");
 }
 
 #[test]
