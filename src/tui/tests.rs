@@ -1284,6 +1284,20 @@ fn an_editor_failure_is_shown_whole() {
     );
 }
 
+/// A read-only window's review at 80 columns says so whole (it was cut to `read-on`).
+#[test]
+fn a_read_only_review_says_so_whole_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = || app_in(dir.path(), (80, 24));
+    let mut first = open();
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    let mut second = open();
+    run(&mut second, [Action::Start, Action::OpenReview]);
+    let shown = screen(&mut second, 80, 24);
+    let top: String = shown.lines().take(2).collect::<Vec<_>>().join(" ");
+    assert!(top.contains("read-only (T takes over)"), "{shown}");
+}
+
 /// At 80 columns a read-only, flagged question's header ran into the answered count
 /// (`…(T takes over)2/24 answered`): the count goes short and the title gives way.
 #[test]

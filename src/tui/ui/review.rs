@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use super::chrome;
 use super::lines::clip;
@@ -48,7 +48,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, cursor: usize) {
     if let Some(note) = super::chrome::window_note(app) {
         summary.push_str(&note);
     }
-    frame.render_widget(Paragraph::new(Line::styled(summary, theme.title())), title);
+    // Two rows: a narrow terminal wraps the note of a read-only window onto the second.
+    frame.render_widget(
+        Paragraph::new(Line::styled(summary, theme.title())).wrap(Wrap { trim: false }),
+        title,
+    );
 
     let width = usize::from(list.width);
     let height = usize::from(list.height).max(1);
