@@ -272,11 +272,12 @@ impl Parser {
             .map(|l| collapse_spaces(&sanitize(l)))
             .unwrap_or_default();
         if card_a.is_some() || card_b.is_some() {
-            let card = format!(
-                "{} → {}",
-                card_a.unwrap_or_default(),
-                card_b.unwrap_or_default()
-            );
+            // A multiplicity given at one end only names that end: `1 →` or `→ *`.
+            let card = match (card_a, card_b) {
+                (Some(a), Some(b)) => format!("{a} → {b}"),
+                (Some(a), None) => format!("{a} →"),
+                (None, b) => format!("→ {}", b.unwrap_or_default()),
+            };
             text = if text.is_empty() {
                 card
             } else {
@@ -340,5 +341,23 @@ fn split_card(words: &[&String], before: bool) -> Option<(String, Option<String>
             Some(((*b).clone(), Some(a.trim_matches('"').to_string())))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    fn label_of(body: &str) -> String {
+        let g = parse(body).expect("parses");
+        g.edges.iter().next().expect("an edge").label.join(" ")
+    }
+
+    /// A multiplicity at one end only is shown at that end, with no empty side (`( → 1)`).
+    #[test]
+    fn a_multiplicity_at_one_end_shows_no_empty_side() {
+        assert_eq!(label_of("Repo --> \"1\" Policy : policy"), "policy (→ 1)");
+        assert_eq!(label_of("Repo \"*\" --> Policy : uses"), "uses (* →)");
+        assert_eq!(label_of("Repo \"1\" --> \"*\" Policy"), "1 → *");
     }
 }
