@@ -326,7 +326,32 @@ impl Plane<'_> {
                 }
             }
         }
-        mine <= others
+        mine <= others && !self.foreign_beside(own, lines)
+    }
+
+    /// Does another edge's line run right beside one of a label's lines, on its row (at
+    /// most one cell off either end), with none of its own edge's as near on that row?
+    /// `│ merge()` reads as the vertical line's label even with its own edge under it.
+    fn foreign_beside(&self, own: u32, lines: &[(usize, usize, usize)]) -> bool {
+        let edges_at = |row: usize, col: usize| {
+            self.occ.get(&(row, col)).map_or((false, false), |o| {
+                let edges = [o.h, o.v].into_iter().filter(|&x| x != 0 && x < FRAME);
+                edges.fold((false, false), |(m, f), x| (m || x == own, f || x != own))
+            })
+        };
+        lines.iter().any(|&(row, col, w)| {
+            let near = |d: usize| {
+                let left = col
+                    .checked_sub(d)
+                    .map_or((false, false), |c| edges_at(row, c));
+                let right = edges_at(row, col + w.max(1) - 1 + d);
+                (left.0 || right.0, left.1 || right.1)
+            };
+            (1..=2)
+                .map(near)
+                .find(|&(mine, foreign)| mine || foreign)
+                .is_some_and(|(mine, _)| !mine)
+        })
     }
 
     /// The first placed label that another edge's line sits nearer to than its own (see

@@ -39,6 +39,18 @@ fn a_label_beside_another_edge_moves_to_its_own() {
     }
 }
 
+/// At 75 columns `start()` sits over its own edge's run, right of the start edge's
+/// vertical: one blank cell from that line it read as the start edge's label.
+#[test]
+fn a_label_keeps_clear_of_another_edges_line_on_its_row() {
+    let text = common::text(&common::at(BESIDE_START, 75));
+    let row = text
+        .lines()
+        .find(|l| l.contains("start()"))
+        .unwrap_or_else(|| panic!("start() drawn beside its edge:\n{text}"));
+    assert!(!row.contains("│ start()"), "{text}");
+}
+
 #[test]
 fn every_realistic_drawing_keeps_labels_by_their_own_edges() {
     for file in SETS {
