@@ -291,8 +291,8 @@ impl Plane<'_> {
 
     /// Would a label of `own` edge on `lines` (row, col, width) read as its edge's: is
     /// no other edge's line strictly nearer to it (Chebyshev distance, box borders and
-    /// frames aside) than the nearest cell of its own? A user reads a label as the
-    /// nearest line's.
+    /// frames aside) than the nearest cell of its own, and none right beside it on its
+    /// row ([`Plane::foreign_beside`])? A user reads a label as the nearest line's.
     pub(super) fn nearest_is_own(&self, own: u32, lines: &[(usize, usize, usize)]) -> bool {
         let distance = |row: usize, col: usize| {
             lines
