@@ -351,8 +351,8 @@ fn label(p: &mut Plane, corners: &[(usize, usize)], lines: &[String], e: EdgeId)
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
             if c1 - c0 >= w1 + 3 {
                 let col = c0 + (c1 - c0 + 1 - w1) / 2;
-                if p.label_fits(a.0, col, w1, owner) {
-                    p.put_label(a.0, col, &one);
+                if p.label_fits(a.0, col, w1, owner) && p.nearest_is_own(owner, &[(a.0, col, w1)]) {
+                    p.put_label(a.0, col, &one, owner);
                     return true;
                 }
             }
@@ -403,9 +403,13 @@ fn beside(
                     && (left == 0 || blank(p, (row, left - 1)))
                     && blank(p, (row, left + w))
             });
-            if clear {
+            let own_nearest = || {
+                let rows: Vec<_> = (top..top + nl).map(|row| (row, left, w)).collect();
+                p.nearest_is_own(owner, &rows)
+            };
+            if clear && own_nearest() {
                 for (k, line) in lines.iter().enumerate() {
-                    p.put_label(top + k, left, line);
+                    p.put_label(top + k, left, line, owner);
                 }
                 return true;
             }

@@ -12,7 +12,7 @@ use crate::graph::ids::{EdgeId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
-    DrawError, FRAME, Occupancy, Plane, bit, edge_owner, footnote, marker_glyph,
+    DrawError, FRAME, Occupancy, Plane, bit, edge_owner, footnote, label_lines, marker_glyph,
 };
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
@@ -85,6 +85,7 @@ pub fn draw(
         paths: IdVec::filled(r.segs.len(), Vec::new()),
         footnotes: Vec::new(),
         width,
+        labels: Vec::new(),
     };
     boxes(&mut p, g, r);
     for note in plan.notes.iter().filter(|n| n.node.is_some()) {
@@ -97,11 +98,22 @@ pub fn draw(
     for si in r.segs.ids() {
         edge_label(&mut p, r, si)?;
     }
+    // each spot a label took passed this check when given (see `Plane::nearest_is_own`)
+    debug_assert_eq!(
+        p.misread_label(),
+        None,
+        "an edge label (owner, row, col) sits nearer another edge than its own"
+    );
     frame_titles(&mut p)?;
     for &ei in &r.loops {
         self_loop(&mut p, g, ei)?;
     }
     detour::route_all(&mut p, g, r)?;
+    // lines drawn after the labels (self-loops, detours) must not come nearer to one
+    // than its own edge either: then another stage is tried
+    if p.misread_label().is_some() {
+        return Err("an edge label sits nearer another edge than its own".into());
+    }
     if !r.lanes.is_empty() {
         p.canvas.trim_leading();
     }
@@ -529,13 +541,14 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
                 p.label_fits(row + k, col + (w - lw) / 2, lw, owner)
             })
             && spaced(p, row, col, lines, owner)
+            && p.nearest_is_own(owner, &label_lines(row, col, lines))
     });
     let Some((row, col)) = spot else {
         return false;
     };
     for (k, line) in lines.iter().enumerate() {
         let lw = display_width(line);
-        p.put_label(row + k, col + (w - lw) / 2, line);
+        p.put_label(row + k, col + (w - lw) / 2, line, owner);
     }
     true
 }

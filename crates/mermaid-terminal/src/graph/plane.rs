@@ -91,6 +91,14 @@ pub(super) struct Plane<'a> {
     pub(super) footnotes: Vec<String>,
     /// the columns the drawing may take
     pub(super) width: usize,
+    /// every edge label placed so far, to check each reads as its own edge's
+    pub(super) labels: Vec<PlacedLabel>,
+}
+
+/// A placed edge label: its edge's owner and the (row, col, width) of each of its lines.
+pub(super) struct PlacedLabel {
+    pub(super) owner: u32,
+    pub(super) lines: Vec<(usize, usize, usize)>,
 }
 
 impl Plane<'_> {
@@ -261,13 +269,98 @@ impl Plane<'_> {
         })
     }
 
-    /// Text that lands on free cells (or on the cells of `own` edge).
-    pub(super) fn put_label(&mut self, row: usize, col: usize, text: &str) {
+    /// Text that lands on free cells (or on the cells of `own` edge). The lines of one
+    /// multi-line label are put top to bottom, each row after the last.
+    pub(super) fn put_label(&mut self, row: usize, col: usize, text: &str, own: u32) {
         let w = display_width(text);
         for c in col..col + w {
             self.block(row, c);
         }
         self.canvas.text(row, col, text, Style::Label);
+        let line = (row, col, w);
+        match self.labels.last_mut() {
+            Some(l) if l.owner == own && l.lines.last().is_some_and(|&(r, ..)| r + 1 == row) => {
+                l.lines.push(line);
+            }
+            _ => self.labels.push(PlacedLabel {
+                owner: own,
+                lines: vec![line],
+            }),
+        }
+    }
+
+    /// Would a label of `own` edge on `lines` (row, col, width) read as its edge's: is
+    /// no other edge's line strictly nearer to it (Chebyshev distance, box borders and
+    /// frames aside) than the nearest cell of its own, and none right beside it on its
+    /// row ([`Plane::foreign_beside`])? A user reads a label as the nearest line's.
+    pub(super) fn nearest_is_own(&self, own: u32, lines: &[(usize, usize, usize)]) -> bool {
+        let distance = |row: usize, col: usize| {
+            lines
+                .iter()
+                .map(|&(r, c, w)| {
+                    let dc = if col < c {
+                        c - col
+                    } else {
+                        col.saturating_sub(c + w.max(1) - 1)
+                    };
+                    row.abs_diff(r).max(dc)
+                })
+                .min()
+                .unwrap_or(usize::MAX)
+        };
+        let (mut mine, mut others) = (usize::MAX, usize::MAX);
+        for (row, cells) in self.occ.rows.iter().enumerate() {
+            for (col, o) in cells.iter().enumerate() {
+                let edges = [o.h, o.v].into_iter().filter(|&x| x != 0 && x < FRAME);
+                let (own_here, other_here) =
+                    edges.fold((false, false), |(a, b), x| (a || x == own, b || x != own));
+                if !own_here && !other_here {
+                    continue;
+                }
+                let d = distance(row, col);
+                if own_here {
+                    mine = mine.min(d);
+                }
+                if other_here {
+                    others = others.min(d);
+                }
+            }
+        }
+        mine <= others && !self.foreign_beside(own, lines)
+    }
+
+    /// Does another edge's line run right beside one of a label's lines, on its row (at
+    /// most one cell off either end), with none of its own edge's as near on that row?
+    /// `│ merge()` reads as the vertical line's label even with its own edge under it.
+    fn foreign_beside(&self, own: u32, lines: &[(usize, usize, usize)]) -> bool {
+        let edges_at = |row: usize, col: usize| {
+            self.occ.get(&(row, col)).map_or((false, false), |o| {
+                let edges = [o.h, o.v].into_iter().filter(|&x| x != 0 && x < FRAME);
+                edges.fold((false, false), |(m, f), x| (m || x == own, f || x != own))
+            })
+        };
+        lines.iter().any(|&(row, col, w)| {
+            let near = |d: usize| {
+                let left = col
+                    .checked_sub(d)
+                    .map_or((false, false), |c| edges_at(row, c));
+                let right = edges_at(row, col + w.max(1) - 1 + d);
+                (left.0 || right.0, left.1 || right.1)
+            };
+            (1..=2)
+                .map(near)
+                .find(|&(mine, foreign)| mine || foreign)
+                .is_some_and(|(mine, _)| !mine)
+        })
+    }
+
+    /// The first placed label that another edge's line sits nearer to than its own (see
+    /// [`Plane::nearest_is_own`]), as (owner, row, col) of its first line.
+    pub(super) fn misread_label(&self) -> Option<(u32, usize, usize)> {
+        self.labels
+            .iter()
+            .find(|l| !self.nearest_is_own(l.owner, &l.lines))
+            .and_then(|l| l.lines.first().map(|&(r, c, _)| (l.owner, r, c)))
     }
 
     /// A multi-line label at the first of `spots` (top-left corners) where every line fits;
@@ -283,12 +376,12 @@ impl Plane<'_> {
             lines.iter().enumerate().all(|(k, line)| {
                 let lw = display_width(line);
                 self.label_fits(row + k, col + (w - lw) / 2, lw, own)
-            })
+            }) && self.nearest_is_own(own, &label_lines(row, col, lines))
         });
         let (row, col) = spot.ok_or("an edge label overlaps")?;
         for (k, line) in lines.iter().enumerate() {
             let lw = display_width(line);
-            self.put_label(row + k, col + (w - lw) / 2, line);
+            self.put_label(row + k, col + (w - lw) / 2, line, own);
         }
         Ok(())
     }
@@ -299,6 +392,19 @@ impl Plane<'_> {
         let b = self.at(f.main1, f.cross1);
         (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1))
     }
+}
+
+/// The (row, col, width) of each line of a label at (row, col), centred on its widest.
+pub(super) fn label_lines(row: usize, col: usize, lines: &[String]) -> Vec<(usize, usize, usize)> {
+    let w = max_width(lines);
+    lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let lw = display_width(line);
+            (row + k, col + (w - lw) / 2, lw)
+        })
+        .collect()
 }
 
 pub(super) fn bit(d: Dir4) -> u8 {

@@ -20,6 +20,7 @@ mod api;
 mod mermaid_corpus;
 mod mermaid_fit;
 mod mermaid_glyphs;
+mod mermaid_labels;
 mod mermaid_measure;
 mod mermaid_props;
 mod mermaid_realistic;
