@@ -308,21 +308,60 @@ impl Plane<'_> {
                 .min()
                 .unwrap_or(usize::MAX)
         };
+        // Rings of growing distance round the label's box: a cell `d` off the box is at
+        // least `d` from the label, so once `d` passes the nearest line found, no farther
+        // cell can change which edge is nearer.
+        let Some(r0) = lines.iter().map(|l| l.0).min() else {
+            return true;
+        };
+        let r1 = lines.iter().map(|l| l.0).max().unwrap_or(r0);
+        let c0 = lines.iter().map(|l| l.1).min().unwrap_or(0);
+        let c1 = lines
+            .iter()
+            .map(|l| l.1 + l.2.max(1) - 1)
+            .max()
+            .unwrap_or(c0);
+        let rows = self.occ.rows.len();
+        let cols = self.occ.rows.iter().map(Vec::len).max().unwrap_or(0);
         let (mut mine, mut others) = (usize::MAX, usize::MAX);
-        for (row, cells) in self.occ.rows.iter().enumerate() {
-            for (col, o) in cells.iter().enumerate() {
-                let edges = [o.h, o.v].into_iter().filter(|&x| x != 0 && x < FRAME);
-                let (own_here, other_here) =
-                    edges.fold((false, false), |(a, b), x| (a || x == own, b || x != own));
-                if !own_here && !other_here {
+        for d in 0..=rows.max(cols) {
+            if d > mine.min(others) {
+                break;
+            }
+            let (top, bottom) = (r0.saturating_sub(d), (r1 + d).min(rows.saturating_sub(1)));
+            let (left, right) = (c0.saturating_sub(d), c1 + d);
+            for row in top..=bottom {
+                let Some(cells) = self.occ.rows.get(row) else {
                     continue;
-                }
-                let d = distance(row, col);
-                if own_here {
-                    mine = mine.min(d);
-                }
-                if other_here {
-                    others = others.min(d);
+                };
+                let off_row = r0.saturating_sub(row).max(row.saturating_sub(r1));
+                let last = right.min(cells.len().saturating_sub(1));
+                // Rows inside the ring hold it at their two ends only.
+                let ends = [left, right];
+                let cols: Box<dyn Iterator<Item = usize>> = if off_row == d {
+                    Box::new(left..=last)
+                } else {
+                    Box::new(ends.into_iter().filter(move |&c| c <= last))
+                };
+                for col in cols {
+                    let off = off_row.max(c0.saturating_sub(col).max(col.saturating_sub(c1)));
+                    if off != d {
+                        continue;
+                    }
+                    let o = &cells[col];
+                    let edges = [o.h, o.v].into_iter().filter(|&x| x != 0 && x < FRAME);
+                    let (own_here, other_here) =
+                        edges.fold((false, false), |(a, b), x| (a || x == own, b || x != own));
+                    if !own_here && !other_here {
+                        continue;
+                    }
+                    let dist = distance(row, col);
+                    if own_here {
+                        mine = mine.min(dist);
+                    }
+                    if other_here {
+                        others = others.min(dist);
+                    }
                 }
             }
         }
