@@ -2,25 +2,8 @@
 //! now drawn, each on an input of its own: what kept them from fitting, and that the
 //! drawing still says what the source says.
 
-use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
-
-fn at(src: &str, width: usize) -> Rendered {
-    render(
-        src,
-        &RenderOptions {
-            width,
-            ascii: false,
-        },
-    )
-}
-
-fn text(r: &Rendered) -> String {
-    r.lines
-        .iter()
-        .map(Line::text)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use crate::mermaid_common::{at, text};
+use mermaid_terminal::Form;
 
 /// Drawn, within `width`, every word of `words` on some line.
 fn assert_drawn_with(src: &str, width: usize, words: &[&str]) -> String {

@@ -1,25 +1,8 @@
 //! Sequence diagrams: participants too wide for their boxes side by side at the width of
 //! an 80-column terminal, and where labels may break.
 
-use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
-
-fn at(src: &str, width: usize) -> Rendered {
-    render(
-        src,
-        &RenderOptions {
-            width,
-            ascii: false,
-        },
-    )
-}
-
-fn text(r: &Rendered) -> String {
-    r.lines
-        .iter()
-        .map(Line::text)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use crate::mermaid_common::{at, text};
+use mermaid_terminal::Form;
 
 /// Six participants named by identifiers that cannot wrap (`ReviewSummarizer`,
 /// `pull_request_handler`): side by side their boxes alone were wider than 75 columns, so

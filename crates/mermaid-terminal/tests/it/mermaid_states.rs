@@ -3,31 +3,14 @@
 //! nested subgraphs, as cycles are now broken one nesting level at a time. One test per
 //! defect class the realistic sets showed.
 
-use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render};
-
-fn at(src: &str, width: usize) -> Rendered {
-    render(
-        src,
-        &RenderOptions {
-            width,
-            ascii: false,
-        },
-    )
-}
+use crate::mermaid_common::{at, text};
+use mermaid_terminal::{Form, Line, Rendered};
 
 fn rows(r: &Rendered) -> Vec<Vec<char>> {
     r.lines
         .iter()
         .map(|l| Line::text(l).chars().collect())
         .collect()
-}
-
-fn text(r: &Rendered) -> String {
-    r.lines
-        .iter()
-        .map(Line::text)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// (row, column) of the first cell of `needle`, in chars.

@@ -3,26 +3,9 @@
 //! over several lifelines as wide as they span, frame headers along their rule, graph
 //! labels beside their edges rather than as footnotes, graphs kept in their own direction.
 
+use crate::mermaid_common::{at, text};
 use crate::mermaid_measure::questions;
-use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render, render_options};
-
-fn at(src: &str, width: usize) -> Rendered {
-    render(
-        src,
-        &RenderOptions {
-            width,
-            ascii: false,
-        },
-    )
-}
-
-fn text(r: &Rendered) -> String {
-    r.lines
-        .iter()
-        .map(Line::text)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use mermaid_terminal::{Form, RenderOptions, Rendered, render_options};
 
 const FIVE: &str = "sequenceDiagram
     actor Dev as developer

@@ -5,6 +5,28 @@ pub mod labels;
 
 use std::path::{Path, PathBuf};
 
+use mermaid_terminal::{Line, RenderOptions, Rendered, render};
+
+/// `src` rendered at `width` columns in Unicode.
+pub fn at(src: &str, width: usize) -> Rendered {
+    render(
+        src,
+        &RenderOptions {
+            width,
+            ascii: false,
+        },
+    )
+}
+
+/// A rendering's lines as plain text, one per row.
+pub fn text(r: &Rendered) -> String {
+    r.lines
+        .iter()
+        .map(Line::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The in-repo test data (`tests/fixtures`, see its README).
 pub fn fixtures_dir() -> PathBuf {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"));
