@@ -1,0 +1,358 @@
+//! A second cross placement (Brandes–Köpf): each item lined up with a median neighbour
+//! into vertical blocks, the blocks packed as close as their layers allow. Four passes
+//! (aligned with the layer above or below, packed to the left or right) and their
+//! balance; the narrowest wins. Tried only when the barycentre placement of
+//! [`crate::graph::cross::cross_positions`] draws nothing: a chain of decisions then
+//! stays in one column instead of drifting sideways until its layers add up.
+//!
+//! Coordinates here are item centres doubled (`2 * start + anchor2`), so boxes of any
+//! width line up on their centre lines in integers.
+
+use crate::graph::ids::{IdVec, ItemId};
+use crate::graph::rank::Ranked;
+
+/// Cross positions (start of each item) from the four alignments and their balance,
+/// the narrowest; `None` when the graph has no layers to align. Same contract as
+/// `cross_positions`: neighbours in a layer at least `sep` apart, the least start at 0.
+pub fn aligned_positions(
+    r: &Ranked,
+    csize: &IdVec<ItemId, usize>,
+    anchor2: &IdVec<ItemId, i64>,
+    sep: &dyn Fn(ItemId, ItemId) -> i64,
+) -> Option<IdVec<ItemId, i64>> {
+    let n = r.items.len();
+    if n == 0 {
+        return None;
+    }
+    let shape = Shape::new(r, csize, anchor2, sep);
+    let conflicts = type1_conflicts(r, &shape.up);
+    let mut layouts = Vec::with_capacity(4);
+    for downward in [true, false] {
+        for leftward in [true, false] {
+            let pass = Pass { downward, leftward };
+            layouts.push(shape.pass(r, pass, &conflicts)?);
+        }
+    }
+    Some(shape.narrowest(layouts))
+}
+
+/// One of the four passes: aligned with the layer above (`downward`) or below, packed
+/// toward the left (`leftward`) or the right.
+#[derive(Debug, Clone, Copy)]
+struct Pass {
+    downward: bool,
+    leftward: bool,
+}
+
+/// What every pass reads: neighbours, positions in the layers, least centre distances.
+struct Shape<'a> {
+    csize: &'a IdVec<ItemId, usize>,
+    anchor2: &'a IdVec<ItemId, i64>,
+    /// neighbours in the layer above / below, in layer order
+    up: IdVec<ItemId, Vec<ItemId>>,
+    down: IdVec<ItemId, Vec<ItemId>>,
+    /// index of each item in its layer
+    index: IdVec<ItemId, usize>,
+    /// least doubled centre distance from each item to its right neighbour
+    gap_right: IdVec<ItemId, i64>,
+}
+
+impl<'a> Shape<'a> {
+    fn new(
+        r: &Ranked,
+        csize: &'a IdVec<ItemId, usize>,
+        anchor2: &'a IdVec<ItemId, i64>,
+        sep: &dyn Fn(ItemId, ItemId) -> i64,
+    ) -> Self {
+        let n = r.items.len();
+        let mut index = IdVec::filled(n, 0);
+        let mut gap_right = IdVec::filled(n, 0);
+        for layer in &r.layers {
+            for (k, &i) in layer.iter().enumerate() {
+                index[i] = k;
+                if let Some(&next) = layer.get(k + 1) {
+                    // start(next) >= start(i) + csize(i) + sep, in doubled centres
+                    gap_right[i] =
+                        anchor2[next] - anchor2[i] + 2 * (csize[i] as i64 + sep(i, next).max(0));
+                }
+            }
+        }
+        let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
+        let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
+        for s in &r.segs {
+            down[s.upper].push(s.lower);
+            up[s.lower].push(s.upper);
+        }
+        for list in up.iter_mut().chain(down.iter_mut()) {
+            list.sort_by_key(|&i| index[i]);
+        }
+        Shape {
+            csize,
+            anchor2,
+            up,
+            down,
+            index,
+            gap_right,
+        }
+    }
+
+    /// Doubled centres of one pass, in left-to-right terms.
+    fn pass(
+        &self,
+        r: &Ranked,
+        pass: Pass,
+        conflicts: &[(ItemId, ItemId)],
+    ) -> Option<IdVec<ItemId, i64>> {
+        let layers: Vec<Vec<ItemId>> = {
+            let mut ls: Vec<Vec<ItemId>> = r.layers.clone();
+            if !pass.downward {
+                ls.reverse();
+            }
+            if !pass.leftward {
+                for l in &mut ls {
+                    l.reverse();
+                }
+            }
+            ls
+        };
+        let neighbours = if pass.downward { &self.up } else { &self.down };
+        let root = self.vertical(&layers, neighbours, pass, conflicts);
+        let x = self.compact(&layers, &root, pass)?;
+        Some(if pass.leftward {
+            x
+        } else {
+            x.iter().map(|v| -v).collect()
+        })
+    }
+
+    /// Position of an item along the pass's order of its layer.
+    fn order(&self, i: ItemId, len: usize, pass: Pass) -> usize {
+        if pass.leftward {
+            self.index[i]
+        } else {
+            len - 1 - self.index[i]
+        }
+    }
+
+    /// Vertical alignment: each item joins the block of a median neighbour in the layer
+    /// before (in pass order), unless that crosses an alignment made already or a long
+    /// edge's straight run. Returns the root (first item) of each item's block.
+    fn vertical(
+        &self,
+        layers: &[Vec<ItemId>],
+        neighbours: &IdVec<ItemId, Vec<ItemId>>,
+        pass: Pass,
+        conflicts: &[(ItemId, ItemId)],
+    ) -> IdVec<ItemId, ItemId> {
+        let mut root: IdVec<ItemId, ItemId> = self.index.ids().collect();
+        let mut align: IdVec<ItemId, ItemId> = self.index.ids().collect();
+        for w in layers.windows(2) {
+            let prev_len = w[0].len();
+            let mut last: Option<usize> = None;
+            for &v in &w[1] {
+                let mut ns: Vec<ItemId> = neighbours[v].clone();
+                if ns.is_empty() {
+                    continue;
+                }
+                ns.sort_by_key(|&u| self.order(u, prev_len, pass));
+                let d = ns.len();
+                let medians = [ns[(d - 1) / 2], ns[d / 2]];
+                let medians = if medians[0] == medians[1] {
+                    &medians[..1]
+                } else {
+                    &medians[..]
+                };
+                for &m in medians {
+                    if align[v] != v {
+                        break;
+                    }
+                    let at = self.order(m, prev_len, pass);
+                    let crossed = conflicts.binary_search(&(m.min(v), m.max(v))).is_ok();
+                    if align[m] == m && !crossed && last.is_none_or(|l| l < at) {
+                        align[m] = v;
+                        root[v] = root[m];
+                        align[v] = root[v];
+                        last = Some(at);
+                    }
+                }
+            }
+        }
+        root
+    }
+
+    /// Least doubled centre distance between `a` and the item after it in pass order.
+    fn gap(&self, a: ItemId, b: ItemId, pass: Pass) -> i64 {
+        if pass.leftward {
+            self.gap_right[a]
+        } else {
+            self.gap_right[b]
+        }
+    }
+
+    /// Horizontal compaction: blocks pushed as far as their layers' neighbours allow
+    /// (longest path over the block graph), then pulled back toward the items after them
+    /// where that leaves room, so a side block does not trail far from its neighbours.
+    /// `None` if the block graph has a cycle (an alignment that cannot be).
+    fn compact(
+        &self,
+        layers: &[Vec<ItemId>],
+        root: &IdVec<ItemId, ItemId>,
+        pass: Pass,
+    ) -> Option<IdVec<ItemId, i64>> {
+        let n = root.len();
+        // block graph: root -> root of the next item in a layer, with the least distance
+        let mut succ: IdVec<ItemId, Vec<(ItemId, i64)>> = IdVec::filled(n, Vec::new());
+        let mut indegree: IdVec<ItemId, usize> = IdVec::filled(n, 0);
+        for l in layers {
+            for w in l.windows(2) {
+                let (a, b) = (root[w[0]], root[w[1]]);
+                let d = self.gap(w[0], w[1], pass);
+                match succ[a].iter_mut().find(|(t, _)| *t == b) {
+                    Some(e) => e.1 = e.1.max(d),
+                    None => {
+                        succ[a].push((b, d));
+                        indegree[b] += 1;
+                    }
+                }
+            }
+        }
+        let roots: Vec<ItemId> = root.ids().filter(|&i| root[i] == i).collect();
+        let mut queue: Vec<ItemId> = roots
+            .iter()
+            .copied()
+            .filter(|&i| indegree[i] == 0)
+            .collect();
+        let mut topo = Vec::with_capacity(roots.len());
+        while let Some(v) = queue.pop() {
+            topo.push(v);
+            for &(w, _) in &succ[v] {
+                indegree[w] -= 1;
+                if indegree[w] == 0 {
+                    queue.push(w);
+                }
+            }
+        }
+        if topo.len() != roots.len() {
+            return None;
+        }
+        let mut x: IdVec<ItemId, i64> = IdVec::filled(n, 0);
+        for &v in &topo {
+            for &(w, d) in &succ[v] {
+                x[w] = x[w].max(x[v] + d);
+            }
+        }
+        for &v in topo.iter().rev() {
+            if let Some(limit) = succ[v].iter().map(|&(w, d)| x[w] - d).min() {
+                x[v] = x[v].max(limit);
+            }
+        }
+        Some(root.iter().map(|&b| x[b]).collect())
+    }
+
+    /// Starts from doubled centres `sum / div` (rounded up, which keeps every least
+    /// distance), the least at 0.
+    fn starts(&self, centres: &IdVec<ItemId, i64>, div: i64) -> IdVec<ItemId, i64> {
+        let starts: IdVec<ItemId, i64> = centres
+            .iter()
+            .zip(self.anchor2)
+            .map(|(&c, &a)| ceil_div(c - div * a, 2 * div))
+            .collect();
+        let min = starts.iter().copied().min().unwrap_or(0);
+        starts.iter().map(|s| s - min).collect()
+    }
+
+    /// Columns a placement spans.
+    fn width(&self, starts: &IdVec<ItemId, i64>) -> i64 {
+        let hi = starts
+            .iter()
+            .zip(self.csize)
+            .map(|(&s, &c)| s + c as i64)
+            .max()
+            .unwrap_or(0);
+        hi - starts.iter().copied().min().unwrap_or(0)
+    }
+
+    /// The four layouts lined up on the narrowest one (left passes on its left edge, right
+    /// passes on its right), their balance (the mean of the two middle centres of each
+    /// item), and the narrowest of all five; the balance on a tie.
+    fn narrowest(&self, mut layouts: Vec<IdVec<ItemId, i64>>) -> IdVec<ItemId, i64> {
+        let extent = |x: &IdVec<ItemId, i64>| {
+            let lo = x.iter().copied().min().unwrap_or(0);
+            let hi = x.iter().copied().max().unwrap_or(0);
+            (lo, hi)
+        };
+        let singles: Vec<IdVec<ItemId, i64>> = layouts.iter().map(|x| self.starts(x, 1)).collect();
+        let Some(best) = (0..singles.len()).min_by_key(|&k| self.width(&singles[k])) else {
+            return IdVec::new();
+        };
+        let (lo, hi) = extent(&layouts[best]);
+        for (k, x) in layouts.iter_mut().enumerate() {
+            let (l, h) = extent(x);
+            // passes 0 and 2 pack leftward, 1 and 3 rightward
+            let shift = if k % 2 == 0 { lo - l } else { hi - h };
+            for v in x.iter_mut() {
+                *v += shift;
+            }
+        }
+        let sums: IdVec<ItemId, i64> = self
+            .index
+            .ids()
+            .map(|i| {
+                let mut v: Vec<i64> = layouts.iter().map(|x| x[i]).collect();
+                v.sort_unstable();
+                v[1] + v[2]
+            })
+            .collect();
+        let balanced = self.starts(&sums, 2);
+        if self.width(&balanced) <= self.width(&singles[best]) {
+            balanced
+        } else {
+            singles.into_iter().nth(best).unwrap_or(balanced)
+        }
+    }
+}
+
+/// `x / d` rounded up (`d` > 0).
+fn ceil_div(x: i64, d: i64) -> i64 {
+    -(-x).div_euclid(d)
+}
+
+/// Segments between two non-dummy-only items that cross a segment between two dummies (a
+/// long edge's straight run): never aligned, so long edges stay straight. As pairs
+/// (smaller item, larger item).
+fn type1_conflicts(r: &Ranked, up: &IdVec<ItemId, Vec<ItemId>>) -> Vec<(ItemId, ItemId)> {
+    let dummy = |i: ItemId| r.items[i].node.is_none();
+    let mut index: IdVec<ItemId, usize> = IdVec::filled(r.items.len(), 0);
+    for l in &r.layers {
+        for (k, &i) in l.iter().enumerate() {
+            index[i] = k;
+        }
+    }
+    let mut out = Vec::new();
+    for w in r.layers.windows(2) {
+        let (prev, layer) = (&w[0], &w[1]);
+        let mut k0 = 0usize;
+        let mut scan = 0usize;
+        for (l1, &v) in layer.iter().enumerate() {
+            let inner = dummy(v)
+                .then(|| up[v].iter().copied().find(|&u| dummy(u)))
+                .flatten();
+            if inner.is_none() && l1 + 1 != layer.len() {
+                continue;
+            }
+            let k1 = inner.map_or(prev.len().saturating_sub(1), |u| index[u]);
+            for &s in &layer[scan..=l1] {
+                for &u in &up[s] {
+                    if (index[u] < k0 || index[u] > k1) && !(dummy(u) && dummy(s)) {
+                        out.push((u.min(s), u.max(s)));
+                    }
+                }
+            }
+            scan = l1 + 1;
+            k0 = k1;
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
