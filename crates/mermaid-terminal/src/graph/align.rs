@@ -207,12 +207,11 @@ impl<'a> Shape<'a> {
             for w in l.windows(2) {
                 let (a, b) = (root[w[0]], root[w[1]]);
                 let d = self.gap(w[0], w[1], pass);
-                match succ[a].iter_mut().find(|(t, _)| *t == b) {
-                    Some(e) => e.1 = e.1.max(d),
-                    None => {
-                        succ[a].push((b, d));
-                        indegree[b] += 1;
-                    }
+                if let Some(e) = succ[a].iter_mut().find(|(t, _)| *t == b) {
+                    e.1 = e.1.max(d);
+                } else {
+                    succ[a].push((b, d));
+                    indegree[b] += 1;
                 }
             }
         }
@@ -355,4 +354,66 @@ fn type1_conflicts(r: &Ranked, up: &IdVec<ItemId, Vec<ItemId>>) -> Vec<(ItemId, 
     out.sort_unstable();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::ids::{EdgeId, Id, NodeId};
+    use crate::graph::rank::{Item, Seg};
+
+    /// Node `n`'s item (items are numbered as their nodes here: no dummies).
+    fn at(n: usize) -> ItemId {
+        ItemId::new(n)
+    }
+
+    fn item(layer: usize, n: usize) -> Item {
+        Item {
+            node: Some(NodeId::new(n)),
+            layer,
+            cluster: None,
+        }
+    }
+
+    fn seg(edge: usize, upper: usize, lower: usize) -> Seg {
+        Seg {
+            edge: EdgeId::new(edge),
+            upper: at(upper),
+            lower: at(lower),
+            first: true,
+            last: true,
+        }
+    }
+
+    /// Two decisions in a row, each with a narrow exit on its left: the chain
+    /// (0 → 2 → 4) stays in one column, each exit beside it, the least distances kept.
+    #[test]
+    fn a_chain_of_decisions_stays_in_one_column() {
+        // layer 0: decision 0; layer 1: exit 1, decision 2; layer 2: exit 3, end 4
+        let r = Ranked {
+            items: IdVec::from(vec![
+                item(0, 0),
+                item(1, 1),
+                item(1, 2),
+                item(2, 3),
+                item(2, 4),
+            ]),
+            layers: vec![vec![at(0)], vec![at(1), at(2)], vec![at(3), at(4)]],
+            segs: IdVec::from(vec![seg(0, 0, 1), seg(1, 0, 2), seg(2, 2, 3), seg(3, 2, 4)]),
+            reversed: IdVec::filled(4, false),
+            loops: Vec::new(),
+            lanes: Vec::new(),
+        };
+        let csize: IdVec<ItemId, usize> = IdVec::from(vec![21, 9, 21, 9, 11]);
+        let anchor2: IdVec<ItemId, i64> = csize.iter().map(|&c| c as i64 - 1).collect();
+        let sep = |_: ItemId, _: ItemId| 2;
+        let cross = aligned_positions(&r, &csize, &anchor2, &sep).unwrap();
+        let start = |n: usize| cross[at(n)];
+        let centre = |n: usize| start(n) + (csize[at(n)] as i64 - 1) / 2;
+        assert_eq!(centre(0), centre(2), "{cross:?}");
+        assert_eq!(centre(2), centre(4), "{cross:?}");
+        assert_eq!(start(2), start(1) + 9 + 2, "{cross:?}");
+        assert!(start(4) >= start(3) + 9 + 2, "{cross:?}");
+        assert_eq!(cross.iter().min(), Some(&0));
+    }
 }

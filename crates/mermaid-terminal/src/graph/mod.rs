@@ -234,13 +234,14 @@ fn draw_fitted(
         match first(own) {
             Some(lines) => (lines, own),
             None if big => return None,
-            None => match first(own.turned()) {
-                Some(lines) => (lines, own.turned()),
-                None => {
+            None => {
+                if let Some(lines) = first(own.turned()) {
+                    (lines, own.turned())
+                } else {
                     let down = if own.horizontal() { own.turned() } else { own };
                     (lined_up(down)?, down)
                 }
-            },
+            }
         }
     };
     if dir != own {
