@@ -36,6 +36,21 @@ pub fn aligned_positions(
     Some(shape.narrowest(layouts))
 }
 
+/// Ports of one box side moved together so the one at `straight` (the port of the edge
+/// to the box lined up with this one) sits on the box's centre line, `centre`: that edge
+/// runs straight down. Left as they are when a port would leave `lo..=hi`.
+pub fn centre_ports(spots: &mut [i64], straight: Option<usize>, centre: i64, (lo, hi): (i64, i64)) {
+    let Some(at) = straight.and_then(|k| spots.get(k)) else {
+        return;
+    };
+    let d = centre - at;
+    if spots.iter().all(|&p| (lo..=hi).contains(&(p + d))) {
+        for p in spots.iter_mut() {
+            *p += d;
+        }
+    }
+}
+
 /// One of the four passes: aligned with the layer above (`downward`) or below, packed
 /// toward the left (`leftward`) or the right.
 #[derive(Debug, Clone, Copy)]
