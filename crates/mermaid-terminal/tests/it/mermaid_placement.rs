@@ -40,3 +40,11 @@ fn a_chain_of_four_decisions_is_drawn_at_75_columns() {
         assert!(all.contains(label), "{label:?} missing:\n{all}");
     }
 }
+
+/// Each decision's edge to the next one leaves from its centre, where the next decision is
+/// lined up: the chain runs down straight, with no jog (`┌┘`) under any decision.
+#[test]
+fn the_edge_down_a_chain_of_decisions_runs_straight() {
+    let all = text(&at(CHAIN_OF_DECISIONS, 75));
+    assert!(!all.contains("┌┘"), "{all}");
+}
