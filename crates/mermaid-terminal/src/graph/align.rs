@@ -183,7 +183,7 @@ impl<'a> Shape<'a> {
                     }
                     let at = self.order(m, prev_len, pass);
                     let crossed = conflicts.binary_search(&(m.min(v), m.max(v))).is_ok();
-                    if align[m] == m && !crossed && last.is_none_or(|l| l < at) {
+                    if !crossed && last.is_none_or(|l| l < at) {
                         align[m] = v;
                         root[v] = root[m];
                         align[v] = root[v];
