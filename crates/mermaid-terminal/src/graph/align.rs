@@ -19,6 +19,7 @@ pub fn aligned_positions(
     csize: &IdVec<ItemId, usize>,
     anchor2: &IdVec<ItemId, i64>,
     sep: &dyn Fn(ItemId, ItemId) -> i64,
+    blocks: Blocks,
 ) -> Option<IdVec<ItemId, i64>> {
     let n = r.items.len();
     if n == 0 {
@@ -26,10 +27,15 @@ pub fn aligned_positions(
     }
     let shape = Shape::new(r, csize, anchor2, sep);
     let conflicts = type1_conflicts(r, &shape.up);
+    let short = blocks == Blocks::Pairs;
     let mut layouts = Vec::with_capacity(4);
     for downward in [true, false] {
         for leftward in [true, false] {
-            let pass = Pass { downward, leftward };
+            let pass = Pass {
+                downward,
+                leftward,
+                short,
+            };
             layouts.push(shape.pass(r, pass, &conflicts)?);
         }
     }
@@ -51,12 +57,24 @@ pub fn centre_ports(spots: &mut [i64], straight: Option<usize>, centre: i64, (lo
     }
 }
 
+/// How far items line up: into blocks as long as their medians allow, or only in pairs
+/// (an item already lined up with the layer before takes none after it). Pairs leave a
+/// frame's members freer to move off a long column that runs through it, so they are
+/// tried when long blocks draw nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocks {
+    Long,
+    Pairs,
+}
+
 /// One of the four passes: aligned with the layer above (`downward`) or below, packed
 /// toward the left (`leftward`) or the right.
 #[derive(Debug, Clone, Copy)]
 struct Pass {
     downward: bool,
     leftward: bool,
+    /// lined up only in pairs ([`Blocks::Pairs`])
+    short: bool,
 }
 
 /// What every pass reads: neighbours, positions in the layers, least centre distances.
@@ -183,7 +201,8 @@ impl<'a> Shape<'a> {
                     }
                     let at = self.order(m, prev_len, pass);
                     let crossed = conflicts.binary_search(&(m.min(v), m.max(v))).is_ok();
-                    if !crossed && last.is_none_or(|l| l < at) {
+                    let grown = pass.short && align[m] != m;
+                    if !crossed && !grown && last.is_none_or(|l| l < at) {
                         align[m] = v;
                         root[v] = root[m];
                         align[v] = root[v];
@@ -422,7 +441,7 @@ mod tests {
         let csize: IdVec<ItemId, usize> = IdVec::from(vec![21, 9, 21, 9, 11]);
         let anchor2: IdVec<ItemId, i64> = csize.iter().map(|&c| c as i64 - 1).collect();
         let sep = |_: ItemId, _: ItemId| 2;
-        let cross = aligned_positions(&r, &csize, &anchor2, &sep).unwrap();
+        let cross = aligned_positions(&r, &csize, &anchor2, &sep, Blocks::Long).unwrap();
         let start = |n: usize| cross[at(n)];
         let centre = |n: usize| start(n) + (csize[at(n)] as i64 - 1) / 2;
         assert_eq!(centre(0), centre(2), "{cross:?}");

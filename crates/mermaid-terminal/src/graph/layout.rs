@@ -39,7 +39,7 @@ pub struct Params {
     pub widen: usize,
     /// TD: blocks lined up with their median neighbours (see [`crate::graph::align`])
     /// instead of the barycentre placement; tried when nothing else draws
-    pub aligned: bool,
+    pub aligned: Option<crate::graph::align::Blocks>,
 }
 
 impl Params {

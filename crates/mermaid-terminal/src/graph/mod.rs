@@ -120,7 +120,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 wrap,
                 spread,
                 widen: 0,
-                aligned: false,
+                aligned: None,
             });
         }
     };
@@ -212,15 +212,23 @@ fn draw_fitted(
         .chain(framed.iter().map(|r| Variant { r, fallback: true }))
         .collect();
     // The last resort, top-down: the boxes lined up with their neighbours, so a chain of
-    // decisions does not drift sideways (what draws without it draws as before).
-    let aligned: Vec<layout::Params> = params
-        .iter()
-        .map(|&p| layout::Params { aligned: true, ..p })
-        .collect();
+    // decisions does not drift sideways (what draws without it draws as before); in long
+    // blocks, then in pairs.
+    let lined = |blocks| -> Vec<layout::Params> {
+        let aligned = Some(blocks);
+        params
+            .iter()
+            .map(|&p| layout::Params { aligned, ..p })
+            .collect()
+    };
+    let (long, pairs) = (lined(align::Blocks::Long), lined(align::Blocks::Pairs));
     let first = |dir| first_fit(&g, &variants, dir, &params, opts);
     let lined_up = |dir: model::Direction| {
         let worth = !big && !dir.horizontal();
-        worth.then(|| first_fit(&g, &variants, dir, &aligned, opts))?
+        worth.then(|| {
+            first_fit(&g, &variants, dir, &long, opts)
+                .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
+        })?
     };
     let fit = |dir| first(dir).or_else(|| lined_up(dir));
     let own = g.direction;

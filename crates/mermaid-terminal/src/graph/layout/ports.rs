@@ -95,7 +95,7 @@ impl Builder<'_> {
                 }
                 self.sort_by_other_end(&mut list, side);
                 let mut spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
-                if self.p.aligned {
+                if self.p.aligned.is_some() {
                     let straight = self.lined_up_with(i, side, &list);
                     centre_ports(&mut spots, straight, self.center(i), (lo, hi));
                 }

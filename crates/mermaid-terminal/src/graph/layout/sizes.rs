@@ -157,9 +157,9 @@ impl Builder<'_> {
                 None => 0,
             })
             .collect();
-        let aligned = (self.p.aligned && !horizontal)
-            .then(|| aligned_positions(r, &self.csize, &anchor2, &sep_between))
-            .flatten();
+        let aligned = (self.p.aligned)
+            .filter(|_| !horizontal)
+            .and_then(|b| aligned_positions(r, &self.csize, &anchor2, &sep_between, b));
         let mut cross =
             aligned.unwrap_or_else(|| cross_positions(r, &self.csize, &anchor2, &sep_between));
         let min_w = (!horizontal).then_some(&self.min_w);
