@@ -37,6 +37,9 @@ pub struct Params {
     /// columns the layers are spread apart from the start (a label that would be a
     /// footnote gets room beside its edge)
     pub widen: usize,
+    /// TD: blocks lined up with their median neighbours (see [`crate::graph::align`])
+    /// instead of the barycentre placement; tried when nothing else draws
+    pub aligned: Option<crate::graph::align::Blocks>,
 }
 
 impl Params {
@@ -47,7 +50,8 @@ impl Params {
 
     /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
     pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
-        (self.sep, self.wrap, self.widen) == (other.sep, other.wrap, other.widen)
+        (self.sep, self.wrap, self.widen, self.aligned)
+            == (other.sep, other.wrap, other.widen, other.aligned)
             && self.port_spacing(horizontal) == other.port_spacing(horizontal)
     }
 }

@@ -1,6 +1,7 @@
 //! Flowcharts, state and class diagrams: one graph model, one layered layout, drawn on a
 //! character grid; a compact edge list when the drawing cannot fit.
 
+mod align;
 mod compact;
 mod cross;
 mod cycles;
@@ -119,6 +120,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 wrap,
                 spread,
                 widen: 0,
+                aligned: None,
             });
         }
     };
@@ -209,7 +211,26 @@ fn draw_fitted(
         .chain(far.iter().map(|r| Variant { r, fallback: false }))
         .chain(framed.iter().map(|r| Variant { r, fallback: true }))
         .collect();
-    let fit = |dir| first_fit(&g, &variants, dir, &params, opts);
+    // The last resort, top-down: the boxes lined up with their neighbours, so a chain of
+    // decisions does not drift sideways (what draws without it draws as before); in long
+    // blocks, then in pairs.
+    let lined = |blocks| -> Vec<layout::Params> {
+        let aligned = Some(blocks);
+        params
+            .iter()
+            .map(|&p| layout::Params { aligned, ..p })
+            .collect()
+    };
+    let (long, pairs) = (lined(align::Blocks::Long), lined(align::Blocks::Pairs));
+    let first = |dir| first_fit(&g, &variants, dir, &params, opts);
+    let lined_up = |dir: model::Direction| {
+        let worth = !big && !dir.horizontal();
+        worth.then(|| {
+            first_fit(&g, &variants, dir, &long, opts)
+                .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
+        })?
+    };
+    let fit = |dir| first(dir).or_else(|| lined_up(dir));
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
         (fit(own.turned())?, own.turned())
@@ -218,10 +239,17 @@ fn draw_fitted(
     } else {
         // Turned only when the source's direction does not fit: a tall TB drawing that
         // fits stays top-down (it was turned at 160 columns, its siblings not).
-        match fit(own) {
+        match first(own) {
             Some(lines) => (lines, own),
             None if big => return None,
-            None => (fit(own.turned())?, own.turned()),
+            None => {
+                if let Some(lines) = first(own.turned()) {
+                    (lines, own.turned())
+                } else {
+                    let down = if own.horizontal() { own.turned() } else { own };
+                    (lined_up(down)?, down)
+                }
+            }
         }
     };
     if dir != own {

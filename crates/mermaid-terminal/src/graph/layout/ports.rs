@@ -3,6 +3,7 @@
 
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
+use crate::graph::align::centre_ports;
 use crate::graph::ids::{ClusterId, ItemId, SegId};
 use crate::graph::model::Shape;
 
@@ -94,6 +95,10 @@ impl Builder<'_> {
                 }
                 self.sort_by_other_end(&mut list, side);
                 let mut spots = self.spread(list.len(), (lo, hi), &self.divider_rows(i));
+                if self.p.aligned.is_some() {
+                    let straight = self.lined_up_with(i, side, &list);
+                    centre_ports(&mut spots, straight, self.center(i), (lo, hi));
+                }
                 self.incoming_on_mark(i, side, &mut list, &mut spots);
                 for (&si, pos) in list.iter().zip(spots) {
                     self.set_port(si, side, pos);
@@ -101,6 +106,17 @@ impl Builder<'_> {
             }
         }
         self.frame_ports(&via_frames);
+    }
+
+    /// Which of a side's segments (by place in `list`) runs to an item whose centre is in
+    /// line with item `i`'s.
+    fn lined_up_with(&self, i: ItemId, side: usize, list: &[SegId]) -> Option<usize> {
+        let r = self.r;
+        list.iter().position(|&si| {
+            let s = &r.segs[si];
+            let other = if side == 0 { s.upper } else { s.lower };
+            self.center(other) == self.center(i)
+        })
     }
 
     /// An arrow into a `<<choice>>` ends on its `◆`, not on the bar beside it: the first

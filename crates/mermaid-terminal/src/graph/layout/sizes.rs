@@ -2,6 +2,7 @@
 //! and its notes), and where each box sits across the flow.
 
 use super::{Builder, NOTE_WRAP, NotePlan, frame_margin};
+use crate::graph::align::aligned_positions;
 use crate::graph::cross::{FrameRoom, cross_positions, resolve_frames};
 use crate::graph::ids::{EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{NoteSide, Shape};
@@ -156,7 +157,11 @@ impl Builder<'_> {
                 None => 0,
             })
             .collect();
-        let mut cross = cross_positions(r, &self.csize, &anchor2, &sep_between);
+        let aligned = (self.p.aligned)
+            .filter(|_| !horizontal)
+            .and_then(|b| aligned_positions(r, &self.csize, &anchor2, &sep_between, b));
+        let mut cross =
+            aligned.unwrap_or_else(|| cross_positions(r, &self.csize, &anchor2, &sep_between));
         let min_w = (!horizontal).then_some(&self.min_w);
         let room = FrameRoom {
             min_w,

@@ -1,0 +1,50 @@
+//! A top-down flowchart whose barycentre placement lets a chain of decisions drift
+//! sideways until the layers add up past the width: the second placement (boxes lined up
+//! on their median neighbours) draws it instead of listing it.
+
+use crate::mermaid_common::{at, text};
+use mermaid_terminal::Form;
+
+/// A request handler as a quiz bot writes it: four checks in a row, each with its own
+/// early exit, long Rust calls as labels.
+const CHAIN_OF_DECISIONS: &str = "flowchart TD
+    req([POST /api/v1/orders]) --> auth{authenticate_bearer(&headers)?}
+    auth -->|missing| e401[401 Unauthorized]
+    auth -->|ok| parse{serde_json::from_slice::<NewOrder>(&body)}
+    parse -->|err| e400[400 Bad Request]
+    parse -->|ok| stock{inventory.reserve(&order.items).await}
+    stock -->|short| e409[409 Conflict: out of stock]
+    stock -->|reserved| pay{payments.charge(order.total_cents)}
+    pay -->|declined| e402[402 Payment Required]
+    pay -->|charged| save[orders_repo.insert(&order).await?]
+    save --> ok[201 Created]";
+
+#[test]
+fn a_chain_of_four_decisions_is_drawn_at_75_columns() {
+    let r = at(CHAIN_OF_DECISIONS, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 75), "{all}");
+    // top-down as written, not turned
+    assert!(!all.contains("drawn left to right"), "{all}");
+    for label in [
+        "authenticate_bearer(&headers)?",
+        "inventory.reserve(&order.items).await",
+        "payments.charge(order.total_cents)",
+        "402 Payment Required",
+        "orders_repo.insert(&order).await?",
+        "201 Created",
+        "declined",
+        "reserved",
+    ] {
+        assert!(all.contains(label), "{label:?} missing:\n{all}");
+    }
+}
+
+/// Each decision's edge to the next one leaves from its centre, where the next decision is
+/// lined up: the chain runs down straight, with no jog (`┌┘`) under any decision.
+#[test]
+fn the_edge_down_a_chain_of_decisions_runs_straight() {
+    let all = text(&at(CHAIN_OF_DECISIONS, 75));
+    assert!(!all.contains("┌┘"), "{all}");
+}
