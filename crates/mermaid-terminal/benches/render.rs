@@ -52,6 +52,7 @@ fn realistic(c: &mut Criterion) {
         ("realistic", "realistic-mermaid/quiz.json"),
         ("unseen", "realistic-mermaid/unseen.json"),
         ("fresh", "realistic-mermaid/fresh.json"),
+        ("final", "realistic-mermaid/final.json"),
     ] {
         let set = realistic_set(file);
         for width in [60, 75, 95, 160] {

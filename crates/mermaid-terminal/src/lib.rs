@@ -236,7 +236,8 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
             }
         }
     }
-    if out.iter().any(drawn) && out.iter().any(|r| r.form == Form::Compact) {
+    // One option listed or shown as source: the others are listed too, to compare alike.
+    if out.iter().any(drawn) && out.iter().any(|r| r.form != Form::Drawing) {
         for (s, r) in sources.iter().zip(out.iter_mut()) {
             if drawn(r) {
                 *r = render_compact(s, opts);

@@ -163,10 +163,28 @@ pub fn state_labels(src: &str) -> Vec<String> {
         .filter(|l| l.contains("<<"))
         .filter_map(|l| l.split_whitespace().next())
         .collect();
+    // `state "Matrix expanded" as Expanded`: the state is drawn by its description.
+    let named: Vec<(String, String)> = src
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("state \""))
+        .filter_map(|l| l.split_once("\" as "))
+        .map(|(text, id)| {
+            (
+                id.trim_end_matches('{').trim().to_string(),
+                text.to_string(),
+            )
+        })
+        .collect();
+    let shown = |id: &str| {
+        named
+            .iter()
+            .find(|(i, _)| i == id)
+            .map_or_else(|| id.to_string(), |(_, text)| text.clone())
+    };
     let mut out = Vec::new();
     for line in src.lines().skip(1) {
         let t = line.trim();
-        if t.is_empty() || t.starts_with("direction") || t == "}" {
+        if t.is_empty() || t.starts_with("direction") || t == "}" || t == "--" {
             continue;
         }
         if let Some(rest) = t.strip_prefix("note ") {
@@ -177,7 +195,11 @@ pub fn state_labels(src: &str) -> Vec<String> {
         }
         if let Some(rest) = t.strip_prefix("state ") {
             if !rest.contains("<<") {
-                out.push(rest.trim_end_matches('{').trim().to_string());
+                let rest = rest.trim_end_matches('{').trim();
+                match rest.strip_prefix('"').and_then(|r| r.split_once("\" as ")) {
+                    Some((text, _)) => out.push(text.to_string()),
+                    None => out.push(shown(rest)),
+                }
             }
             continue;
         }
@@ -185,7 +207,7 @@ pub fn state_labels(src: &str) -> Vec<String> {
         for part in head.split("-->") {
             let p = part.trim();
             if p != "[*]" && !pseudo.contains(&p) {
-                out.push(p.to_string());
+                out.push(shown(p));
             }
         }
         if !label.trim().is_empty() {
@@ -209,6 +231,11 @@ pub fn class_labels(src: &str) -> Vec<String> {
             continue;
         }
         if let Some(rest) = t.strip_prefix("class ") {
+            out.push(rest.trim_end_matches('{').trim().to_string());
+            continue;
+        }
+        // `namespace scheduler {`: a frame titled by its name.
+        if let Some(rest) = t.strip_prefix("namespace ") {
             out.push(rest.trim_end_matches('{').trim().to_string());
             continue;
         }
