@@ -215,15 +215,22 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
     if dr.collision || dr.canvas.width() > opts.width {
         return None;
     }
+    // The canvas's lines are no wider than the canvas (checked above); the title and the
+    // legend are measured.
     let mut lines = dr.canvas.into_lines();
     if let Some(title) = &p.title {
-        lines.insert(0, Line::styled(*title, Style::Label));
+        let title = Line::styled(*title, Style::Label);
+        if title.width() > opts.width {
+            return None;
+        }
+        lines.insert(0, title);
     }
     // Kinds that differ by one glyph (▶/▷, ─/┄) are named under the drawing.
-    lines.extend(compact::legend(d, opts));
-    if lines.iter().any(|l| l.width() > opts.width) {
+    let legend = compact::legend(d, opts);
+    if legend.iter().any(|l| l.width() > opts.width) {
         return None;
     }
+    lines.extend(legend);
     Some(lines)
 }
 
