@@ -126,6 +126,14 @@ fn run(app: &mut App, actions: impl IntoIterator<Item = Action>) {
     save_batch(app);
 }
 
+/// Two windows on one attempt at 80x24: the first owns it (started, q1 answered), the
+/// second opened after it, read-only.
+fn two_windows(dir: &std::path::Path) -> (App, App) {
+    let mut first = app_in(dir, (80, 24));
+    run(&mut first, [Action::Start, Action::Pick(0)]);
+    (first, app_in(dir, (80, 24)))
+}
+
 /// Runs `actions`, then opens the review, submits and confirms: the way every test reaches
 /// the results.
 fn submit_after(app: &mut App, actions: impl IntoIterator<Item = Action>) {
@@ -1288,10 +1296,7 @@ fn an_editor_failure_is_shown_whole() {
 #[test]
 fn a_read_only_review_says_so_whole_at_80_columns() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || app_in(dir.path(), (80, 24));
-    let mut first = open();
-    run(&mut first, [Action::Start, Action::Pick(0)]);
-    let mut second = open();
+    let (_first, mut second) = two_windows(dir.path());
     run(&mut second, [Action::Start, Action::OpenReview]);
     let shown = screen(&mut second, 80, 24);
     let top: String = shown.lines().take(2).collect::<Vec<_>>().join(" ");
@@ -1303,10 +1308,7 @@ fn a_read_only_review_says_so_whole_at_80_columns() {
 #[test]
 fn a_long_header_never_runs_into_the_count() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || app_in(dir.path(), (80, 24));
-    let mut first = open();
-    run(&mut first, [Action::Start, Action::Pick(0)]);
-    let mut second = open();
+    let (_first, mut second) = two_windows(dir.path());
     run(&mut second, [Action::Start, Action::NextQuestion]);
     for width in [60, 80] {
         let shown = screen(&mut second, width, 24);
@@ -1352,10 +1354,7 @@ fn a_read_only_window_follows_the_other_window() {
 #[test]
 fn a_second_window_reads_only_until_it_takes_over() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || app_in(dir.path(), (80, 24));
-    let mut first = open();
-    run(&mut first, [Action::Start, Action::Pick(0)]);
-    let mut second = open();
+    let (mut first, mut second) = two_windows(dir.path());
     assert!(second.session.busy().is_some());
     run(
         &mut second,
@@ -1460,10 +1459,7 @@ fn a_draft_never_overwrites_what_the_other_window_wrote() {
 #[test]
 fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || app_in(dir.path(), (80, 24));
-    let mut first = open();
-    run(&mut first, [Action::Start, Action::Pick(0)]);
-    let mut second = open();
+    let (first, mut second) = two_windows(dir.path());
     assert!(second.session.busy().is_some());
     run(&mut second, [Action::OpenReview, Action::Submit]);
     assert_eq!(second.confirm().cloned(), None, "no dialog");
@@ -1481,10 +1477,7 @@ fn a_read_only_window_neither_submits_nor_starts_a_new_attempt() {
 #[test]
 fn a_read_only_window_notices_the_owner_closed_and_offers_to_take_over() {
     let dir = tempfile::tempdir().unwrap();
-    let open = || app_in(dir.path(), (80, 24));
-    let mut first = open();
-    run(&mut first, [Action::Start, Action::Pick(0)]);
-    let mut second = open();
+    let (first, mut second) = two_windows(dir.path());
     run(&mut second, [Action::Start]);
     run(&mut second, [Action::Poll, Action::Poll, Action::Poll]);
     assert!(!second.session.owner_closed(), "the owner still runs");
