@@ -53,6 +53,7 @@ fn realistic(c: &mut Criterion) {
         ("unseen", "realistic-mermaid/unseen.json"),
         ("fresh", "realistic-mermaid/fresh.json"),
         ("final", "realistic-mermaid/final.json"),
+        ("fifth", "realistic-mermaid/fifth.json"),
     ] {
         let set = realistic_set(file);
         for width in [60, 75, 95, 160] {

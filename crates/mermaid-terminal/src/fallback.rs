@@ -6,18 +6,35 @@ use crate::text::{clusters, display_width, sanitize, truncate};
 /// Most source lines shown in a fallback frame.
 const MAX_SOURCE_LINES: usize = 200;
 
-/// Hard-wrap a line at `max` columns (source code has no better break points we can trust).
-fn hard_wrap(s: &str, max: usize) -> Vec<String> {
+/// Wrap a source line at `max` columns: after its last space that leaves at least a third
+/// of the row used, else hard (source has no other break points we can trust). The space
+/// stays at the end of the row it ends, so no character is lost or added.
+fn wrap_source(s: &str, max: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut w = 0;
+    // Byte offset in `cur` just after its last space, and the width up to there.
+    let mut after_space: Option<(usize, usize)> = None;
     for (g, gw) in clusters(s) {
         if w + gw > max && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-            w = 0;
+            match after_space.filter(|&(_, sw)| sw * 3 >= max) {
+                Some((at, sw)) => {
+                    let rest = cur.split_off(at);
+                    out.push(std::mem::replace(&mut cur, rest));
+                    w -= sw;
+                }
+                None => {
+                    out.push(std::mem::take(&mut cur));
+                    w = 0;
+                }
+            }
+            after_space = None;
         }
         cur.push_str(g);
         w += gw;
+        if g == " " {
+            after_space = Some((cur.len(), w));
+        }
     }
     out.push(cur);
     out
@@ -46,7 +63,7 @@ pub fn frame(source: &str, reason: &str, width: usize, ascii: bool) -> Vec<Line>
     let all: Vec<&str> = source.lines().collect();
     for raw in all.iter().take(MAX_SOURCE_LINES) {
         let clean = sanitize(raw.trim_end());
-        for piece in hard_wrap(&clean, inner) {
+        for piece in wrap_source(&clean, inner) {
             let mut line = Line::styled(bar, Style::Border);
             line.push(piece, Style::Dim);
             lines.push(line);
@@ -68,4 +85,29 @@ pub fn frame(source: &str, reason: &str, width: usize, ascii: bool) -> Vec<Line>
         Style::Border,
     ));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_source_line_breaks_at_a_space_not_inside_a_word() {
+        let line = "Idle --> Running : nightly cron at 2 am UTC and lock acquired";
+        let rows = wrap_source(line, 57);
+        assert_eq!(
+            rows,
+            [
+                "Idle --> Running : nightly cron at 2 am UTC and lock ",
+                "acquired"
+            ]
+        );
+        assert_eq!(rows.concat(), line, "nothing lost or added");
+    }
+
+    #[test]
+    fn a_line_without_a_useful_space_still_breaks_at_the_width() {
+        let rows = wrap_source("ab cdefghijklmnopqrstuvwxyz", 10);
+        assert_eq!(rows, ["ab cdefghi", "jklmnopqrs", "tuvwxyz"]);
+    }
 }

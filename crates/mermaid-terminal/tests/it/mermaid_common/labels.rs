@@ -182,14 +182,26 @@ pub fn state_labels(src: &str) -> Vec<String> {
             .map_or_else(|| id.to_string(), |(_, text)| text.clone())
     };
     let mut out = Vec::new();
+    // The lines of a multi-line `note … end note`, while one is open.
+    let mut note: Option<Vec<&str>> = None;
     for line in src.lines().skip(1) {
         let t = line.trim();
+        if let Some(lines) = note.as_mut() {
+            if t == "end note" {
+                out.push(lines.join(" "));
+                note = None;
+            } else {
+                lines.push(t);
+            }
+            continue;
+        }
         if t.is_empty() || t.starts_with("direction") || t == "}" || t == "--" {
             continue;
         }
         if let Some(rest) = t.strip_prefix("note ") {
-            if let Some((_, text)) = rest.split_once(':') {
-                out.push(text.trim().to_string());
+            match rest.split_once(':') {
+                Some((_, text)) => out.push(text.trim().to_string()),
+                None => note = Some(Vec::new()),
             }
             continue;
         }
