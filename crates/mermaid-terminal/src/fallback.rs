@@ -17,16 +17,13 @@ fn wrap_source(s: &str, max: usize) -> Vec<String> {
     let mut after_space: Option<(usize, usize)> = None;
     for (g, gw) in clusters(s) {
         if w + gw > max && !cur.is_empty() {
-            match after_space.filter(|&(_, sw)| sw * 3 >= max) {
-                Some((at, sw)) => {
-                    let rest = cur.split_off(at);
-                    out.push(std::mem::replace(&mut cur, rest));
-                    w -= sw;
-                }
-                None => {
-                    out.push(std::mem::take(&mut cur));
-                    w = 0;
-                }
+            if let Some((at, sw)) = after_space.filter(|&(_, sw)| sw * 3 >= max) {
+                let rest = cur.split_off(at);
+                out.push(std::mem::replace(&mut cur, rest));
+                w -= sw;
+            } else {
+                out.push(std::mem::take(&mut cur));
+                w = 0;
             }
             after_space = None;
         }
