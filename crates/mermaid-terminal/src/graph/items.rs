@@ -33,18 +33,20 @@ pub fn items(g: &Graph) -> Vec<Item> {
         Vec::new(),
         String::new(),
     )];
-    for c in &g.clusters {
-        let path: Vec<&str> = g
-            .cluster_path(c.parent)
+    for c in g.clusters.ids() {
+        let path: Vec<String> = g
+            .cluster_path(Some(c))
             .into_iter()
-            .map(|p| g.clusters[p].title.as_str())
-            .chain(std::iter::once(c.title.as_str()))
+            .map(|p| match g.clusters[p].region {
+                Some(k) => format!("region {k}"),
+                None => g.clusters[p].title.clone(),
+            })
             .collect();
         out.push(item(
             ItemKind::Subgraph,
             path.join(" › "),
             Vec::new(),
-            c.title.clone(),
+            g.cluster_name(c),
         ));
     }
     for (n, node) in g.nodes.iter_enumerated() {
@@ -55,7 +57,7 @@ pub fn items(g: &Graph) -> Vec<Item> {
             continue;
         }
         let place = match node.cluster {
-            Some(c) => format!(" in {}", g.clusters[c].title),
+            Some(c) => format!(" in {}", g.cluster_name(c)),
             None => String::new(),
         };
         out.push(Item {

@@ -19,6 +19,7 @@ mod parse_state;
 mod plane;
 mod rank;
 mod refs;
+mod regions;
 mod route;
 mod shapes;
 mod work;
@@ -77,7 +78,7 @@ fn has_empty_cluster(g: &Graph) -> bool {
 /// The drawing, or the compact list when no stage fits.
 pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
     if want != Want::Compact
-        && let Some((lines, dir)) = draw_fitted(g, opts, want)
+        && let Some((lines, dir)) = draw_regions_fitted(g, opts, want)
     {
         return Output {
             lines,
@@ -95,6 +96,23 @@ pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
         form: Form::Compact,
         turned: false,
         across: false,
+    }
+}
+
+/// Like [`draw_fitted`], and when concurrent regions side by side do not fit, the regions
+/// stacked: in the graph's own direction first, either way, before it is turned.
+fn draw_regions_fitted(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+) -> Option<(Vec<Line>, model::Direction)> {
+    let Some(stacked) = regions::stacked(g) else {
+        return draw_fitted(g, opts, want);
+    };
+    let both = |want| draw_fitted(g, opts, want).or_else(|| draw_fitted(&stacked, opts, want));
+    match want {
+        Want::Best => both(Want::Own).or_else(|| both(Want::Turned)),
+        _ => both(want),
     }
 }
 
