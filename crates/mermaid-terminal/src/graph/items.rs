@@ -4,7 +4,7 @@
 
 use crate::glyphs::Glyphs;
 use crate::graph::compact::{edge_token, node_text};
-use crate::graph::ids::{IdVec, NodeId};
+use crate::graph::ids::{ClusterId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
 use crate::items::{Item, ItemKind};
 
@@ -34,17 +34,9 @@ pub fn items(g: &Graph) -> Vec<Item> {
         String::new(),
     )];
     for c in g.clusters.ids() {
-        let path: Vec<String> = g
-            .cluster_path(Some(c))
-            .into_iter()
-            .map(|p| match g.clusters[p].region {
-                Some(k) => format!("region {k}"),
-                None => g.clusters[p].title.clone(),
-            })
-            .collect();
         out.push(item(
             ItemKind::Subgraph,
-            path.join(" › "),
+            nesting(g, c),
             Vec::new(),
             g.cluster_name(c),
         ));
@@ -112,4 +104,17 @@ pub fn items(g: &Graph) -> Vec<Item> {
         ));
     }
     out
+}
+
+/// A subgraph with those it is nested in, `Outer › Inner › region 2`.
+fn nesting(g: &Graph, c: ClusterId) -> String {
+    let path: Vec<String> = g
+        .cluster_path(Some(c))
+        .into_iter()
+        .map(|p| match g.clusters[p].region {
+            Some(k) => format!("region {k}"),
+            None => g.clusters[p].title.clone(),
+        })
+        .collect();
+    path.join(" › ")
 }
