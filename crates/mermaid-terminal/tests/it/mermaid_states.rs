@@ -504,3 +504,23 @@ fn a_composite_named_by_a_state_line_is_one_frame_with_that_name() {
         }
     }
 }
+
+/// In ASCII a region's frame is dotted (`+....+`, `:` sides) as a dotted line is, inside
+/// its composite's solid frame.
+#[test]
+fn concurrent_regions_in_ascii_are_dotted_frames() {
+    let opts = RenderOptions {
+        width: 75,
+        ascii: true,
+    };
+    let r = mermaid_terminal::render(FULFILMENT, &opts);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(all.is_ascii(), "{all}");
+    let grid = rows(&r);
+    // three regions: a top and a bottom border each
+    assert_eq!(find_all(&grid, "+....").len(), 6, "{all}");
+    assert_eq!(find_all(&grid, "+- Fulfilling -").len(), 1, "{all}");
+    let (top, left) = find_all(&grid, "+....")[0];
+    assert_eq!(grid[top + 1][left], ':', "{all}");
+}
