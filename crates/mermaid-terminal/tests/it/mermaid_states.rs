@@ -6,7 +6,7 @@
 use crate::mermaid_common::labels::{pieces, state_labels};
 use crate::mermaid_common::{at, text};
 use mermaid_terminal::what_differs::compare;
-use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render_compact};
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render_compact, render_options};
 
 fn rows(r: &Rendered) -> Vec<Vec<char>> {
     r.lines
@@ -523,4 +523,34 @@ fn concurrent_regions_in_ascii_are_dotted_frames() {
     assert_eq!(find_all(&grid, "+- Fulfilling -").len(), 1, "{all}");
     let (top, left) = find_all(&grid, "+....")[0];
     assert_eq!(grid[top + 1][left], ':', "{all}");
+}
+
+/// Two options of one question, the second's regions too wide side by side at 75: its
+/// regions are stacked, and the first's are stacked too, so the options read alike (one
+/// had its regions side by side, the other one under the other).
+#[test]
+fn sibling_options_stack_their_regions_alike() {
+    let wide = FULFILMENT
+        .replace("AwaitingCapture", "AwaitingCaptureFromPaymentGateway")
+        .replace("Drafting", "DraftingInvoiceForTheCustomer");
+    let opts = RenderOptions {
+        width: 75,
+        ascii: false,
+    };
+    let alone = rows(&at(FULFILMENT, 75));
+    let beside = |grid: &[Vec<char>]| {
+        let frames = dashed_frames(grid);
+        frames.len() == 3 && frames.iter().all(|f| f.0 == frames[0].0)
+    };
+    assert!(beside(&alone), "drawn alone, side by side");
+    for r in render_options(&[FULFILMENT, wide.as_str()], &opts) {
+        let all = text(&r);
+        assert_eq!(r.form, Form::Drawing, "{all}");
+        let frames = dashed_frames(&rows(&r));
+        assert_eq!(frames.len(), 3, "{all}");
+        // each region's frame starts under the one before it
+        for pair in frames.windows(2) {
+            assert!(pair[1].0 > pair[0].2, "{all}");
+        }
+    }
 }
