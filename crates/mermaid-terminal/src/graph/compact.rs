@@ -135,11 +135,15 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
             .filter(|(_, n)| n.cluster == Some(c))
             .map(|(i, _)| text[i].clone())
             .collect();
+        // a composite's regions by their number: its own row names the composite
         members.extend(
             g.clusters
                 .ids()
                 .filter(|&x| g.clusters[x].parent == Some(c))
-                .map(|x| g.cluster_name(x)),
+                .map(|x| match g.clusters[x].region {
+                    Some(k) => format!("region {k}"),
+                    None => g.cluster_name(x),
+                }),
         );
         let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
         line.push(format!("subgraph {}: ", g.cluster_name(c)), Style::Block);

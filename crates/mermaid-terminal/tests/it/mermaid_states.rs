@@ -427,6 +427,8 @@ fn the_listing_names_each_region_and_its_start() {
         ascii: false,
     };
     let all = text(&render_compact(FULFILMENT, &opts));
+    let composite = "subgraph Fulfilling: region 1, region 2, region 3";
+    assert!(all.contains(composite), "{all}");
     for (k, [first, second]) in REGIONS.iter().enumerate() {
         let name = format!("region {} of Fulfilling", k + 1);
         let row = format!("subgraph {name}: [*] of {name}, {first}, {second}, [*] of {name}");
