@@ -129,6 +129,8 @@ pub struct Rendered {
     turned: bool,
     /// a graph drawn left to right (or right to left)
     across: bool,
+    /// how a state diagram's concurrent regions were laid out
+    regions: RegionLayout,
 }
 
 impl Rendered {
@@ -166,6 +168,18 @@ pub(crate) struct Output {
     pub turned: bool,
     /// a graph drawn left to right (or right to left)
     pub across: bool,
+    pub regions: RegionLayout,
+}
+
+/// How a drawing laid out the concurrent regions of its composite states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RegionLayout {
+    /// none drawn
+    None,
+    /// side by side
+    Beside,
+    /// one under the other
+    Stacked,
 }
 
 /// Render a Mermaid source. Never panics; time and memory are bounded by the input caps.
@@ -236,6 +250,7 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
             }
         }
     }
+    stack_alike(sources, opts, &mut out);
     // One option listed or shown as source: the others are listed too, to compare alike.
     if out.iter().any(drawn) && out.iter().any(|r| r.form != Form::Drawing) {
         for (s, r) in sources.iter().zip(out.iter_mut()) {
@@ -245,6 +260,30 @@ pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
         }
     }
     out
+}
+
+/// Concurrent regions one option had to stack are stacked in the others too (in the
+/// direction each was drawn), so the options read alike; an option that cannot be drawn
+/// so keeps its regions side by side.
+fn stack_alike(sources: &[&str], opts: &RenderOptions, out: &mut [Rendered]) {
+    let stacked = |r: &Rendered| r.form == Form::Drawing && r.regions == RegionLayout::Stacked;
+    if !out.iter().any(stacked) {
+        return;
+    }
+    for (s, r) in sources.iter().zip(out.iter_mut()) {
+        if r.form != Form::Drawing || r.regions != RegionLayout::Beside {
+            continue;
+        }
+        let want = if r.turned {
+            Want::StackedTurned
+        } else {
+            Want::StackedOwn
+        };
+        let again = render_form(s, opts, want);
+        if stacked(&again) {
+            *r = again;
+        }
+    }
 }
 
 /// Sequence diagrams with the same participants drawn on shared lifeline columns, so the
@@ -293,6 +332,7 @@ fn shared_sequences(sources: &[&str], opts: &RenderOptions) -> Option<Vec<Render
                     form: out.form,
                     turned: false,
                     across: false,
+                    regions: RegionLayout::None,
                 }
             })
             .collect(),
@@ -309,6 +349,10 @@ pub(crate) enum Want {
     Turned,
     /// like `Best`, but never turned (as its sibling options could not be)
     Own,
+    /// like `Own`, with concurrent regions stacked (as a sibling option's had to be)
+    StackedOwn,
+    /// like `Turned`, with concurrent regions stacked
+    StackedTurned,
     /// always the compact form
     Compact,
 }
@@ -328,6 +372,7 @@ fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
             form: out.form,
             turned: out.turned,
             across: out.across,
+            regions: out.regions,
         },
         Err(reason) => Rendered {
             lines: fallback::frame(source, &reason, width, opts.ascii),
@@ -336,6 +381,7 @@ fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
             form: Form::Source,
             turned: false,
             across: false,
+            regions: RegionLayout::None,
         },
     };
     enforce_width(&mut rendered.lines, width, opts.ascii);

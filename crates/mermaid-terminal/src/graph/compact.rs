@@ -27,7 +27,7 @@ fn names_cluster(g: &Graph, n: NodeId) -> Option<ClusterId> {
 pub fn node_text(g: &Graph, n: NodeId, with_id: bool) -> String {
     let node = &g.nodes[n];
     if let Some(c) = names_cluster(g, n) {
-        return g.clusters[c].title.clone();
+        return g.cluster_name(c);
     }
     let label = node.label.join(" ");
     let (open, close) = match node.shape {
@@ -47,7 +47,7 @@ pub fn node_text(g: &Graph, n: NodeId, with_id: bool) -> String {
         Shape::Asymmetric => (">", "]"),
         Shape::Start | Shape::End => {
             return match node.cluster {
-                Some(c) => format!("[*] of {}", g.clusters[c].title),
+                Some(c) => format!("[*] of {}", g.cluster_name(c)),
                 None => "[*]".into(),
             };
         }
@@ -127,7 +127,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let dup = labels.windows(2).any(|w| w[0] == w[1]);
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
-    for (c, cl) in g.clusters.iter_enumerated() {
+    for c in g.clusters.ids() {
         let depth = g.cluster_depth(c).saturating_sub(1);
         let mut members: Vec<String> = g
             .nodes
@@ -135,14 +135,18 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
             .filter(|(_, n)| n.cluster == Some(c))
             .map(|(i, _)| text[i].clone())
             .collect();
+        // a composite's regions by their number: its own row names the composite
         members.extend(
             g.clusters
-                .iter()
-                .filter(|x| x.parent == Some(c))
-                .map(|x| x.title.clone()),
+                .ids()
+                .filter(|&x| g.clusters[x].parent == Some(c))
+                .map(|x| match g.clusters[x].region {
+                    Some(k) => format!("region {k}"),
+                    None => g.cluster_name(x),
+                }),
         );
         let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
-        line.push(format!("subgraph {}: ", cl.title), Style::Block);
+        line.push(format!("subgraph {}: ", g.cluster_name(c)), Style::Block);
         flow(&mut out, line, &[(members.join(", "), Style::Plain)], width);
     }
     let mut mentioned: IdVec<NodeId, bool> = IdVec::filled(g.nodes.len(), false);

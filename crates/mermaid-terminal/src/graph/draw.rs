@@ -91,7 +91,7 @@ pub fn draw(
     for note in plan.notes.iter().filter(|n| n.node.is_some()) {
         node_note(&mut p, note);
     }
-    frames(&mut p)?;
+    frames(&mut p, g)?;
     for si in r.segs.ids() {
         segment(&mut p, g, r, si)?;
     }
@@ -277,8 +277,9 @@ fn free_notes(lines: &mut Vec<Line>, plan: &Plan, glyphs: Glyphs) {
     }
 }
 
-/// Phase 2: subgraph frames (titles come last, clear of the edges).
-fn frames(p: &mut Plane) -> Result<(), DrawError> {
+/// Phase 2: subgraph frames (titles come last, clear of the edges); a concurrent region's
+/// dashed, as Mermaid separates regions.
+fn frames(p: &mut Plane, g: &Graph) -> Result<(), DrawError> {
     for f in &p.plan.frames {
         let (r0, c0, r1, c1) = p.frame_rect(f);
         let owner = FRAME + f.cluster.index() as u32;
@@ -294,7 +295,11 @@ fn frames(p: &mut Plane) -> Result<(), DrawError> {
                 p.claim(rr, c, false, owner, false).map_err(overlap)?;
             }
         }
-        p.canvas.rect(r0, c0, r1, c1, LineKind::Solid, Style::Block);
+        let line = match g.clusters[f.cluster].region {
+            Some(_) => LineKind::Dotted,
+            None => LineKind::Solid,
+        };
+        p.canvas.rect(r0, c0, r1, c1, line, Style::Block);
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use crate::glyphs::Glyphs;
 use crate::graph::compact::{edge_token, node_text};
-use crate::graph::ids::{IdVec, NodeId};
+use crate::graph::ids::{ClusterId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
 use crate::items::{Item, ItemKind};
 
@@ -33,18 +33,12 @@ pub fn items(g: &Graph) -> Vec<Item> {
         Vec::new(),
         String::new(),
     )];
-    for c in &g.clusters {
-        let path: Vec<&str> = g
-            .cluster_path(c.parent)
-            .into_iter()
-            .map(|p| g.clusters[p].title.as_str())
-            .chain(std::iter::once(c.title.as_str()))
-            .collect();
+    for c in g.clusters.ids() {
         out.push(item(
             ItemKind::Subgraph,
-            path.join(" › "),
+            nesting(g, c),
             Vec::new(),
-            c.title.clone(),
+            g.cluster_name(c),
         ));
     }
     for (n, node) in g.nodes.iter_enumerated() {
@@ -55,7 +49,7 @@ pub fn items(g: &Graph) -> Vec<Item> {
             continue;
         }
         let place = match node.cluster {
-            Some(c) => format!(" in {}", g.clusters[c].title),
+            Some(c) => format!(" in {}", g.cluster_name(c)),
             None => String::new(),
         };
         out.push(Item {
@@ -110,4 +104,17 @@ pub fn items(g: &Graph) -> Vec<Item> {
         ));
     }
     out
+}
+
+/// A subgraph with those it is nested in, `Outer › Inner › region 2`.
+fn nesting(g: &Graph, c: ClusterId) -> String {
+    let path: Vec<String> = g
+        .cluster_path(Some(c))
+        .into_iter()
+        .map(|p| match g.clusters[p].region {
+            Some(k) => format!("region {k}"),
+            None => g.clusters[p].title.clone(),
+        })
+        .collect();
+    path.join(" › ")
 }

@@ -19,6 +19,7 @@ mod parse_state;
 mod plane;
 mod rank;
 mod refs;
+mod regions;
 mod route;
 mod shapes;
 mod work;
@@ -27,7 +28,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use crate::style::{Line, Style};
-use crate::{Form, Output, RenderOptions, Want};
+use crate::{Form, Output, RegionLayout, RenderOptions, Want};
 use model::Graph;
 
 pub fn render_flowchart(
@@ -77,13 +78,14 @@ fn has_empty_cluster(g: &Graph) -> bool {
 /// The drawing, or the compact list when no stage fits.
 pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
     if want != Want::Compact
-        && let Some((lines, dir)) = draw_fitted(g, opts, want)
+        && let Some((lines, dir, regions)) = draw_regions_fitted(g, opts, want)
     {
         return Output {
             lines,
             form: Form::Drawing,
             turned: dir != g.direction,
             across: dir.horizontal(),
+            regions,
         };
     }
     let mut lines = compact::render(g, opts.width, opts.ascii);
@@ -95,6 +97,34 @@ pub fn render_graph(g: &Graph, opts: &RenderOptions, want: Want) -> Output {
         form: Form::Compact,
         turned: false,
         across: false,
+        regions: RegionLayout::None,
+    }
+}
+
+/// Like [`draw_fitted`], and when concurrent regions side by side do not fit, the regions
+/// stacked: in the graph's own direction first, either way, before it is turned (stacked
+/// only, when sibling options had to be). Also says how the regions were laid out.
+fn draw_regions_fitted(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+) -> Option<(Vec<Line>, model::Direction, RegionLayout)> {
+    let unstacked = match want {
+        Want::StackedOwn => Want::Own,
+        Want::StackedTurned => Want::Turned,
+        other => other,
+    };
+    let Some(stacked) = regions::stacked(g) else {
+        return draw_fitted(g, opts, unstacked).map(|(l, d)| (l, d, RegionLayout::None));
+    };
+    let beside = |want| draw_fitted(g, opts, want).map(|(l, d)| (l, d, RegionLayout::Beside));
+    let stack =
+        |want| draw_fitted(&stacked, opts, want).map(|(l, d)| (l, d, RegionLayout::Stacked));
+    let both = |want| beside(want).or_else(|| stack(want));
+    match want {
+        Want::Best => both(Want::Own).or_else(|| both(Want::Turned)),
+        Want::StackedOwn | Want::StackedTurned => stack(unstacked),
+        _ => both(want),
     }
 }
 

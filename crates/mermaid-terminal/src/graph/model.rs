@@ -128,6 +128,9 @@ pub struct Cluster {
     pub id: String,
     pub title: String,
     pub parent: Option<ClusterId>,
+    /// `Some(k)`: the k-th concurrent region (from 1) of the composite state `parent`,
+    /// drawn as a dashed frame with no title
+    pub region: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +169,16 @@ impl Graph {
             cluster,
             defined: false,
         })
+    }
+
+    /// What a cluster is called in words: its title, or for a concurrent region (which
+    /// has none) `region 2 of Busy`.
+    pub fn cluster_name(&self, c: ClusterId) -> String {
+        let cluster = &self.clusters[c];
+        match (cluster.region, cluster.parent) {
+            (Some(k), Some(p)) => format!("region {k} of {}", self.cluster_name(p)),
+            _ => cluster.title.clone(),
+        }
     }
 
     /// Depth of a cluster (1 = top level).

@@ -200,6 +200,7 @@ impl Parser {
                     id: name.to_string(),
                     title: name.to_string(),
                     parent: self.stack.last().copied(),
+                    region: None,
                 });
                 self.stack.push(c);
                 return Ok(());

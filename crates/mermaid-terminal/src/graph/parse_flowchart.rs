@@ -149,6 +149,7 @@ impl Parser {
             id,
             title,
             parent: self.stack.last().copied(),
+            region: None,
         });
         self.stack.push(c);
         Ok(())

@@ -1,5 +1,6 @@
 //! stateDiagram / stateDiagram-v2 parser: states, `[*]` start/end, labelled transitions,
-//! composite states (as clusters), choice/fork/join, notes. Concurrency falls back.
+//! composite states (as clusters), concurrent regions (`--`, as dashed clusters inside
+//! their composite), choice/fork/join, notes.
 
 use crate::glyphs::{Head, LineKind};
 use crate::graph::ids::{ClusterId, NodeId};
@@ -13,6 +14,7 @@ pub fn parse(body: &str) -> Result<Graph, String> {
         stack: Vec::new(),
         starts: Vec::new(),
         open_note: None,
+        split: false,
     };
     for raw in body.lines() {
         let stmt = strip_comment(raw).trim();
@@ -49,6 +51,9 @@ struct Parser {
     starts: Vec<((Option<ClusterId>, bool), NodeId)>,
     /// a multi-line `note ... end note` being read
     open_note: Option<Note>,
+    /// a `--` was read: the next state named starts the composite's next region (a
+    /// trailing `--` then makes no empty region)
+    split: bool,
 }
 
 fn clean(s: &str) -> String {
@@ -58,8 +63,82 @@ fn clean(s: &str) -> String {
 }
 
 impl Parser {
-    fn scope(&self) -> Option<ClusterId> {
+    /// The composite state (or region) that what is named now belongs to.
+    fn scope(&mut self) -> Option<ClusterId> {
+        if std::mem::take(&mut self.split) {
+            self.next_region();
+        }
         self.stack.last().copied()
+    }
+
+    /// Does anything belong to cluster `c` directly yet?
+    fn has_members(&self, c: ClusterId) -> bool {
+        self.g.nodes.iter().any(|n| n.cluster == Some(c))
+            || self.g.clusters.iter().any(|x| x.parent == Some(c))
+    }
+
+    /// Close the region being read and open the next one of the same composite. At the
+    /// first `--` what the composite holds so far becomes its first region, its `[*]`
+    /// with it.
+    fn next_region(&mut self) {
+        let Some(&top) = self.stack.last() else {
+            return;
+        };
+        let (composite, k) = match (self.g.clusters[top].region, self.g.clusters[top].parent) {
+            (Some(k), Some(parent)) => {
+                self.stack.pop();
+                (parent, k + 1)
+            }
+            _ if !self.has_members(top) => return, // `--` before anything: nothing to split
+            _ => {
+                let first = self.region(top, 1);
+                self.adopt(top, first);
+                (top, 2)
+            }
+        };
+        let next = self.region(composite, k);
+        self.stack.push(next);
+    }
+
+    /// A new, still empty, region `k` of `composite`.
+    fn region(&mut self, composite: ClusterId, k: usize) -> ClusterId {
+        let id = format!("{} -- {k}", self.g.clusters[composite].id);
+        self.g.clusters.push(Cluster {
+            id,
+            title: String::new(),
+            parent: Some(composite),
+            region: Some(k),
+        })
+    }
+
+    /// Move what `composite` holds directly (states, inner composites, its `[*]`) into
+    /// its region `first`.
+    fn adopt(&mut self, composite: ClusterId, first: ClusterId) {
+        let from = Some(composite);
+        for n in self.g.nodes.iter_mut().filter(|n| n.cluster == from) {
+            n.cluster = Some(first);
+        }
+        for c in self.g.clusters.ids() {
+            if c != first && self.g.clusters[c].parent == from {
+                self.g.clusters[c].parent = Some(first);
+            }
+        }
+        for ((scope, _), _) in self.starts.iter_mut().filter(|((s, _), _)| *s == from) {
+            *scope = Some(first);
+        }
+    }
+
+    /// `}`: close the composite state, and the region of it being read.
+    fn close(&mut self) -> Result<(), String> {
+        self.split = false;
+        let c = self
+            .stack
+            .pop()
+            .ok_or_else(|| "`}` without a composite state".to_string())?;
+        if self.g.clusters[c].region.is_some() {
+            self.stack.pop();
+        }
+        Ok(())
     }
 
     fn endpoint(&mut self, raw: &str, is_target: bool) -> Result<NodeId, String> {
@@ -77,14 +156,16 @@ impl Parser {
                 if is_target { "end" } else { "start" },
                 self.starts.len()
             );
-            let n = self.g.node(&id, self.scope());
+            let scope = self.scope();
+            let n = self.g.node(&id, scope);
             self.g.nodes[n].shape = if is_target { Shape::End } else { Shape::Start };
             self.g.nodes[n].label = vec![String::new()];
             self.g.nodes[n].defined = true;
             self.starts.push((key, n));
             return Ok(n);
         }
-        Ok(self.g.node(&name, self.scope()))
+        let scope = self.scope();
+        Ok(self.g.node(&name, scope))
     }
 
     fn statement(&mut self, stmt: &str) -> Result<(), String> {
@@ -101,14 +182,14 @@ impl Parser {
             "classDef" | "class" | "style" | "accTitle" | "accTitle:" | "accDescr"
             | "accDescr:" | "click" => return Ok(()),
             "note" => return self.note(rest),
-            "--" => return Err("concurrent regions (`--`) are not drawn".into()),
-            "}" => {
-                return self
-                    .stack
-                    .pop()
-                    .map(|_| ())
-                    .ok_or_else(|| "`}` without a composite state".to_string());
+            "--" => {
+                if self.stack.is_empty() {
+                    return Err("`--` outside a composite state".into());
+                }
+                self.split = true;
+                return Ok(());
             }
+            "}" => return self.close(),
             "state" => return self.state(rest),
             _ => {}
         }
@@ -225,16 +306,17 @@ impl Parser {
             return Err(format!("unexpected `{a} as {b}`"));
         }
         if opens {
-            if self.stack.len() >= 8 {
-                return Err("composite states nested too deeply".into());
+            return self.open_composite(id, label);
+        }
+        if let Some(c) = self
+            .g
+            .clusters
+            .position(|c| c.id == id && c.region.is_none())
+        {
+            // `state "Long name" as X` after `state X { ... }`: the composite's title
+            if let Some(l) = label {
+                self.g.clusters[c].title = label_lines(&l).join(" ");
             }
-            let title = label.map_or_else(|| id.clone(), |l| label_lines(&l).join(" "));
-            let c = self.g.clusters.push(Cluster {
-                id: id.clone(),
-                title,
-                parent: self.scope(),
-            });
-            self.stack.push(c);
             return Ok(());
         }
         let n = self.endpoint(&id, false)?;
@@ -242,6 +324,40 @@ impl Parser {
             self.g.nodes[n].label = label_lines(&l);
             self.g.nodes[n].defined = true;
         }
+        Ok(())
+    }
+
+    /// `state X {`: a composite state, titled by its label, else by the name a
+    /// `state "Long name" as X` before it gave (that state is then the composite, so a
+    /// transition to `X` ends at its frame).
+    fn open_composite(&mut self, id: String, label: Option<String>) -> Result<(), String> {
+        let composites = self
+            .stack
+            .iter()
+            .filter(|&&c| self.g.clusters[c].region.is_none());
+        if composites.count() >= 8 {
+            return Err("composite states nested too deeply".into());
+        }
+        let named =
+            self.g.nodes.iter_mut().find(|n| {
+                n.id == id && n.defined && n.shape == Shape::Rect && n.sections.is_empty()
+            });
+        let declared = named.map(|n| {
+            n.defined = false;
+            std::mem::replace(&mut n.label, vec![id.clone()]).join(" ")
+        });
+        let title = match label {
+            Some(l) => label_lines(&l).join(" "),
+            None => declared.unwrap_or_else(|| id.clone()),
+        };
+        let parent = self.scope();
+        let c = self.g.clusters.push(Cluster {
+            id,
+            title,
+            parent,
+            region: None,
+        });
+        self.stack.push(c);
         Ok(())
     }
 }

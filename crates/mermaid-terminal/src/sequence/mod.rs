@@ -8,7 +8,7 @@ mod model;
 mod parse;
 mod prepare;
 
-use crate::{Form, Output, RenderOptions, Want};
+use crate::{Form, Output, RegionLayout, RenderOptions, Want};
 
 /// Render a sequence diagram body (the text after the header line).
 pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
@@ -21,6 +21,7 @@ pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, St
             form: Form::Drawing,
             turned: false,
             across: false,
+            regions: RegionLayout::None,
         });
     }
     Ok(Output {
@@ -28,6 +29,7 @@ pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, St
         form: Form::Compact,
         turned: false,
         across: false,
+        regions: RegionLayout::None,
     })
 }
 
@@ -59,6 +61,7 @@ pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output
                 form: Form::Drawing,
                 turned: false,
                 across: false,
+                regions: RegionLayout::None,
             })
             .collect(),
     )

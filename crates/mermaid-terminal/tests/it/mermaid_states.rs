@@ -3,8 +3,10 @@
 //! nested subgraphs, as cycles are now broken one nesting level at a time. One test per
 //! defect class the realistic sets showed.
 
+use crate::mermaid_common::labels::{pieces, state_labels};
 use crate::mermaid_common::{at, text};
-use mermaid_terminal::{Form, Line, Rendered};
+use mermaid_terminal::what_differs::compare;
+use mermaid_terminal::{Form, Line, RenderOptions, Rendered, render_compact, render_options};
 
 fn rows(r: &Rendered) -> Vec<Vec<char>> {
     r.lines
@@ -308,4 +310,249 @@ fn a_loop_in_a_subgraph_runs_from_where_the_flow_enters_it() {
     assert!(along("publish(") < along("acked?"), "{all}");
     assert!(along("acked?") < along("sleep_for("), "{all}");
     assert!(along("sleep_for(") < along("poll_batch("), "{all}");
+}
+
+/// An order fulfilled by three things at once (Mermaid's concurrent regions, `--`), each
+/// with its own `[*]` start and end, the composite entered and left by long events.
+const FULFILMENT: &str = "stateDiagram-v2
+    [*] --> Idle
+    Idle --> Fulfilling: order_paid(order_id)
+    state Fulfilling {
+        [*] --> Picking
+        Picking --> Packed: all items scanned
+        Packed --> [*]
+        --
+        [*] --> AwaitingCapture
+        AwaitingCapture --> Captured: payment captured by gateway
+        Captured --> [*]
+        --
+        [*] --> Drafting
+        Drafting --> Sent: invoice emailed to customer
+        Sent --> [*]
+    }
+    Fulfilling --> Shipped: carrier picked up parcel
+    Fulfilling --> Cancelled: cancel requested before dispatch
+    Shipped --> [*]
+    Cancelled --> [*]";
+
+/// The regions of FULFILMENT, by their states.
+const REGIONS: [[&str; 2]; 3] = [
+    ["Picking", "Packed"],
+    ["AwaitingCapture", "Captured"],
+    ["Drafting", "Sent"],
+];
+
+/// Every cell where `needle` starts.
+fn find_all(grid: &[Vec<char>], needle: &str) -> Vec<(usize, usize)> {
+    let n: Vec<char> = needle.chars().collect();
+    let mut out = Vec::new();
+    for (r, row) in grid.iter().enumerate() {
+        for (c, w) in row.windows(n.len()).enumerate() {
+            if w == n.as_slice() {
+                out.push((r, c));
+            }
+        }
+    }
+    out
+}
+
+/// The dashed frames (concurrent regions): (top, left, bottom, right) of each border.
+fn dashed_frames(grid: &[Vec<char>]) -> Vec<(usize, usize, usize, usize)> {
+    find_all(grid, "┌┄")
+        .into_iter()
+        .filter_map(|(top, left)| {
+            let right = (left..grid[top].len()).find(|&c| grid[top][c] == '┐')?;
+            let bottom = (top + 1..grid.len()).find(|&r| grid[r].get(left) == Some(&'└'))?;
+            Some((top, left, bottom, right))
+        })
+        .collect()
+}
+
+/// Is cell (r, c) inside the frame `f`?
+fn within(f: (usize, usize, usize, usize), (r, c): (usize, usize)) -> bool {
+    f.0 < r && r < f.2 && f.1 < c && c < f.3
+}
+
+#[test]
+fn concurrent_regions_are_dashed_frames_each_with_its_own_start_and_end() {
+    for width in [60, 75] {
+        let r = at(FULFILMENT, width);
+        let all = text(&r);
+        assert_eq!(r.form, Form::Drawing, "at {width}:\n{all}");
+        assert!(r.lines.iter().all(|l| l.width() <= width), "{all}");
+        let grid = rows(&r);
+        let frames = dashed_frames(&grid);
+        assert_eq!(
+            frames.len(),
+            3,
+            "at {width}: one dashed frame a region\n{all}"
+        );
+        for (f, states) in frames.iter().zip(REGIONS) {
+            for state in states {
+                let at = find_all(&grid, &format!(" {state} "));
+                assert_eq!(at.len(), 1, "at {width}: {state} drawn once\n{all}");
+                assert!(
+                    within(*f, at[0]),
+                    "at {width}: {state} in its region\n{all}"
+                );
+            }
+            for mark in ["●", "◉"] {
+                let inside = find_all(&grid, mark).into_iter().filter(|&p| within(*f, p));
+                assert_eq!(inside.count(), 1, "at {width}: {mark} of {states:?}\n{all}");
+            }
+        }
+        for state in ["Idle", "Shipped", "Cancelled"] {
+            assert!(
+                !inside(&grid, state, "Fulfilling"),
+                "at {width}: {state}\n{all}"
+            );
+        }
+        for label in state_labels(FULFILMENT) {
+            for piece in pieces(&label) {
+                assert!(
+                    all.contains(&piece),
+                    "at {width}: {piece} of {label}\n{all}"
+                );
+            }
+        }
+    }
+}
+
+/// In the listing each region is a subgraph of its own, named after its composite, with
+/// its own `[*]`: the rows tell which region a state and its start belong to.
+#[test]
+fn the_listing_names_each_region_and_its_start() {
+    let opts = RenderOptions {
+        width: 200,
+        ascii: false,
+    };
+    let all = text(&render_compact(FULFILMENT, &opts));
+    let composite = "subgraph Fulfilling: region 1, region 2, region 3";
+    assert!(all.contains(composite), "{all}");
+    for (k, [first, second]) in REGIONS.iter().enumerate() {
+        let name = format!("region {} of Fulfilling", k + 1);
+        let row = format!("subgraph {name}: [*] of {name}, {first}, {second}, [*] of {name}");
+        assert!(all.contains(&row), "{row}\n{all}");
+        let start = format!("[*] of {name} ──▶ {first}");
+        assert!(all.contains(&start), "{start}\n{all}");
+    }
+}
+
+/// Two options that differ only in the region a state is in: the comparison says so, by
+/// the region's name (both were shown as their source, and compared by nothing).
+#[test]
+fn options_differing_by_region_compare_by_the_region_named() {
+    let moved = FULFILMENT
+        .replace(
+            "        Drafting --> Sent: invoice emailed to customer\n",
+            "",
+        )
+        .replace(
+            "        Captured --> [*]\n",
+            "        Captured --> [*]\n        Drafting --> Sent: invoice emailed to customer\n",
+        );
+    let says = compare(&[FULFILMENT, moved.as_str()]);
+    assert!(says.unread.is_empty(), "{says:?}");
+    let differing = says.differing(0);
+    assert!(
+        differing.contains(&"Sent in region 3 of Fulfilling"),
+        "{differing:?}"
+    );
+    assert!(
+        says.differing(1)
+            .contains(&"Sent in region 2 of Fulfilling"),
+        "{says:?}"
+    );
+}
+
+/// A bot names its composite by a `state "Long name" as X` line, before or after the
+/// `state X { ... }` block: it was drawn twice, as a box with the long name and as a frame
+/// titled `X` (transitions to `X` ending at the box, so nothing entered the frame).
+const SYNCING: &str = "stateDiagram-v2
+    state \"Syncing with upstream mirror\" as Syncing
+    [*] --> Idle
+    Idle --> Syncing: cron tick every 15 minutes
+    state Syncing {
+        [*] --> Fetching
+        Fetching --> Verifying: packfile received
+        Verifying --> [*]
+    }
+    Syncing --> Idle: sync complete
+    Syncing --> Failed: checksum mismatch
+    Failed --> [*]";
+
+#[test]
+fn a_composite_named_by_a_state_line_is_one_frame_with_that_name() {
+    let line = "    state \"Syncing with upstream mirror\" as Syncing\n";
+    let after = format!("{}\n{}", SYNCING.replacen(line, "", 1), line.trim_end());
+    for src in [SYNCING.to_string(), after] {
+        for width in [75, 95] {
+            let r = at(&src, width);
+            let all = text(&r);
+            assert_eq!(r.form, Form::Drawing, "at {width}:\n{all}");
+            let grid = rows(&r);
+            let name = find_all(&grid, "Syncing with upstream mirror");
+            assert_eq!(name.len(), 1, "at {width}: drawn once\n{all}");
+            for state in ["Fetching", "Verifying"] {
+                assert!(
+                    inside(&grid, state, "Syncing with upstream mirror"),
+                    "{all}"
+                );
+            }
+            assert!(
+                !inside(&grid, "Idle", "Syncing with upstream mirror"),
+                "{all}"
+            );
+        }
+    }
+}
+
+/// In ASCII a region's frame is dotted (`+....+`, `:` sides) as a dotted line is, inside
+/// its composite's solid frame.
+#[test]
+fn concurrent_regions_in_ascii_are_dotted_frames() {
+    let opts = RenderOptions {
+        width: 75,
+        ascii: true,
+    };
+    let r = mermaid_terminal::render(FULFILMENT, &opts);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(all.is_ascii(), "{all}");
+    let grid = rows(&r);
+    // three regions: a top and a bottom border each
+    assert_eq!(find_all(&grid, "+....").len(), 6, "{all}");
+    assert_eq!(find_all(&grid, "+- Fulfilling -").len(), 1, "{all}");
+    let (top, left) = find_all(&grid, "+....")[0];
+    assert_eq!(grid[top + 1][left], ':', "{all}");
+}
+
+/// Two options of one question, the second's regions too wide side by side at 75: its
+/// regions are stacked, and the first's are stacked too, so the options read alike (one
+/// had its regions side by side, the other one under the other).
+#[test]
+fn sibling_options_stack_their_regions_alike() {
+    let wide = FULFILMENT
+        .replace("AwaitingCapture", "AwaitingCaptureFromPaymentGateway")
+        .replace("Drafting", "DraftingInvoiceForTheCustomer");
+    let opts = RenderOptions {
+        width: 75,
+        ascii: false,
+    };
+    let alone = rows(&at(FULFILMENT, 75));
+    let beside = |grid: &[Vec<char>]| {
+        let frames = dashed_frames(grid);
+        frames.len() == 3 && frames.iter().all(|f| f.0 == frames[0].0)
+    };
+    assert!(beside(&alone), "drawn alone, side by side");
+    for r in render_options(&[FULFILMENT, wide.as_str()], &opts) {
+        let all = text(&r);
+        assert_eq!(r.form, Form::Drawing, "{all}");
+        let frames = dashed_frames(&rows(&r));
+        assert_eq!(frames.len(), 3, "{all}");
+        // each region's frame starts under the one before it
+        for pair in frames.windows(2) {
+            assert!(pair[1].0 > pair[0].2, "{all}");
+        }
+    }
 }
