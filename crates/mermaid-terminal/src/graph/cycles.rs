@@ -60,9 +60,9 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> IdVec<EdgeId, bool>
             by_level.entry(level).or_default().push((i, a, b));
         }
     }
-    // a level's search starts where a search of the whole graph from the source's first
-    // node enters its cycles (as breaking them node by node did)
-    let order = discovery_order(&adjacency(n, arcs));
+    // a level's search starts where a search of the whole graph from the first edge's
+    // source enters its cycles
+    let order = discovery_order(&adjacency(n, arcs), &written_start_first(g));
     let mut reversed = IdVec::filled(g.edges.len(), false);
     for (level, edges) in by_level {
         let mut vertex: HashMap<Child, usize> = HashMap::new();
@@ -126,7 +126,8 @@ fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
     for &(a, b) in arcs {
         into[b].push(a);
     }
-    let finished = dfs_orders(&adjacency(n, arcs)).1;
+    let roots: Vec<usize> = (0..n).collect();
+    let finished = dfs_orders(&adjacency(n, arcs), &roots).1;
     let mut component = vec![usize::MAX; n];
     let mut count = 0;
     for &root in finished.iter().rev() {
@@ -157,18 +158,34 @@ fn adjacency(n: usize, arcs: &[(usize, usize)]) -> Vec<Vec<usize>> {
     out
 }
 
-/// Vertices in the order a depth-first search (roots in index order) reaches them.
-fn discovery_order(out: &[Vec<usize>]) -> Vec<usize> {
-    dfs_orders(out).0
+/// Vertices in the order a depth-first search from `roots` reaches them.
+fn discovery_order(out: &[Vec<usize>], roots: &[usize]) -> Vec<usize> {
+    dfs_orders(out, roots).0
 }
 
-/// Vertices in the order a depth-first search (roots in index order) reaches them, and
-/// in the order it finishes them.
-fn dfs_orders(out: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
+/// Every vertex, the first edge's source first, then in index order: the search enters
+/// the cycles where the flow is first written to start and turns the edges that return
+/// there. From the first node named, a `<<choice>>` declared before `[*] --> Queued`, it
+/// turned the edge into the choice and drew the diagram from the choice down.
+fn written_start_first(g: &Graph) -> Vec<usize> {
+    let start = g
+        .edges
+        .iter()
+        .find(|e| e.from != e.to)
+        .map(|e| e.from.index());
+    start
+        .into_iter()
+        .chain((0..g.nodes.len()).filter(|&v| Some(v) != start))
+        .collect()
+}
+
+/// Vertices in the order a depth-first search (from `roots` in turn) reaches them, and in
+/// the order it finishes them.
+fn dfs_orders(out: &[Vec<usize>], roots: &[usize]) -> (Vec<usize>, Vec<usize>) {
     let mut seen = vec![false; out.len()];
     let mut reached = Vec::with_capacity(out.len());
     let mut finished = Vec::with_capacity(out.len());
-    for root in 0..out.len() {
+    for &root in roots {
         if seen[root] {
             continue;
         }
