@@ -230,7 +230,31 @@ fn draw_fitted(
                 .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
         })?
     };
-    let fit = |dir| first(dir).or_else(|| lined_up(dir));
+    // When nothing else fits: sinks moved down out of a layer wider than the next, their
+    // back edges round the outside, else as they are.
+    let lowered = if big {
+        Vec::new()
+    } else {
+        rank::lowered(&g, &ranked)
+    };
+    let sinks_lowered: Vec<Variant> = lowered
+        .iter()
+        .map(|r| Variant { r, fallback: false })
+        .collect();
+    let lowered_in = |dir: model::Direction| {
+        let lined = !dir.horizontal();
+        let with = |p: &[layout::Params]| first_fit(&g, &sinks_lowered, dir, p, opts);
+        (!sinks_lowered.is_empty()).then(|| {
+            with(&params)
+                .or_else(|| lined.then(|| with(&long))?)
+                .or_else(|| lined.then(|| with(&pairs))?)
+        })?
+    };
+    let fit = |dir| {
+        first(dir)
+            .or_else(|| lined_up(dir))
+            .or_else(|| lowered_in(dir))
+    };
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
         (fit(own.turned())?, own.turned())
@@ -243,12 +267,12 @@ fn draw_fitted(
             Some(lines) => (lines, own),
             None if big => return None,
             None => {
-                if let Some(lines) = first(own.turned()) {
-                    (lines, own.turned())
-                } else {
-                    let down = if own.horizontal() { own.turned() } else { own };
-                    (lined_up(down)?, down)
-                }
+                let down = if own.horizontal() { own.turned() } else { own };
+                let drawn = |lines: Option<Vec<Line>>, dir| lines.map(|l| (l, dir));
+                drawn(first(own.turned()), own.turned())
+                    .or_else(|| drawn(lined_up(down), down))
+                    .or_else(|| drawn(lowered_in(own), own))
+                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)?
             }
         }
     };

@@ -421,6 +421,106 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
     Some(out)
 }
 
+/// The same layering with states that lead nowhere further down (the choice's `Retrying`
+/// whose only way on is back up) moved to the layer below theirs while that one is
+/// narrower: longest-path layering puts every such sink right under its lowest
+/// predecessor, so a fan-out of three beside its own sinks' end makes one layer wider
+/// than the terminal while the next holds only `[*]`. Only nodes outside subgraphs move (a
+/// member moved would stretch its frame). With its back edges round the outside (see
+/// [`laned`]) and as they are; empty when no sink moves.
+pub fn lowered(g: &Graph, r: &Ranked) -> Vec<Ranked> {
+    let Some(lowered) = sinks_moved_down(g, r) else {
+        return Vec::new();
+    };
+    laned(g, &lowered, 2, false)
+        .into_iter()
+        .chain(std::iter::once(lowered))
+        .collect()
+}
+
+/// The layering with the sinks moved down (see [`lowered`]); `None` when none moves.
+fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
+    let mut layer: IdVec<NodeId, usize> = g
+        .nodes
+        .ids()
+        .map(|n| r.items[ItemId::of_node(n)].layer)
+        .collect();
+    let mut leads_down: IdVec<NodeId, bool> = IdVec::filled(g.nodes.len(), false);
+    for s in r.segs.iter().filter(|s| s.first) {
+        if let Some(n) = r.items[s.upper].node {
+            leads_down[n] = true;
+        }
+    }
+    let wide = estimated_widths(g);
+    let mut across: Vec<usize> = vec![0; r.layers.len()];
+    for it in &r.items {
+        across[it.layer] += it.node.map_or(1, |n| wide[n]) + LEAST_SEP;
+    }
+    let mut moved = false;
+    for n in g.nodes.ids() {
+        if leads_down[n] || g.nodes[n].cluster.is_some() {
+            continue;
+        }
+        while let Some(&below) = across.get(layer[n] + 1) {
+            let w = wide[n] + LEAST_SEP;
+            if below + w >= across[layer[n]] {
+                break;
+            }
+            // its old place keeps a dummy per edge into it
+            let into = r
+                .segs
+                .iter()
+                .filter(|s| s.last && r.items[s.lower].node == Some(n))
+                .count();
+            across[layer[n]] = across[layer[n]] - w + into * (1 + LEAST_SEP);
+            layer[n] += 1;
+            across[layer[n]] += w;
+            moved = true;
+        }
+    }
+    if !moved {
+        return None;
+    }
+    let (items, segs) = items_and_segments(g, &layer, &r.reversed);
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter_enumerated() {
+        layers[it.layer].push(i);
+    }
+    let mut out = Ranked {
+        items,
+        layers,
+        segs,
+        reversed: r.reversed.clone(),
+        loops: r.loops.clone(),
+        lanes: Vec::new(),
+    };
+    order(g, &mut out);
+    Some(out)
+}
+
+/// The least columns between two neighbours in a layer.
+const LEAST_SEP: usize = 2;
+
+/// Columns each node takes across a top-down layer, roughly: its box round its widest
+/// label line (labels wrap at 30 at most), and the notes beside it.
+fn estimated_widths(g: &Graph) -> IdVec<NodeId, usize> {
+    let widest = |lines: &[String]| {
+        lines
+            .iter()
+            .map(|l| crate::text::display_width(l))
+            .max()
+            .unwrap_or(0)
+            .min(30)
+    };
+    let mut wide: IdVec<NodeId, usize> = g.nodes.iter().map(|n| widest(&n.label) + 4).collect();
+    for note in &g.notes {
+        if let Some(n) = note.node {
+            wide[n] += widest(&note.text) + 4 + LEAST_SEP;
+        }
+    }
+    wide
+}
+
 /// The layers one sweep of a barycentre pass visits, each against its neighbour already
 /// placed: downward from the second layer, upward from the one before last.
 pub(super) fn sweep_order(layers: usize, downward: bool) -> Vec<usize> {

@@ -64,3 +64,40 @@ fn a_choice_declared_first_hangs_below_the_start() {
         text(&r)
     );
 }
+
+/// A choice fanning out to three states beside the states that end in `[*]`, one of them
+/// retrying far back up, with a note: every sink sat right under the choice, one layer too
+/// wide for 75 columns while the next held only `[*]`.
+const FANOUT_BESIDE_SINKS: &str = "stateDiagram-v2
+    [*] --> Waiting
+    Waiting --> Syncing: worker.lease(repo_id)
+    state Syncing {
+        direction LR
+        [*] --> Fetching
+        Fetching --> Applying: batch fetched
+        Applying --> [*]: cursor saved
+    }
+    state outcome <<choice>>
+    Syncing --> outcome: batch loop ended
+    outcome --> Done: errors == 0
+    outcome --> Backoff: errors > 0 and attempts < 5
+    outcome --> Broken: attempts exhausted
+    Backoff --> Waiting: sleep then requeue
+    Waiting --> Aborted: abort() before lease
+    Syncing --> Aborted: abort() at batch end
+    note right of Backoff: wait = 10s * 2^attempts
+    Done --> [*]
+    Broken --> [*]
+    Aborted --> [*]";
+
+#[test]
+fn a_fanout_beside_its_sinks_fits_by_moving_a_sink_down() {
+    let r = drawn_whole(FANOUT_BESIDE_SINKS);
+    let picture = text(&r);
+    let row = |name: &str| picture.lines().position(|l| l.contains(name));
+    // the retry drawn under its siblings, level with nothing but the end
+    assert!(
+        row("Backoff").zip(row("Done")).is_some_and(|(b, d)| b > d),
+        "Backoff not below Done:\n{picture}"
+    );
+}
