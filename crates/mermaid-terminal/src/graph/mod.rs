@@ -284,8 +284,29 @@ fn draw_fitted(
         };
         lines.insert(0, Line::styled(note, Style::Dim));
     }
+    let inner = inner_direction_notes(&g, dir);
+    let at = usize::from(dir != own);
+    lines.splice(at..at, inner);
     lines.extend(legend::drawn(&g, opts));
     Some((lines, dir))
+}
+
+/// A line for each subgraph written with a direction of its own across the one drawn:
+/// a composite state's `direction LR` is drawn in the diagram's direction, and says so.
+fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
+    g.inner_directions
+        .iter()
+        .filter(|(_, d)| d.horizontal() != dir.horizontal())
+        .map(|&(c, _)| {
+            let how = if dir.horizontal() {
+                "left to right"
+            } else {
+                "top-down"
+            };
+            let title = &g.clusters[c].title;
+            Line::styled(format!("{title} drawn {how} to fit"), Style::Dim)
+        })
+        .collect()
 }
 
 /// One way to lay a graph out, and whether it is only worth trying when no way before it

@@ -101,3 +101,18 @@ fn a_fanout_beside_its_sinks_fits_by_moving_a_sink_down() {
         "Backoff not below Done:\n{picture}"
     );
 }
+
+/// A composite state written `direction LR` in a top-down diagram is drawn top-down with
+/// the rest: the picture says so, as it does when the whole diagram is turned.
+#[test]
+fn a_composite_drawn_across_its_own_direction_says_so() {
+    let r = drawn_whole(FANOUT_BESIDE_SINKS);
+    let picture = text(&r);
+    assert_eq!(
+        picture.lines().next(),
+        Some("Syncing drawn top-down to fit"),
+        "{picture}"
+    );
+    let without = at(&FANOUT_BESIDE_SINKS.replace("direction LR", ""), WIDTH);
+    assert!(!text(&without).contains("to fit"), "{}", text(&without));
+}
