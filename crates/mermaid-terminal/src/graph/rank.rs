@@ -2,7 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -131,25 +131,21 @@ pub fn rank(g: &Graph) -> Ranked {
 fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
-    // the cycle search and the order below work on plain vertex numbers: node indices
-    let forward: Vec<(usize, usize)> = cons
-        .iter()
-        .map(|c| (c.from.index(), c.to.index()))
-        .collect();
+    let forward: Vec<(NodeId, NodeId)> = cons.iter().map(|c| (c.from, c.to)).collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
-    let arcs: Vec<(usize, usize)> = cons
+    let arcs: Vec<(NodeId, NodeId)> = cons
         .iter()
         .map(|c| {
             if reversed[c.edge] {
-                (c.to.index(), c.from.index())
+                (c.to, c.from)
             } else {
-                (c.from.index(), c.to.index())
+                (c.from, c.to)
             }
         })
         .collect();
     let back = cycles::back_arcs(n, &arcs);
-    let mut indeg = vec![0usize; n];
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indeg: IdVec<NodeId, usize> = IdVec::filled(n, 0);
+    let mut out: IdVec<NodeId, Vec<NodeId>> = IdVec::filled(n, Vec::new());
     for ((c, &(u, v)), &closes) in cons.iter().zip(&arcs).zip(&back) {
         let (u, v) = match (closes, c.soft) {
             (true, true) => continue,
@@ -162,9 +158,9 @@ fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
         out[u].push(v);
         indeg[v] += 1;
     }
-    let sources: Vec<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
-    let mut layer = vec![0usize; n];
-    let mut queue: std::collections::VecDeque<usize> = sources.iter().copied().collect();
+    let sources: Vec<NodeId> = g.nodes.ids().filter(|&v| indeg[v] == 0).collect();
+    let mut layer: IdVec<NodeId, usize> = IdVec::filled(n, 0);
+    let mut queue: std::collections::VecDeque<NodeId> = sources.iter().copied().collect();
     while let Some(u) = queue.pop_front() {
         for &v in &out[u] {
             layer[v] = layer[v].max(layer[u] + 1);
@@ -178,13 +174,13 @@ fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     // the top it would stretch its frame up over everything ranked above its siblings.
     for v in sources
         .into_iter()
-        .filter(|&v| g.nodes[NodeId::new(v)].cluster.is_some())
+        .filter(|&v| g.nodes[v].cluster.is_some())
     {
         if let Some(first) = out[v].iter().map(|&w| layer[w]).min() {
             layer[v] = first - 1;
         }
     }
-    (IdVec::from(layer), reversed)
+    (layer, reversed)
 }
 
 /// An item per node, a dummy item per layer an edge skips, and the segments of every edge
