@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
+use crate::graph::model::Edge;
 use crate::graph::model::Graph;
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
@@ -44,35 +45,47 @@ fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
         .map(|(x, _)| *x)
 }
 
+/// A vertex of one level's search: one of its children, numbered in the order the whole
+/// graph's search reaches them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Vertex(usize);
+
+impl Id for Vertex {
+    fn new(index: usize) -> Self {
+        Vertex(index)
+    }
+    fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// Per edge: drawn against its direction to break a cycle. `arcs`: the layering
 /// constraints between nodes, edges and soft ones alike; an edge whose ends lie on no
 /// common cycle of them never turns, nor does a self loop.
-pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> IdVec<EdgeId, bool> {
+pub fn reversed_edges(g: &Graph, arcs: &[(NodeId, NodeId)]) -> IdVec<EdgeId, bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
     let mut by_level: HashMap<Option<ClusterId>, Vec<(EdgeId, Child, Child)>> = HashMap::new();
-    let on_cycle = |e: &&crate::graph::model::Edge| {
-        e.from != e.to && component[e.from.index()] == component[e.to.index()]
-    };
+    let on_cycle = |e: &&Edge| e.from != e.to && component[e.from] == component[e.to];
     for (i, e) in g.edges.iter_enumerated().filter(|(_, e)| on_cycle(e)) {
         let level = common_level(g, e.from, e.to);
         if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
             by_level.entry(level).or_default().push((i, a, b));
         }
     }
-    // a level's search starts where a search of the whole graph from the source's first
-    // node enters its cycles (as breaking them node by node did)
-    let order = discovery_order(&adjacency(n, arcs));
+    // a level's search starts where a search of the whole graph from the first edge's
+    // source enters its cycles
+    let order = discovery_order(&adjacency(n, arcs), &written_start_first(g));
     let mut reversed = IdVec::filled(g.edges.len(), false);
     for (level, edges) in by_level {
-        let mut vertex: HashMap<Child, usize> = HashMap::new();
+        let mut vertex: HashMap<Child, Vertex> = HashMap::new();
         for &n in &order {
-            if let Some(c) = child_at(g, NodeId::new(n), level) {
-                let next = vertex.len();
+            if let Some(c) = child_at(g, n, level) {
+                let next = Vertex(vertex.len());
                 vertex.entry(c).or_insert(next);
             }
         }
-        let arcs: Vec<(usize, usize)> = edges
+        let arcs: Vec<(Vertex, Vertex)> = edges
             .iter()
             .map(|&(_, a, b)| (vertex[&a], vertex[&b]))
             .collect();
@@ -83,20 +96,20 @@ pub fn reversed_edges(g: &Graph, arcs: &[(usize, usize)]) -> IdVec<EdgeId, bool>
     reversed
 }
 
-/// Depth-first search marking the arcs that close a cycle (iterative, so deep graphs
-/// cannot overflow the stack): turning them leaves the graph acyclic.
-pub fn back_arcs(n: usize, arcs: &[(usize, usize)]) -> Vec<bool> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+/// Depth-first search over `n` vertices marking the arcs that close a cycle (iterative,
+/// so deep graphs cannot overflow the stack): turning them leaves the graph acyclic.
+pub fn back_arcs<V: Id>(n: usize, arcs: &[(V, V)]) -> Vec<bool> {
+    let mut out: IdVec<V, Vec<usize>> = IdVec::filled(n, Vec::new());
     for (k, &(from, _)) in arcs.iter().enumerate() {
         out[from].push(k);
     }
     let mut back = vec![false; arcs.len()];
-    let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    for root in 0..n {
+    let mut state: IdVec<V, u8> = IdVec::filled(n, 0); // 0 new, 1 on stack, 2 done
+    for root in out.ids() {
         if state[root] != 0 {
             continue;
         }
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        let mut stack: Vec<(V, usize)> = vec![(root, 0)];
         state[root] = 1;
         while let Some(&mut (v, ref mut k)) = stack.last_mut() {
             if let Some(&ai) = out[v].get(*k) {
@@ -119,15 +132,16 @@ pub fn back_arcs(n: usize, arcs: &[(usize, usize)]) -> Vec<bool> {
     back
 }
 
-/// Each vertex's strongly connected component (Kosaraju, iterative): two vertices share
-/// one when each reaches the other.
-fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
-    let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+/// Each node's strongly connected component (Kosaraju, iterative): two nodes share one
+/// when each reaches the other.
+fn components(n: usize, arcs: &[(NodeId, NodeId)]) -> IdVec<NodeId, usize> {
+    let mut into: IdVec<NodeId, Vec<NodeId>> = IdVec::filled(n, Vec::new());
     for &(a, b) in arcs {
         into[b].push(a);
     }
-    let finished = dfs_orders(&adjacency(n, arcs)).1;
-    let mut component = vec![usize::MAX; n];
+    let roots: Vec<NodeId> = into.ids().collect();
+    let finished = dfs_orders(&adjacency(n, arcs), &roots).1;
+    let mut component: IdVec<NodeId, usize> = IdVec::filled(n, usize::MAX);
     let mut count = 0;
     for &root in finished.iter().rev() {
         if component[root] != usize::MAX {
@@ -148,33 +162,45 @@ fn components(n: usize, arcs: &[(usize, usize)]) -> Vec<usize> {
     component
 }
 
-/// Each vertex's successors.
-fn adjacency(n: usize, arcs: &[(usize, usize)]) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+/// Each node's successors.
+fn adjacency(n: usize, arcs: &[(NodeId, NodeId)]) -> IdVec<NodeId, Vec<NodeId>> {
+    let mut out: IdVec<NodeId, Vec<NodeId>> = IdVec::filled(n, Vec::new());
     for &(a, b) in arcs {
         out[a].push(b);
     }
     out
 }
 
-/// Vertices in the order a depth-first search (roots in index order) reaches them.
-fn discovery_order(out: &[Vec<usize>]) -> Vec<usize> {
-    dfs_orders(out).0
+/// Nodes in the order a depth-first search from `roots` reaches them.
+fn discovery_order(out: &IdVec<NodeId, Vec<NodeId>>, roots: &[NodeId]) -> Vec<NodeId> {
+    dfs_orders(out, roots).0
 }
 
-/// Vertices in the order a depth-first search (roots in index order) reaches them, and
-/// in the order it finishes them.
-fn dfs_orders(out: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
-    let mut seen = vec![false; out.len()];
+/// Every node, the first edge's source first, then in index order: the search enters the
+/// cycles where the flow is first written to start and turns the edges that return there.
+/// From the first node named, a `<<choice>>` declared before `[*] --> Queued`, it turned
+/// the edge into the choice and drew the diagram from the choice down.
+fn written_start_first(g: &Graph) -> Vec<NodeId> {
+    let start = g.edges.iter().find(|e| e.from != e.to).map(|e| e.from);
+    start
+        .into_iter()
+        .chain(g.nodes.ids().filter(|&v| Some(v) != start))
+        .collect()
+}
+
+/// Nodes in the order a depth-first search (from `roots` in turn) reaches them, and in the
+/// order it finishes them.
+fn dfs_orders(out: &IdVec<NodeId, Vec<NodeId>>, roots: &[NodeId]) -> (Vec<NodeId>, Vec<NodeId>) {
+    let mut seen: IdVec<NodeId, bool> = IdVec::filled(out.len(), false);
     let mut reached = Vec::with_capacity(out.len());
     let mut finished = Vec::with_capacity(out.len());
-    for root in 0..out.len() {
+    for &root in roots {
         if seen[root] {
             continue;
         }
         seen[root] = true;
         reached.push(root);
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        let mut stack: Vec<(NodeId, usize)> = vec![(root, 0)];
         while let Some(&mut (v, ref mut k)) = stack.last_mut() {
             if let Some(&w) = out[v].get(*k) {
                 *k += 1;

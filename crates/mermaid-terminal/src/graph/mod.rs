@@ -260,7 +260,31 @@ fn draw_fitted(
                 .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
         })?
     };
-    let fit = |dir| first(dir).or_else(|| lined_up(dir));
+    // When nothing else fits: sinks moved down out of a layer wider than the next, their
+    // back edges round the outside, else as they are.
+    let lowered = if big {
+        Vec::new()
+    } else {
+        rank::lowered(&g, &ranked)
+    };
+    let sinks_lowered: Vec<Variant> = lowered
+        .iter()
+        .map(|r| Variant { r, fallback: false })
+        .collect();
+    let lowered_in = |dir: model::Direction| {
+        let lined = !dir.horizontal();
+        let with = |p: &[layout::Params]| first_fit(&g, &sinks_lowered, dir, p, opts);
+        (!sinks_lowered.is_empty()).then(|| {
+            with(&params)
+                .or_else(|| lined.then(|| with(&long))?)
+                .or_else(|| lined.then(|| with(&pairs))?)
+        })?
+    };
+    let fit = |dir| {
+        first(dir)
+            .or_else(|| lined_up(dir))
+            .or_else(|| lowered_in(dir))
+    };
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
         (fit(own.turned())?, own.turned())
@@ -273,12 +297,12 @@ fn draw_fitted(
             Some(lines) => (lines, own),
             None if big => return None,
             None => {
-                if let Some(lines) = first(own.turned()) {
-                    (lines, own.turned())
-                } else {
-                    let down = if own.horizontal() { own.turned() } else { own };
-                    (lined_up(down)?, down)
-                }
+                let down = if own.horizontal() { own.turned() } else { own };
+                let drawn = |lines: Option<Vec<Line>>, dir| lines.map(|l| (l, dir));
+                drawn(first(own.turned()), own.turned())
+                    .or_else(|| drawn(lined_up(down), down))
+                    .or_else(|| drawn(lowered_in(own), own))
+                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)?
             }
         }
     };
@@ -290,8 +314,29 @@ fn draw_fitted(
         };
         lines.insert(0, Line::styled(note, Style::Dim));
     }
+    let inner = inner_direction_notes(&g, dir);
+    let at = usize::from(dir != own);
+    lines.splice(at..at, inner);
     lines.extend(legend::drawn(&g, opts));
     Some((lines, dir))
+}
+
+/// A line for each subgraph written with a direction of its own across the one drawn:
+/// a composite state's `direction LR` is drawn in the diagram's direction, and says so.
+fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
+    g.inner_directions
+        .iter()
+        .filter(|(_, d)| d.horizontal() != dir.horizontal())
+        .map(|&(c, _)| {
+            let how = if dir.horizontal() {
+                "left to right"
+            } else {
+                "top-down"
+            };
+            let title = &g.clusters[c].title;
+            Line::styled(format!("{title} drawn {how} to fit"), Style::Dim)
+        })
+        .collect()
 }
 
 /// One way to lay a graph out, and whether it is only worth trying when no way before it

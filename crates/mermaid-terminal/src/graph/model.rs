@@ -140,6 +140,8 @@ pub struct Graph {
     pub edges: IdVec<EdgeId, Edge>,
     pub clusters: IdVec<ClusterId, Cluster>,
     pub notes: Vec<Note>,
+    /// the directions subgraphs ask for of their own (drawn in the graph's direction)
+    pub inner_directions: Vec<(ClusterId, Direction)>,
 }
 
 impl Graph {
@@ -150,6 +152,7 @@ impl Graph {
             edges: IdVec::new(),
             clusters: IdVec::new(),
             notes: Vec::new(),
+            inner_directions: Vec::new(),
         }
     }
 

@@ -174,8 +174,10 @@ impl Parser {
             .map_or((stmt, ""), |(a, b)| (a, b.trim()));
         match kw {
             "direction" => {
-                if self.stack.is_empty() {
-                    self.g.direction = Direction::parse(rest).ok_or("unknown direction")?;
+                let d = Direction::parse(rest).ok_or("unknown direction")?;
+                match self.scope() {
+                    None => self.g.direction = d,
+                    Some(c) => self.g.inner_directions.push((c, d)),
                 }
                 return Ok(());
             }

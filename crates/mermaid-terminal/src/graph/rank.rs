@@ -2,7 +2,7 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::Graph;
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
@@ -131,25 +131,21 @@ pub fn rank(g: &Graph) -> Ranked {
 fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
     let cons = constraints(g);
-    // the cycle search and the order below work on plain vertex numbers: node indices
-    let forward: Vec<(usize, usize)> = cons
-        .iter()
-        .map(|c| (c.from.index(), c.to.index()))
-        .collect();
+    let forward: Vec<(NodeId, NodeId)> = cons.iter().map(|c| (c.from, c.to)).collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
-    let arcs: Vec<(usize, usize)> = cons
+    let arcs: Vec<(NodeId, NodeId)> = cons
         .iter()
         .map(|c| {
             if reversed[c.edge] {
-                (c.to.index(), c.from.index())
+                (c.to, c.from)
             } else {
-                (c.from.index(), c.to.index())
+                (c.from, c.to)
             }
         })
         .collect();
     let back = cycles::back_arcs(n, &arcs);
-    let mut indeg = vec![0usize; n];
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indeg: IdVec<NodeId, usize> = IdVec::filled(n, 0);
+    let mut out: IdVec<NodeId, Vec<NodeId>> = IdVec::filled(n, Vec::new());
     for ((c, &(u, v)), &closes) in cons.iter().zip(&arcs).zip(&back) {
         let (u, v) = match (closes, c.soft) {
             (true, true) => continue,
@@ -162,9 +158,9 @@ fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
         out[u].push(v);
         indeg[v] += 1;
     }
-    let sources: Vec<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
-    let mut layer = vec![0usize; n];
-    let mut queue: std::collections::VecDeque<usize> = sources.iter().copied().collect();
+    let sources: Vec<NodeId> = g.nodes.ids().filter(|&v| indeg[v] == 0).collect();
+    let mut layer: IdVec<NodeId, usize> = IdVec::filled(n, 0);
+    let mut queue: std::collections::VecDeque<NodeId> = sources.iter().copied().collect();
     while let Some(u) = queue.pop_front() {
         for &v in &out[u] {
             layer[v] = layer[v].max(layer[u] + 1);
@@ -178,13 +174,13 @@ fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     // the top it would stretch its frame up over everything ranked above its siblings.
     for v in sources
         .into_iter()
-        .filter(|&v| g.nodes[NodeId::new(v)].cluster.is_some())
+        .filter(|&v| g.nodes[v].cluster.is_some())
     {
         if let Some(first) = out[v].iter().map(|&w| layer[w]).min() {
             layer[v] = first - 1;
         }
     }
-    (IdVec::from(layer), reversed)
+    (layer, reversed)
 }
 
 /// An item per node, a dummy item per layer an edge skips, and the segments of every edge
@@ -419,6 +415,106 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
     };
     order(g, &mut out);
     Some(out)
+}
+
+/// The same layering with states that lead nowhere further down (the choice's `Retrying`
+/// whose only way on is back up) moved to the layer below theirs while that one is
+/// narrower: longest-path layering puts every such sink right under its lowest
+/// predecessor, so a fan-out of three beside its own sinks' end makes one layer wider
+/// than the terminal while the next holds only `[*]`. Only nodes outside subgraphs move (a
+/// member moved would stretch its frame). With its back edges round the outside (see
+/// [`laned`]) and as they are; empty when no sink moves.
+pub fn lowered(g: &Graph, r: &Ranked) -> Vec<Ranked> {
+    let Some(lowered) = sinks_moved_down(g, r) else {
+        return Vec::new();
+    };
+    laned(g, &lowered, 2, false)
+        .into_iter()
+        .chain(std::iter::once(lowered))
+        .collect()
+}
+
+/// The layering with the sinks moved down (see [`lowered`]); `None` when none moves.
+fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
+    let mut layer: IdVec<NodeId, usize> = g
+        .nodes
+        .ids()
+        .map(|n| r.items[ItemId::of_node(n)].layer)
+        .collect();
+    let mut leads_down: IdVec<NodeId, bool> = IdVec::filled(g.nodes.len(), false);
+    for s in r.segs.iter().filter(|s| s.first) {
+        if let Some(n) = r.items[s.upper].node {
+            leads_down[n] = true;
+        }
+    }
+    let wide = estimated_widths(g);
+    let mut across: Vec<usize> = vec![0; r.layers.len()];
+    for it in &r.items {
+        across[it.layer] += it.node.map_or(1, |n| wide[n]) + LEAST_SEP;
+    }
+    let mut moved = false;
+    for n in g.nodes.ids() {
+        if leads_down[n] || g.nodes[n].cluster.is_some() {
+            continue;
+        }
+        while let Some(&below) = across.get(layer[n] + 1) {
+            let w = wide[n] + LEAST_SEP;
+            if below + w >= across[layer[n]] {
+                break;
+            }
+            // its old place keeps a dummy per edge into it
+            let into = r
+                .segs
+                .iter()
+                .filter(|s| s.last && r.items[s.lower].node == Some(n))
+                .count();
+            across[layer[n]] = across[layer[n]] - w + into * (1 + LEAST_SEP);
+            layer[n] += 1;
+            across[layer[n]] += w;
+            moved = true;
+        }
+    }
+    if !moved {
+        return None;
+    }
+    let (items, segs) = items_and_segments(g, &layer, &r.reversed);
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
+    for (i, it) in items.iter_enumerated() {
+        layers[it.layer].push(i);
+    }
+    let mut out = Ranked {
+        items,
+        layers,
+        segs,
+        reversed: r.reversed.clone(),
+        loops: r.loops.clone(),
+        lanes: Vec::new(),
+    };
+    order(g, &mut out);
+    Some(out)
+}
+
+/// The least columns between two neighbours in a layer.
+const LEAST_SEP: usize = 2;
+
+/// Columns each node takes across a top-down layer, roughly: its box round its widest
+/// label line (labels wrap at 30 at most), and the notes beside it.
+fn estimated_widths(g: &Graph) -> IdVec<NodeId, usize> {
+    let widest = |lines: &[String]| {
+        lines
+            .iter()
+            .map(|l| crate::text::display_width(l))
+            .max()
+            .unwrap_or(0)
+            .min(30)
+    };
+    let mut wide: IdVec<NodeId, usize> = g.nodes.iter().map(|n| widest(&n.label) + 4).collect();
+    for note in &g.notes {
+        if let Some(n) = note.node {
+            wide[n] += widest(&note.text) + 4 + LEAST_SEP;
+        }
+    }
+    wide
 }
 
 /// The layers one sweep of a barycentre pass visits, each against its neighbour already

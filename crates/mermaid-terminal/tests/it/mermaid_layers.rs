@@ -1,0 +1,118 @@
+//! State diagrams whose layers grow too wide as a quiz bot writes them: a `<<choice>>`
+//! fanning out to three states with guards, a composite state, several states ending in
+//! `[*]`, and a choice declared before the first transition. Each is drawn at 75 columns
+//! (the option width of an 80-column terminal), every label on the picture.
+
+use crate::mermaid_common::labels::{labels, pieces};
+use crate::mermaid_common::{at, text};
+use mermaid_terminal::{Form, Rendered};
+
+const WIDTH: usize = 75;
+
+/// The picture at `WIDTH`, checked: drawn, no line too wide, every label piece on it.
+fn drawn_whole(src: &str) -> Rendered {
+    let r = at(src, WIDTH);
+    let picture = text(&r);
+    assert_eq!(r.form, Form::Drawing, "not drawn at {WIDTH}:\n{picture}");
+    assert!(
+        r.lines.iter().all(|l| l.width() <= WIDTH),
+        "wider than {WIDTH}:\n{picture}"
+    );
+    let flat: String = picture.chars().filter(|c| !c.is_whitespace()).collect();
+    for piece in labels(src).iter().flat_map(|l| pieces(l)) {
+        let piece: String = piece.chars().filter(|c| !c.is_whitespace()).collect();
+        assert!(flat.contains(&piece), "{piece:?} missing:\n{picture}");
+    }
+    r
+}
+
+/// The row of the first line holding `glyph`.
+fn row_of(r: &Rendered, glyph: char) -> Option<usize> {
+    text(r).lines().position(|l| l.contains(glyph))
+}
+
+/// A choice declared before the first transition: the cycles were broken from the first
+/// node named, so the edge into the choice was turned and the diagram hung from the choice,
+/// its start drawn below it (and at 75 columns not drawn at all).
+const CHOICE_FIRST: &str = "stateDiagram-v2
+    state verdict <<choice>>
+    [*] --> Submitted: upload(build)
+    Submitted --> Scanning: scanner.pick()
+    Scanning --> Submitted: scanner lost [no progress 60s]
+    Scanning --> Testing: scan clean
+    state Testing {
+        [*] --> Unit
+        Unit --> Integration: unit suite green
+        Integration --> [*]
+    }
+    Testing --> verdict
+    verdict --> Released: all_green == true
+    verdict --> Flaky: failures && reruns < 2
+    verdict --> Rejected: reruns >= 2
+    Flaky --> Scanning: rerun queued
+    Released --> [*]
+    Rejected --> [*]";
+
+#[test]
+fn a_choice_declared_first_hangs_below_the_start() {
+    let r = drawn_whole(CHOICE_FIRST);
+    let start = row_of(&r, '●');
+    let choice = row_of(&r, '◆');
+    assert!(
+        start.zip(choice).is_some_and(|(s, c)| s < c),
+        "start not above the choice:\n{}",
+        text(&r)
+    );
+}
+
+/// A choice fanning out to three states beside the states that end in `[*]`, one of them
+/// retrying far back up, with a note: every sink sat right under the choice, one layer too
+/// wide for 75 columns while the next held only `[*]`.
+const FANOUT_BESIDE_SINKS: &str = "stateDiagram-v2
+    [*] --> Waiting
+    Waiting --> Syncing: worker.lease(repo_id)
+    state Syncing {
+        direction LR
+        [*] --> Fetching
+        Fetching --> Applying: batch fetched
+        Applying --> [*]: cursor saved
+    }
+    state outcome <<choice>>
+    Syncing --> outcome: batch loop ended
+    outcome --> Done: errors == 0
+    outcome --> Backoff: errors > 0 and attempts < 5
+    outcome --> Broken: attempts exhausted
+    Backoff --> Waiting: sleep then requeue
+    Waiting --> Aborted: abort() before lease
+    Syncing --> Aborted: abort() at batch end
+    note right of Backoff: wait = 10s * 2^attempts
+    Done --> [*]
+    Broken --> [*]
+    Aborted --> [*]";
+
+#[test]
+fn a_fanout_beside_its_sinks_fits_by_moving_a_sink_down() {
+    let r = drawn_whole(FANOUT_BESIDE_SINKS);
+    let picture = text(&r);
+    let row = |name: &str| picture.lines().position(|l| l.contains(name));
+    // the retry drawn under its siblings, level with nothing but the end
+    assert!(
+        row("Backoff").zip(row("Done")).is_some_and(|(b, d)| b > d),
+        "Backoff not below Done:\n{picture}"
+    );
+}
+
+/// A composite state written `direction LR` in a top-down diagram is drawn top-down with
+/// the rest: the picture says so, as it does when the whole diagram is turned.
+#[test]
+fn a_composite_drawn_across_its_own_direction_says_so() {
+    let r = drawn_whole(FANOUT_BESIDE_SINKS);
+    let picture = text(&r);
+    assert_eq!(
+        picture.lines().next(),
+        Some("Syncing drawn top-down to fit"),
+        "{picture}"
+    );
+    let without = at(&FANOUT_BESIDE_SINKS.replace("direction LR", ""), WIDTH);
+    assert!(!text(&without).contains("to fit"), "{}", text(&without));
+}
