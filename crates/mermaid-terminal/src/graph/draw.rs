@@ -415,8 +415,12 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
             spots
         }
         LabelAt::OnTrack { cross } => {
+            // a line cell of its own kept each side: `deploy()┼` reads as the crossing's
             let t = plan.tracks[si].ok_or("label on a missing track")?;
-            vec![p.at(gap.track0 + t, cross)]
+            let (row, col) = p.at(gap.track0 + t, cross);
+            let one_line = [lines.join(" ")];
+            let clear = spaced(p, row, col, &one_line, owner);
+            clear.then_some((row, col)).into_iter().collect()
         }
         LabelAt::Rows { row, cross } => {
             let (row, col) = p.at(gap.label0 + row, cross);
@@ -523,9 +527,13 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
             }
         } else {
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            // a cell off the corners' verticals
+            // a cell off the corners' verticals; a one-line label also on the run itself,
+            // a line cell kept each side (where the planner writes it when there is room)
             for c in c0 + 2..c1 {
                 if c + w < c1 {
+                    if n == 1 {
+                        spots.push((a.0, c));
+                    }
                     if let Some(top) = a.0.checked_sub(n) {
                         spots.push((top, c));
                     }

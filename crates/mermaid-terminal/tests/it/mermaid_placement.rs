@@ -48,3 +48,33 @@ fn the_edge_down_a_chain_of_decisions_runs_straight() {
     let all = text(&at(CHAIN_OF_DECISIONS, 75));
     assert!(!all.contains("┌┘"), "{all}");
 }
+
+/// A release flow as a quiz bot writes it, left to right, drawn top-down at 75: the
+/// `deploy()` edge runs back up over two other edges' verticals.
+const RELEASE_GATE: &str = "stateDiagram-v2
+    direction LR
+    state deploy_gate <<choice>>
+    [*] --> Staging: release.created
+    state Staging {
+        [*] --> Pending
+        Pending --> Verifying: start_checks()
+        Verifying --> NeedsFixes: verify(smoke_tests_failed)
+        NeedsFixes --> Verifying: patch(hotfix build)
+        Verifying --> Verified: verify(passed)
+    }
+    Staging --> deploy_gate: deploy()
+    deploy_gate --> Production: verified && window open
+    deploy_gate --> Staging: window closed
+    Staging --> Aborted: abort()
+    Aborted --> Staging: resume()
+    Production --> [*]";
+
+/// A one-line label written on its own horizontal keeps a cell of that line on each side:
+/// right against another edge's crossing (`deploy()┼`) it would read as that edge's.
+#[test]
+fn a_label_on_its_own_horizontal_keeps_a_line_cell_each_side() {
+    let r = at(RELEASE_GATE, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(all.contains("─deploy()─"), "{all}");
+}
