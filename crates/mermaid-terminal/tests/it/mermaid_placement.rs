@@ -78,3 +78,26 @@ fn a_label_on_its_own_horizontal_keeps_a_line_cell_each_side() {
     assert_eq!(r.form, Form::Drawing, "{all}");
     assert!(all.contains("─deploy()─"), "{all}");
 }
+
+/// A handler and its store in one source file, left to right, the edge inside the frame
+/// labelled with a sentence a quiz bot writes.
+const LABEL_INSIDE_AN_LR_FRAME: &str = r#"flowchart LR
+    subgraph api ["src/api/orders.rs"]
+        parse["parse_order(&body)"] -->|"validated against schema v2, amounts in cents"| save["orders.insert(&order)"]
+    end
+    save --> db[("orders table")]"#;
+
+/// Left to right, a label wrapped to several lines stands over its edge: the frame round
+/// the edge grows to hold it, rather than the label leaving the drawing as a footnote.
+#[test]
+fn a_wrapped_label_inside_a_left_to_right_frame_stays_beside_its_edge() {
+    let r = at(LABEL_INSIDE_AN_LR_FRAME, 80);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(!all.contains("drawn top-down"), "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 80), "{all}");
+    assert!(!all.contains("1 validated"), "a footnote:\n{all}");
+    for piece in ["validated", "against schema", "v2, amounts in", "cents"] {
+        assert!(all.contains(piece), "{piece:?} missing:\n{all}");
+    }
+}

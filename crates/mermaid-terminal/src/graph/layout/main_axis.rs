@@ -227,17 +227,17 @@ impl Builder<'_> {
             let (left, right) = self.label_room[c];
             let (c0, mut c1) = (c0 - margin - left, c1 + margin + right);
             let mut title_at = c0 + 2;
-            if !self.horizontal {
-                if let Some((lo, hi)) = self.inner_labels(c) {
-                    // a label that would lie on or past the border: room for it next time
-                    let (out_left, out_right) = (c0 + 1 - lo, hi + 1 - c1);
-                    if widen_for_labels && (out_left > 0 || out_right > 0) {
-                        let room = &mut self.label_room[c];
-                        room.0 += out_left.max(0);
-                        room.1 += out_right.max(0);
-                        fits = false;
-                    }
+            if let Some((lo, hi)) = self.inner_labels(c) {
+                // a label that would lie on or past the border: room for it next time
+                let (out_left, out_right) = (c0 + 1 - lo, hi + 1 - c1);
+                if widen_for_labels && (out_left > 0 || out_right > 0) {
+                    let room = &mut self.label_room[c];
+                    room.0 += out_left.max(0);
+                    room.1 += out_right.max(0);
+                    fits = false;
                 }
+            }
+            if !self.horizontal {
                 c1 = c1.max(c0 + self.min_w[c]);
                 // Edges crossing the top border: keep the title between them.
                 let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
@@ -288,8 +288,10 @@ impl Builder<'_> {
         fits
     }
 
-    /// TD: the cross range (first and last cell) the planned labels of the edges inside
-    /// cluster `c` take, a blank cell each side; `None` when there are none.
+    /// The cross range (first and last cell) the planned labels of the edges inside
+    /// cluster `c` take, TD a blank cell each side; `None` when there are none. Left to
+    /// right, a label of several lines stands over its edge (its last line on it), so it
+    /// needs rows above the edge; one line lies on the edge itself.
     fn inner_labels(&self, c: ClusterId) -> Option<(i64, i64)> {
         let (g, r) = (self.g, self.r);
         let inside = |si: SegId| {
@@ -304,15 +306,20 @@ impl Builder<'_> {
             .filter(|&si| inside(si))
             .filter_map(|si| {
                 let lines = &self.edge_labels[r.segs[si].edge];
+                let beside = |cross: i64, w: usize| (cross - 1, cross + w as i64);
                 match self.label_at[si]? {
-                    LabelAt::Rows { cross, .. } => Some((cross, max_width(lines) as i64)),
+                    LabelAt::Rows { cross, .. } => Some(beside(cross, max_width(lines))),
                     LabelAt::OnTrack { cross } => {
-                        Some((cross, display_width(&lines.join(" ")) as i64))
+                        Some(beside(cross, display_width(&lines.join(" "))))
+                    }
+                    LabelAt::InGap if lines.len() > 1 => {
+                        // a row under a border reads well: no blank one
+                        let edge = self.ports[si].1;
+                        Some((edge + 1 - lines.len() as i64, edge))
                     }
                     LabelAt::InGap | LabelAt::Marker => None,
                 }
             })
-            .map(|(cross, w)| (cross - 1, cross + w))
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
 }
