@@ -125,6 +125,52 @@ impl Plan {
     }
 }
 
+/// Indents of a class member's wrapped lines under its first, the widest that fits the
+/// box: `-signer:` then `  AppJwtSigner` reads as one member, not two.
+const MEMBER_INDENTS: [usize; 2] = [2, 1];
+
+/// A node's sections (class members) wrapped at `max` columns, each member's later lines
+/// indented under its first where the box, as wide as it is without indents (`label_w`
+/// its label's width), holds them.
+fn wrap_sections(sections: &[Vec<String>], label_w: usize, max: usize) -> Vec<Vec<String>> {
+    let plain: Vec<Vec<String>> = sections.iter().map(|s| wrap_all(s, max)).collect();
+    let room = plain.iter().map(|s| max_width(s)).fold(label_w, usize::max);
+    sections
+        .iter()
+        .zip(plain)
+        .map(|(members, plain)| {
+            if plain.len() == members.len() {
+                return plain; // nothing wrapped
+            }
+            members
+                .iter()
+                .flat_map(|m| member_lines(m, max, room))
+                .collect()
+        })
+        .collect()
+}
+
+/// One member wrapped at `max`, its later lines indented within `room` columns (not
+/// indented when even one column does not fit).
+fn member_lines(member: &str, max: usize, room: usize) -> Vec<String> {
+    let lines = wrap(member, max);
+    let Some(first) = lines.first().filter(|_| lines.len() > 1) else {
+        return lines;
+    };
+    let Some(rest) = member.strip_prefix(first.as_str()).map(str::trim_start) else {
+        return lines;
+    };
+    for indent in MEMBER_INDENTS {
+        let later = wrap(rest, room.saturating_sub(indent).max(1));
+        if max_width(&later) + indent <= room {
+            let pad = " ".repeat(indent);
+            let indented = later.into_iter().map(|l| format!("{pad}{l}"));
+            return std::iter::once(first.clone()).chain(indented).collect();
+        }
+    }
+    lines
+}
+
 /// Cross margin a subgraph frame takes on each side of its content.
 pub fn frame_margin(horizontal: bool) -> usize {
     if horizontal { 1 } else { 2 }
@@ -317,14 +363,15 @@ impl<'a> Builder<'a> {
         let texts = g
             .nodes
             .iter()
-            .map(|n| NodeText {
-                shape: n.shape,
-                label: wrap_all(&n.label, p.wrap),
-                sections: n
-                    .sections
-                    .iter()
-                    .map(|s| wrap_all(s, p.wrap.saturating_add(4)))
-                    .collect(),
+            .map(|n| {
+                let label = wrap_all(&n.label, p.wrap);
+                let sections =
+                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
+                NodeText {
+                    shape: n.shape,
+                    label,
+                    sections,
+                }
             })
             .collect();
         let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();

@@ -101,3 +101,49 @@ fn a_wrapped_label_inside_a_left_to_right_frame_stays_beside_its_edge() {
         assert!(all.contains(piece), "{piece:?} missing:\n{all}");
     }
 }
+
+/// A verifier class as a quiz bot writes it: one method signature far wider than the box.
+const LONG_METHOD: &str = "classDiagram
+    class WebhookVerifier {
+        -secret: HmacSecretKey
+        -clock: SystemClock
+        +verify_signature(payload: &[u8], signature_header: &str, now: SystemTime) Result~(), VerifyError~
+    }
+    class GithubApp {
+        +app_id: u64
+    }
+    GithubApp --> WebhookVerifier : verifies with";
+
+/// A member wrapped over several lines continues indented under its first, so its later
+/// lines do not read as members of their own; every piece of it is still there.
+#[test]
+fn a_wrapped_class_member_continues_indented() {
+    let r = at(LONG_METHOD, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    let rows: Vec<&str> = all.lines().collect();
+    let first = rows
+        .iter()
+        .position(|l| l.contains("│ +verify_signature("))
+        .expect("the method's first line");
+    let later: Vec<&str> = rows[first + 1..]
+        .iter()
+        .take_while(|l| !l.contains('└'))
+        .copied()
+        .collect();
+    assert!(later.len() > 1, "{all}");
+    for line in &later {
+        assert!(
+            line.trim_start().starts_with("│   "),
+            "{line:?} not indented:\n{all}"
+        );
+    }
+    for piece in [
+        "&[u8],",
+        "signature_header:",
+        "SystemTime)",
+        "Result<(), VerifyError>",
+    ] {
+        assert!(all.contains(piece), "{piece:?} missing:\n{all}");
+    }
+}
