@@ -8,7 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::{EdgeId, Id, IdVec, ItemId, SegId};
+use crate::graph::ids::{EdgeId, GapId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
@@ -311,7 +311,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: SegId) -> Result<(), DrawEr
     let (a, b) = plan.ports[si];
     let up_item = &r.items[s.upper];
     let low_item = &r.items[s.lower];
-    let gap = &plan.gaps[up_item.layer];
+    let gap = &plan.gaps[GapId::below(up_item.layer)];
     let from_frame = if s.first {
         upper_frame(g, r, s.edge).and_then(|c| plan.frame(c))
     } else {
@@ -394,7 +394,7 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let s = &r.segs[si];
     let owner = edge_owner(s.edge);
     let lines = &plan.edge_labels[s.edge];
-    let gap = &plan.gaps[r.items[s.upper].layer];
+    let gap = &plan.gaps[GapId::below(r.items[s.upper].layer)];
     let (_, b) = plan.ports[si];
     let w = max_width(lines);
     let n = lines.len();

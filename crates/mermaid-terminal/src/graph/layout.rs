@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
+use crate::graph::ids::{ClusterId, EdgeId, FrameId, GapId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -100,7 +100,7 @@ pub struct Plan {
     pub box_off: IdVec<NodeId, i64>,
     pub cross: IdVec<ItemId, i64>,
     pub band_start: Vec<usize>,
-    pub gaps: Vec<Gap>,
+    pub gaps: IdVec<GapId, Gap>,
     /// per segment: (upper port, lower port) cross coordinates
     pub ports: IdVec<SegId, (i64, i64)>,
     pub tracks: IdVec<SegId, Option<usize>>,
@@ -109,9 +109,9 @@ pub struct Plan {
     pub edge_labels: IdVec<EdgeId, Vec<String>>,
     /// per edge: its label as written (lines joined by spaces), for a footnote
     pub edge_text: IdVec<EdgeId, String>,
-    pub frames: Vec<Frame>,
-    /// index into `frames` of each cluster's frame
-    pub frame_of: IdVec<ClusterId, Option<usize>>,
+    pub frames: IdVec<FrameId, Frame>,
+    /// each cluster's frame
+    pub frame_of: IdVec<ClusterId, Option<FrameId>>,
     pub notes: Vec<NotePlan>,
     pub main_total: usize,
     /// columns the drawing needs (an estimate the drawing confirms)
@@ -327,11 +327,11 @@ struct Builder<'a> {
     paths: IdVec<ItemId, Vec<ClusterId>>,
     cross: IdVec<ItemId, i64>,
     ports: IdVec<SegId, (i64, i64)>,
-    gap_segs: Vec<Vec<SegId>>,
+    gap_segs: IdVec<GapId, Vec<SegId>>,
     tracks: IdVec<SegId, Option<usize>>,
-    gap_tracks: Vec<usize>,
+    gap_tracks: IdVec<GapId, usize>,
     label_at: IdVec<SegId, Option<LabelAt>>,
-    gap_label_len: Vec<usize>,
+    gap_label_len: IdVec<GapId, usize>,
     /// first and last layer of each cluster (`usize::MAX`, 0 when empty)
     c_lo: IdVec<ClusterId, usize>,
     c_hi: IdVec<ClusterId, usize>,
@@ -344,9 +344,9 @@ struct Builder<'a> {
     close_row: Vec<Vec<(usize, usize)>>,
     band_start: Vec<usize>,
     band_size: Vec<usize>,
-    gaps: Vec<Gap>,
-    frames: Vec<Frame>,
-    frame_of: IdVec<ClusterId, Option<usize>>,
+    gaps: IdVec<GapId, Gap>,
+    frames: IdVec<FrameId, Frame>,
+    frame_of: IdVec<ClusterId, Option<FrameId>>,
     /// each cluster's title, wrapped like the labels in TD (one line in LR)
     titles: IdVec<ClusterId, Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
@@ -383,9 +383,10 @@ impl<'a> Builder<'a> {
             side_a[s.lower].push(si);
         }
         let layers = r.layers.len();
-        let mut gap_segs: Vec<Vec<SegId>> = vec![Vec::new(); layers.saturating_sub(1)];
+        let gap_count = layers.saturating_sub(1);
+        let mut gap_segs: IdVec<GapId, Vec<SegId>> = IdVec::filled(gap_count, Vec::new());
         for (si, s) in r.segs.iter_enumerated() {
-            gap_segs[r.items[s.upper].layer].push(si);
+            gap_segs[GapId::below(r.items[s.upper].layer)].push(si);
         }
         let titles: IdVec<ClusterId, Vec<String>> = g
             .clusters
@@ -429,9 +430,9 @@ impl<'a> Builder<'a> {
             ports: IdVec::filled(r.segs.len(), (0, 0)),
             gap_segs,
             tracks: IdVec::filled(r.segs.len(), None),
-            gap_tracks: vec![0; layers.saturating_sub(1)],
+            gap_tracks: IdVec::filled(gap_count, 0),
             label_at: IdVec::filled(r.segs.len(), None),
-            gap_label_len: vec![0; layers.saturating_sub(1)],
+            gap_label_len: IdVec::filled(gap_count, 0),
             c_lo: IdVec::filled(g.clusters.len(), usize::MAX),
             c_hi: IdVec::filled(g.clusters.len(), 0),
             opens: vec![Vec::new(); layers],
@@ -440,8 +441,8 @@ impl<'a> Builder<'a> {
             close_row: vec![Vec::new(); layers],
             band_start: vec![0; layers],
             band_size: Vec::new(),
-            gaps: vec![Gap::default(); layers.saturating_sub(1)],
-            frames: Vec::new(),
+            gaps: IdVec::filled(gap_count, Gap::default()),
+            frames: IdVec::new(),
             frame_of: IdVec::filled(g.clusters.len(), None),
             min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
             label_room: IdVec::filled(g.clusters.len(), (0, 0)),

@@ -3,7 +3,7 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::{ClusterId, SegId};
+use crate::graph::ids::{ClusterId, GapId, IdVec, SegId};
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
@@ -38,14 +38,14 @@ impl Builder<'_> {
     }
 
     /// Does any visible segment of gap `k` match `f`?
-    pub(super) fn any_seg(&self, k: usize, f: impl Fn(SegId) -> bool) -> bool {
+    pub(super) fn any_seg(&self, k: GapId, f: impl Fn(SegId) -> bool) -> bool {
         self.gap_segs[k]
             .iter()
             .any(|&si| !self.g.edges[self.r.segs[si].edge].invisible && f(si))
     }
 
     /// A head lands on (or leaves) a box in gap `k`, next to layer k (upper) / k+1 (lower).
-    pub(super) fn has_upper_head(&self, k: usize) -> bool {
+    pub(super) fn has_upper_head(&self, k: GapId) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -53,7 +53,7 @@ impl Builder<'_> {
         })
     }
 
-    pub(super) fn has_lower_head(&self, k: usize) -> bool {
+    pub(super) fn has_lower_head(&self, k: GapId) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -62,7 +62,7 @@ impl Builder<'_> {
     }
 
     /// An edge of gap `k` ends at a frame of depth `d` opening below the gap.
-    pub(super) fn frame_head(&self, k: usize, d: usize) -> bool {
+    pub(super) fn frame_head(&self, k: GapId, d: usize) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -71,7 +71,7 @@ impl Builder<'_> {
     }
 
     /// An edge of gap `k` with a tail head leaves a frame of depth `d` closing above the gap.
-    pub(super) fn frame_tail(&self, k: usize, d: usize) -> bool {
+    pub(super) fn frame_tail(&self, k: GapId, d: usize) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -136,37 +136,38 @@ impl Builder<'_> {
                 }
                 continue;
             }
+            let k = GapId::below(l);
             let start = main;
-            main += usize::from(self.has_upper_head(l));
+            main += usize::from(self.has_upper_head(k));
             for &d in &self.closes[l] {
                 self.close_row[l].push((d, main));
-                main += 1 + usize::from(self.frame_tail(l, d));
+                main += 1 + usize::from(self.frame_tail(k, d));
             }
             // LR: one shaft cell before the first turn keeps turns off the box corners
-            if self.horizontal && self.gap_tracks[l] > 0 {
+            if self.horizontal && self.gap_tracks[k] > 0 {
                 main += 1;
             }
             let track0 = main;
-            main += self.gap_tracks[l];
+            main += self.gap_tracks[k];
             let label0 = main;
-            main += self.gap_label_len[l];
-            let segs = &self.gap_segs[l];
+            main += self.gap_label_len[k];
+            let segs = &self.gap_segs[k];
             // a visible shaft cell (labels may cover a straight edge) so line kinds show
             let short_jog = segs
                 .iter()
                 .any(|&si| (self.ports[si].0 - self.ports[si].1).abs() == 1);
-            if !self.horizontal && ((self.gap_tracks[l] == 0 && !segs.is_empty()) || short_jog) {
+            if !self.horizontal && ((self.gap_tracks[k] == 0 && !segs.is_empty()) || short_jog) {
                 main += 1;
             }
             // The part next to the lower layer: frame heads and borders, then box heads.
             let tail: usize = self.opens[l + 1]
                 .iter()
-                .map(|&d| 1 + usize::from(self.frame_head(l, d)) + self.title_rows(l + 1, d))
+                .map(|&d| 1 + usize::from(self.frame_head(k, d)) + self.title_rows(l + 1, d))
                 .sum::<usize>()
-                + usize::from(self.has_lower_head(l));
+                + usize::from(self.has_lower_head(k));
             // At least one shaft cell besides the head (two for dotted edges) so line kinds
             // stay visible.
-            let dotted = self.any_seg(l, |si| g.edges[r.segs[si].edge].line == LineKind::Dotted);
+            let dotted = self.any_seg(k, |si| g.edges[r.segs[si].edge].line == LineKind::Dotted);
             let min = if self.horizontal {
                 3
             } else {
@@ -175,15 +176,15 @@ impl Builder<'_> {
             main = (main + tail).max(start + min);
             let mut row = main - tail;
             for &d in &self.opens[l + 1] {
-                row += usize::from(self.frame_head(l, d));
+                row += usize::from(self.frame_head(k, d));
                 self.open_row[l + 1].push((d, row));
                 row += 1 + self.title_rows(l + 1, d);
             }
-            self.gaps[l] = Gap {
+            self.gaps[k] = Gap {
                 end: main,
                 track0,
                 label0,
-                label_len: self.gap_label_len[l],
+                label_len: self.gap_label_len[k],
             };
         }
         self.main_total = main;
@@ -195,7 +196,7 @@ impl Builder<'_> {
     pub(super) fn frames(&mut self, widen_for_labels: bool) -> bool {
         let g = self.g;
         let mut fits = true;
-        self.frames.clear();
+        self.frames = IdVec::new();
         let margin = frame_margin(self.horizontal) as i64;
         let mut order: Vec<ClusterId> = g
             .clusters
@@ -240,9 +241,9 @@ impl Builder<'_> {
             if !self.horizontal {
                 c1 = c1.max(c0 + self.min_w[c]);
                 // Edges crossing the top border: keep the title between them.
-                let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
-                    .iter()
-                    .filter(|_| lo > 0)
+                let crossing: Vec<i64> = GapId::above(lo)
+                    .into_iter()
+                    .flat_map(|k| &self.gap_segs[k])
                     .filter(|&&si| {
                         let s = &self.r.segs[si];
                         self.paths[s.lower].contains(&c) && !self.paths[s.upper].contains(&c)
@@ -274,8 +275,7 @@ impl Builder<'_> {
                     fits = false;
                 }
             }
-            self.frame_of[c] = Some(self.frames.len());
-            self.frames.push(Frame {
+            let frame = self.frames.push(Frame {
                 cluster: c,
                 main0,
                 main1,
@@ -284,6 +284,7 @@ impl Builder<'_> {
                 title_at,
                 title: self.titles[c].clone(),
             });
+            self.frame_of[c] = Some(frame);
         }
         fits
     }
