@@ -147,3 +147,36 @@ fn a_wrapped_class_member_continues_indented() {
         assert!(all.contains(piece), "{piece:?} missing:\n{all}");
     }
 }
+
+/// Two source files as subgraphs side by side, top-down; the edge into the second enters
+/// through its top border, left of where its title would start.
+const TITLE_BEHIND_AN_EDGE: &str = "flowchart TD
+    subgraph api [Webhook intake: src/http/webhook.rs]
+        verify[verify_signature(body, sig)] --> parse[parse_event(&body)]
+        parse --> kind{event kind known?}
+        kind -->|no, log and skip| skip[metrics.skipped += 1]
+        skip --> verify
+    end
+    subgraph queue [Outbound queue: src/queue/jobs.rs]
+        enqueue[enqueue_job(kind, &payload)] --> ack[respond_accepted(id)]
+    end
+    kind -->|yes| enqueue";
+
+/// A frame title pushed right by an edge crossing the top border wraps narrower (a line
+/// more under the border) before the frame grows wider: the graph draws at 60 columns.
+#[test]
+fn a_frame_title_behind_an_edge_wraps_before_the_frame_widens() {
+    let r = at(TITLE_BEHIND_AN_EDGE, 60);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 60), "{all}");
+    for piece in [
+        "Outbound",
+        "queue:",
+        "src/queue/",
+        "jobs.rs",
+        "Webhook intake:",
+    ] {
+        assert!(all.contains(piece), "{piece:?} missing:\n{all}");
+    }
+}

@@ -7,6 +7,9 @@ use crate::graph::ids::{ClusterId, GapId, IdVec, SegId};
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
 
+/// Lines a frame title is wrapped to at most to keep its frame narrow.
+const TITLE_LINES_MOST: usize = 4;
+
 impl Builder<'_> {
     /// Phase 5: which layers each frame spans, and the frame slots of every gap.
     pub(super) fn frame_layers(&mut self) {
@@ -268,8 +271,16 @@ impl Builder<'_> {
                         fits = false;
                     }
                 }
-                let title_w = max_width(&self.titles[c]) as i64 + 2;
+                let mut title_w = max_width(&self.titles[c]) as i64 + 2;
                 title_at = place(title_w);
+                if title_at + title_w > c1
+                    && let Some(narrower) = self.narrower_title(c, &place, title_at + title_w)
+                {
+                    self.titles[c] = narrower;
+                    title_w = max_width(&self.titles[c]) as i64 + 2;
+                    title_at = place(title_w);
+                    fits = false;
+                }
                 if title_at + title_w > c1 {
                     self.min_w[c] = self.min_w[c].max(title_at + title_w - c0);
                     fits = false;
@@ -287,6 +298,42 @@ impl Builder<'_> {
             self.frame_of[c] = Some(frame);
         }
         fits
+    }
+
+    /// TD, past the natural stage: cluster `c`'s title wrapped narrower when edges crossing
+    /// the top border push it so far right that its frame would grow: the wrap that ends
+    /// nearest the left (fewest lines on a tie, four at most), if it ends before `end`.
+    /// `place` finds where a title that wide starts. Broken at spaces, inside a word only
+    /// at the narrowest stage, as the title was.
+    fn narrower_title(
+        &self,
+        c: ClusterId,
+        place: &dyn Fn(i64) -> i64,
+        end: i64,
+    ) -> Option<Vec<String>> {
+        if self.p.wrap == usize::MAX {
+            return None;
+        }
+        let title = &self.g.clusters[c].title;
+        let widest_word = title.split(' ').map(display_width).max().unwrap_or(0);
+        let floor = if self.p.wrap <= super::TITLE_WORDS_BREAK {
+            1
+        } else {
+            widest_word
+        };
+        let mut best: Option<(i64, Vec<String>)> = None;
+        for max in (floor..max_width(&self.titles[c])).rev() {
+            let lines = wrap(title, max);
+            if lines.len() > TITLE_LINES_MOST {
+                break;
+            }
+            let w = max_width(&lines) as i64 + 2;
+            let ends = place(w) + w;
+            if ends < end && best.as_ref().is_none_or(|b| ends < b.0) {
+                best = Some((ends, lines));
+            }
+        }
+        best.map(|b| b.1)
     }
 
     /// The cross range (first and last cell) the planned labels of the edges inside
