@@ -8,7 +8,7 @@
 use crate::canvas::Canvas;
 use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LEFT, LineKind, RIGHT, UP};
 use crate::graph::detour;
-use crate::graph::ids::{EdgeId, Id, IdVec, ItemId, SegId};
+use crate::graph::ids::{EdgeId, GapId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
@@ -316,7 +316,7 @@ fn segment(p: &mut Plane, g: &Graph, r: &Ranked, si: SegId) -> Result<(), DrawEr
     let (a, b) = plan.ports[si];
     let up_item = &r.items[s.upper];
     let low_item = &r.items[s.lower];
-    let gap = &plan.gaps[up_item.layer];
+    let gap = &plan.gaps[GapId::below(up_item.layer)];
     let from_frame = if s.first {
         upper_frame(g, r, s.edge).and_then(|c| plan.frame(c))
     } else {
@@ -399,7 +399,7 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
     let s = &r.segs[si];
     let owner = edge_owner(s.edge);
     let lines = &plan.edge_labels[s.edge];
-    let gap = &plan.gaps[r.items[s.upper].layer];
+    let gap = &plan.gaps[GapId::below(r.items[s.upper].layer)];
     let (_, b) = plan.ports[si];
     let w = max_width(lines);
     let n = lines.len();
@@ -420,8 +420,12 @@ fn edge_label(p: &mut Plane, r: &Ranked, si: SegId) -> Result<(), DrawError> {
             spots
         }
         LabelAt::OnTrack { cross } => {
+            // a line cell of its own kept each side: `deploy()┼` reads as the crossing's
             let t = plan.tracks[si].ok_or("label on a missing track")?;
-            vec![p.at(gap.track0 + t, cross)]
+            let (row, col) = p.at(gap.track0 + t, cross);
+            let one_line = [lines.join(" ")];
+            let clear = spaced(p, row, col, &one_line, owner);
+            clear.then_some((row, col)).into_iter().collect()
         }
         LabelAt::Rows { row, cross } => {
             let (row, col) = p.at(gap.label0 + row, cross);
@@ -528,9 +532,13 @@ fn along_edge(p: &mut Plane, path: &[(usize, usize)], lines: &[String], owner: u
             }
         } else {
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            // a cell off the corners' verticals
+            // a cell off the corners' verticals; a one-line label also on the run itself,
+            // a line cell kept each side (where the planner writes it when there is room)
             for c in c0 + 2..c1 {
                 if c + w < c1 {
+                    if n == 1 {
+                        spots.push((a.0, c));
+                    }
                     if let Some(top) = a.0.checked_sub(n) {
                         spots.push((top, c));
                     }

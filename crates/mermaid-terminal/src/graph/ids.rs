@@ -3,9 +3,10 @@
 //! its own, so a node's index can no longer be taken for a layer item's by mistake.
 //!
 //! A layer index (a rank) stays a plain `usize` on purpose: layers are counted, compared,
-//! subtracted (`abs_diff`, `l + 1`) and used as ranges (`lo..=hi`) all through the layout,
-//! and a gap is named by the layer above it. It indexes no collection of domain values
-//! that another index could be confused with, so a newtype would buy casts, not safety.
+//! subtracted (`abs_diff`, `l + 1`) and used as ranges (`lo..=hi`) all through the layout.
+//! The gaps between layers are one fewer and have collections of their own (tracks,
+//! label slots, rows), so a gap has its id, taken from the layer above it
+//! ([`GapId::below`]); a plan's frames have theirs ([`FrameId`]).
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -61,6 +62,27 @@ id_type!(
     /// A subgraph (a composite state, a namespace).
     ClusterId
 );
+
+id_type!(
+    /// A subgraph's frame in a plan, in the order the frames were laid out.
+    FrameId
+);
+id_type!(
+    /// The gap between a layer and the next.
+    GapId
+);
+
+impl GapId {
+    /// The gap under layer `layer`, between it and the next.
+    pub fn below(layer: usize) -> GapId {
+        GapId(layer)
+    }
+
+    /// The gap over layer `layer`, between the one before and it (none over the first).
+    pub fn above(layer: usize) -> Option<GapId> {
+        layer.checked_sub(1).map(GapId)
+    }
+}
 
 impl ItemId {
     /// The item of node `n`: every layering puts the nodes first, in node order, and

@@ -6,7 +6,7 @@
 //! each subgraph frame, main positions, then the frames' rectangles.
 
 use crate::glyphs::Head;
-use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
+use crate::graph::ids::{ClusterId, EdgeId, FrameId, GapId, IdVec, ItemId, NodeId, SegId};
 use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
@@ -100,7 +100,7 @@ pub struct Plan {
     pub box_off: IdVec<NodeId, i64>,
     pub cross: IdVec<ItemId, i64>,
     pub band_start: Vec<usize>,
-    pub gaps: Vec<Gap>,
+    pub gaps: IdVec<GapId, Gap>,
     /// per segment: (upper port, lower port) cross coordinates
     pub ports: IdVec<SegId, (i64, i64)>,
     pub tracks: IdVec<SegId, Option<usize>>,
@@ -109,9 +109,9 @@ pub struct Plan {
     pub edge_labels: IdVec<EdgeId, Vec<String>>,
     /// per edge: its label as written (lines joined by spaces), for a footnote
     pub edge_text: IdVec<EdgeId, String>,
-    pub frames: Vec<Frame>,
-    /// index into `frames` of each cluster's frame
-    pub frame_of: IdVec<ClusterId, Option<usize>>,
+    pub frames: IdVec<FrameId, Frame>,
+    /// each cluster's frame
+    pub frame_of: IdVec<ClusterId, Option<FrameId>>,
     pub notes: Vec<NotePlan>,
     pub main_total: usize,
     /// columns the drawing needs (an estimate the drawing confirms)
@@ -123,6 +123,52 @@ impl Plan {
     pub fn frame(&self, cluster: ClusterId) -> Option<&Frame> {
         self.frame_of[cluster].map(|f| &self.frames[f])
     }
+}
+
+/// Indents of a class member's wrapped lines under its first, the widest that fits the
+/// box: `-signer:` then `  AppJwtSigner` reads as one member, not two.
+const MEMBER_INDENTS: [usize; 2] = [2, 1];
+
+/// A node's sections (class members) wrapped at `max` columns, each member's later lines
+/// indented under its first where the box, as wide as it is without indents (`label_w`
+/// its label's width), holds them.
+fn wrap_sections(sections: &[Vec<String>], label_w: usize, max: usize) -> Vec<Vec<String>> {
+    let plain: Vec<Vec<String>> = sections.iter().map(|s| wrap_all(s, max)).collect();
+    let room = plain.iter().map(|s| max_width(s)).fold(label_w, usize::max);
+    sections
+        .iter()
+        .zip(plain)
+        .map(|(members, plain)| {
+            if plain.len() == members.len() {
+                return plain; // nothing wrapped
+            }
+            members
+                .iter()
+                .flat_map(|m| member_lines(m, max, room))
+                .collect()
+        })
+        .collect()
+}
+
+/// One member wrapped at `max`, its later lines indented within `room` columns (not
+/// indented when even one column does not fit).
+fn member_lines(member: &str, max: usize, room: usize) -> Vec<String> {
+    let lines = wrap(member, max);
+    let Some(first) = lines.first().filter(|_| lines.len() > 1) else {
+        return lines;
+    };
+    let Some(rest) = member.strip_prefix(first.as_str()).map(str::trim_start) else {
+        return lines;
+    };
+    for indent in MEMBER_INDENTS {
+        let later = wrap(rest, room.saturating_sub(indent).max(1));
+        if max_width(&later) + indent <= room {
+            let pad = " ".repeat(indent);
+            let indented = later.into_iter().map(|l| format!("{pad}{l}"));
+            return std::iter::once(first.clone()).chain(indented).collect();
+        }
+    }
+    lines
 }
 
 /// Cross margin a subgraph frame takes on each side of its content.
@@ -281,11 +327,11 @@ struct Builder<'a> {
     paths: IdVec<ItemId, Vec<ClusterId>>,
     cross: IdVec<ItemId, i64>,
     ports: IdVec<SegId, (i64, i64)>,
-    gap_segs: Vec<Vec<SegId>>,
+    gap_segs: IdVec<GapId, Vec<SegId>>,
     tracks: IdVec<SegId, Option<usize>>,
-    gap_tracks: Vec<usize>,
+    gap_tracks: IdVec<GapId, usize>,
     label_at: IdVec<SegId, Option<LabelAt>>,
-    gap_label_len: Vec<usize>,
+    gap_label_len: IdVec<GapId, usize>,
     /// first and last layer of each cluster (`usize::MAX`, 0 when empty)
     c_lo: IdVec<ClusterId, usize>,
     c_hi: IdVec<ClusterId, usize>,
@@ -298,9 +344,9 @@ struct Builder<'a> {
     close_row: Vec<Vec<(usize, usize)>>,
     band_start: Vec<usize>,
     band_size: Vec<usize>,
-    gaps: Vec<Gap>,
-    frames: Vec<Frame>,
-    frame_of: IdVec<ClusterId, Option<usize>>,
+    gaps: IdVec<GapId, Gap>,
+    frames: IdVec<FrameId, Frame>,
+    frame_of: IdVec<ClusterId, Option<FrameId>>,
     /// each cluster's title, wrapped like the labels in TD (one line in LR)
     titles: IdVec<ClusterId, Vec<String>>,
     /// TD: least width of each cluster's frame (its title, clear of crossing edges)
@@ -317,14 +363,15 @@ impl<'a> Builder<'a> {
         let texts = g
             .nodes
             .iter()
-            .map(|n| NodeText {
-                shape: n.shape,
-                label: wrap_all(&n.label, p.wrap),
-                sections: n
-                    .sections
-                    .iter()
-                    .map(|s| wrap_all(s, p.wrap.saturating_add(4)))
-                    .collect(),
+            .map(|n| {
+                let label = wrap_all(&n.label, p.wrap);
+                let sections =
+                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
+                NodeText {
+                    shape: n.shape,
+                    label,
+                    sections,
+                }
             })
             .collect();
         let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
@@ -336,9 +383,10 @@ impl<'a> Builder<'a> {
             side_a[s.lower].push(si);
         }
         let layers = r.layers.len();
-        let mut gap_segs: Vec<Vec<SegId>> = vec![Vec::new(); layers.saturating_sub(1)];
+        let gap_count = layers.saturating_sub(1);
+        let mut gap_segs: IdVec<GapId, Vec<SegId>> = IdVec::filled(gap_count, Vec::new());
         for (si, s) in r.segs.iter_enumerated() {
-            gap_segs[r.items[s.upper].layer].push(si);
+            gap_segs[GapId::below(r.items[s.upper].layer)].push(si);
         }
         let titles: IdVec<ClusterId, Vec<String>> = g
             .clusters
@@ -382,9 +430,9 @@ impl<'a> Builder<'a> {
             ports: IdVec::filled(r.segs.len(), (0, 0)),
             gap_segs,
             tracks: IdVec::filled(r.segs.len(), None),
-            gap_tracks: vec![0; layers.saturating_sub(1)],
+            gap_tracks: IdVec::filled(gap_count, 0),
             label_at: IdVec::filled(r.segs.len(), None),
-            gap_label_len: vec![0; layers.saturating_sub(1)],
+            gap_label_len: IdVec::filled(gap_count, 0),
             c_lo: IdVec::filled(g.clusters.len(), usize::MAX),
             c_hi: IdVec::filled(g.clusters.len(), 0),
             opens: vec![Vec::new(); layers],
@@ -393,8 +441,8 @@ impl<'a> Builder<'a> {
             close_row: vec![Vec::new(); layers],
             band_start: vec![0; layers],
             band_size: Vec::new(),
-            gaps: vec![Gap::default(); layers.saturating_sub(1)],
-            frames: Vec::new(),
+            gaps: IdVec::filled(gap_count, Gap::default()),
+            frames: IdVec::new(),
             frame_of: IdVec::filled(g.clusters.len(), None),
             min_w: titles.iter().map(|t| max_width(t) as i64 + 4).collect(),
             label_room: IdVec::filled(g.clusters.len(), (0, 0)),

@@ -22,7 +22,7 @@ impl Builder<'_> {
     pub(super) fn route_gaps(&mut self, markers: bool) -> Result<(), Routing> {
         self.tracks.fill(None);
         self.label_at.fill(None);
-        for k in 0..self.gap_segs.len() {
+        for k in self.gap_segs.ids() {
             let segs = &self.gap_segs[k];
             self.gap_tracks[k] =
                 assign_tracks(segs, &self.ports, &mut self.tracks).map_err(Routing::Edges)?;

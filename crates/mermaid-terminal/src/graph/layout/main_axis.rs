@@ -3,9 +3,12 @@
 
 use super::{Builder, Frame, Gap, frame_margin, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::{Head, LineKind};
-use crate::graph::ids::{ClusterId, SegId};
+use crate::graph::ids::{ClusterId, GapId, IdVec, SegId};
 use crate::graph::route::LabelAt;
 use crate::text::{display_width, max_width, wrap};
+
+/// Lines a frame title is wrapped to at most to keep its frame narrow.
+const TITLE_LINES_MOST: usize = 4;
 
 impl Builder<'_> {
     /// Phase 5: which layers each frame spans, and the frame slots of every gap.
@@ -38,14 +41,14 @@ impl Builder<'_> {
     }
 
     /// Does any visible segment of gap `k` match `f`?
-    pub(super) fn any_seg(&self, k: usize, f: impl Fn(SegId) -> bool) -> bool {
+    pub(super) fn any_seg(&self, k: GapId, f: impl Fn(SegId) -> bool) -> bool {
         self.gap_segs[k]
             .iter()
             .any(|&si| !self.g.edges[self.r.segs[si].edge].invisible && f(si))
     }
 
     /// A head lands on (or leaves) a box in gap `k`, next to layer k (upper) / k+1 (lower).
-    pub(super) fn has_upper_head(&self, k: usize) -> bool {
+    pub(super) fn has_upper_head(&self, k: GapId) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -53,7 +56,7 @@ impl Builder<'_> {
         })
     }
 
-    pub(super) fn has_lower_head(&self, k: usize) -> bool {
+    pub(super) fn has_lower_head(&self, k: GapId) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -62,7 +65,7 @@ impl Builder<'_> {
     }
 
     /// An edge of gap `k` ends at a frame of depth `d` opening below the gap.
-    pub(super) fn frame_head(&self, k: usize, d: usize) -> bool {
+    pub(super) fn frame_head(&self, k: GapId, d: usize) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -71,7 +74,7 @@ impl Builder<'_> {
     }
 
     /// An edge of gap `k` with a tail head leaves a frame of depth `d` closing above the gap.
-    pub(super) fn frame_tail(&self, k: usize, d: usize) -> bool {
+    pub(super) fn frame_tail(&self, k: GapId, d: usize) -> bool {
         let (g, r) = (self.g, self.r);
         self.any_seg(k, |si| {
             let s = &r.segs[si];
@@ -136,37 +139,38 @@ impl Builder<'_> {
                 }
                 continue;
             }
+            let k = GapId::below(l);
             let start = main;
-            main += usize::from(self.has_upper_head(l));
+            main += usize::from(self.has_upper_head(k));
             for &d in &self.closes[l] {
                 self.close_row[l].push((d, main));
-                main += 1 + usize::from(self.frame_tail(l, d));
+                main += 1 + usize::from(self.frame_tail(k, d));
             }
             // LR: one shaft cell before the first turn keeps turns off the box corners
-            if self.horizontal && self.gap_tracks[l] > 0 {
+            if self.horizontal && self.gap_tracks[k] > 0 {
                 main += 1;
             }
             let track0 = main;
-            main += self.gap_tracks[l];
+            main += self.gap_tracks[k];
             let label0 = main;
-            main += self.gap_label_len[l];
-            let segs = &self.gap_segs[l];
+            main += self.gap_label_len[k];
+            let segs = &self.gap_segs[k];
             // a visible shaft cell (labels may cover a straight edge) so line kinds show
             let short_jog = segs
                 .iter()
                 .any(|&si| (self.ports[si].0 - self.ports[si].1).abs() == 1);
-            if !self.horizontal && ((self.gap_tracks[l] == 0 && !segs.is_empty()) || short_jog) {
+            if !self.horizontal && ((self.gap_tracks[k] == 0 && !segs.is_empty()) || short_jog) {
                 main += 1;
             }
             // The part next to the lower layer: frame heads and borders, then box heads.
             let tail: usize = self.opens[l + 1]
                 .iter()
-                .map(|&d| 1 + usize::from(self.frame_head(l, d)) + self.title_rows(l + 1, d))
+                .map(|&d| 1 + usize::from(self.frame_head(k, d)) + self.title_rows(l + 1, d))
                 .sum::<usize>()
-                + usize::from(self.has_lower_head(l));
+                + usize::from(self.has_lower_head(k));
             // At least one shaft cell besides the head (two for dotted edges) so line kinds
             // stay visible.
-            let dotted = self.any_seg(l, |si| g.edges[r.segs[si].edge].line == LineKind::Dotted);
+            let dotted = self.any_seg(k, |si| g.edges[r.segs[si].edge].line == LineKind::Dotted);
             let min = if self.horizontal {
                 3
             } else {
@@ -175,15 +179,15 @@ impl Builder<'_> {
             main = (main + tail).max(start + min);
             let mut row = main - tail;
             for &d in &self.opens[l + 1] {
-                row += usize::from(self.frame_head(l, d));
+                row += usize::from(self.frame_head(k, d));
                 self.open_row[l + 1].push((d, row));
                 row += 1 + self.title_rows(l + 1, d);
             }
-            self.gaps[l] = Gap {
+            self.gaps[k] = Gap {
                 end: main,
                 track0,
                 label0,
-                label_len: self.gap_label_len[l],
+                label_len: self.gap_label_len[k],
             };
         }
         self.main_total = main;
@@ -195,7 +199,7 @@ impl Builder<'_> {
     pub(super) fn frames(&mut self, widen_for_labels: bool) -> bool {
         let g = self.g;
         let mut fits = true;
-        self.frames.clear();
+        self.frames = IdVec::new();
         let margin = frame_margin(self.horizontal) as i64;
         let mut order: Vec<ClusterId> = g
             .clusters
@@ -227,22 +231,22 @@ impl Builder<'_> {
             let (left, right) = self.label_room[c];
             let (c0, mut c1) = (c0 - margin - left, c1 + margin + right);
             let mut title_at = c0 + 2;
-            if !self.horizontal {
-                if let Some((lo, hi)) = self.inner_labels(c) {
-                    // a label that would lie on or past the border: room for it next time
-                    let (out_left, out_right) = (c0 + 1 - lo, hi + 1 - c1);
-                    if widen_for_labels && (out_left > 0 || out_right > 0) {
-                        let room = &mut self.label_room[c];
-                        room.0 += out_left.max(0);
-                        room.1 += out_right.max(0);
-                        fits = false;
-                    }
+            if let Some((lo, hi)) = self.inner_labels(c) {
+                // a label that would lie on or past the border: room for it next time
+                let (out_left, out_right) = (c0 + 1 - lo, hi + 1 - c1);
+                if widen_for_labels && (out_left > 0 || out_right > 0) {
+                    let room = &mut self.label_room[c];
+                    room.0 += out_left.max(0);
+                    room.1 += out_right.max(0);
+                    fits = false;
                 }
+            }
+            if !self.horizontal {
                 c1 = c1.max(c0 + self.min_w[c]);
                 // Edges crossing the top border: keep the title between them.
-                let crossing: Vec<i64> = self.gap_segs[lo.saturating_sub(1)]
-                    .iter()
-                    .filter(|_| lo > 0)
+                let crossing: Vec<i64> = GapId::above(lo)
+                    .into_iter()
+                    .flat_map(|k| &self.gap_segs[k])
                     .filter(|&&si| {
                         let s = &self.r.segs[si];
                         self.paths[s.lower].contains(&c) && !self.paths[s.upper].contains(&c)
@@ -267,15 +271,22 @@ impl Builder<'_> {
                         fits = false;
                     }
                 }
-                let title_w = max_width(&self.titles[c]) as i64 + 2;
+                let mut title_w = max_width(&self.titles[c]) as i64 + 2;
                 title_at = place(title_w);
+                if title_at + title_w > c1
+                    && let Some(narrower) = self.narrower_title(c, &place, title_at + title_w)
+                {
+                    self.titles[c] = narrower;
+                    title_w = max_width(&self.titles[c]) as i64 + 2;
+                    title_at = place(title_w);
+                    fits = false;
+                }
                 if title_at + title_w > c1 {
                     self.min_w[c] = self.min_w[c].max(title_at + title_w - c0);
                     fits = false;
                 }
             }
-            self.frame_of[c] = Some(self.frames.len());
-            self.frames.push(Frame {
+            let frame = self.frames.push(Frame {
                 cluster: c,
                 main0,
                 main1,
@@ -284,12 +295,51 @@ impl Builder<'_> {
                 title_at,
                 title: self.titles[c].clone(),
             });
+            self.frame_of[c] = Some(frame);
         }
         fits
     }
 
-    /// TD: the cross range (first and last cell) the planned labels of the edges inside
-    /// cluster `c` take, a blank cell each side; `None` when there are none.
+    /// TD, past the natural stage: cluster `c`'s title wrapped narrower when edges crossing
+    /// the top border push it so far right that its frame would grow: the wrap that ends
+    /// nearest the left (fewest lines on a tie, four at most), if it ends before `end`.
+    /// `place` finds where a title that wide starts. Broken at spaces, inside a word only
+    /// at the narrowest stage, as the title was.
+    fn narrower_title(
+        &self,
+        c: ClusterId,
+        place: &dyn Fn(i64) -> i64,
+        end: i64,
+    ) -> Option<Vec<String>> {
+        if self.p.wrap == usize::MAX {
+            return None;
+        }
+        let title = &self.g.clusters[c].title;
+        let widest_word = title.split(' ').map(display_width).max().unwrap_or(0);
+        let floor = if self.p.wrap <= super::TITLE_WORDS_BREAK {
+            1
+        } else {
+            widest_word
+        };
+        let mut best: Option<(i64, Vec<String>)> = None;
+        for max in (floor..max_width(&self.titles[c])).rev() {
+            let lines = wrap(title, max);
+            if lines.len() > TITLE_LINES_MOST {
+                break;
+            }
+            let w = max_width(&lines) as i64 + 2;
+            let ends = place(w) + w;
+            if ends < end && best.as_ref().is_none_or(|b| ends < b.0) {
+                best = Some((ends, lines));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// The cross range (first and last cell) the planned labels of the edges inside
+    /// cluster `c` take, TD a blank cell each side; `None` when there are none. Left to
+    /// right, a label of several lines stands over its edge (its last line on it), so it
+    /// needs rows above the edge; one line lies on the edge itself.
     fn inner_labels(&self, c: ClusterId) -> Option<(i64, i64)> {
         let (g, r) = (self.g, self.r);
         let inside = |si: SegId| {
@@ -304,15 +354,20 @@ impl Builder<'_> {
             .filter(|&si| inside(si))
             .filter_map(|si| {
                 let lines = &self.edge_labels[r.segs[si].edge];
+                let beside = |cross: i64, w: usize| (cross - 1, cross + w as i64);
                 match self.label_at[si]? {
-                    LabelAt::Rows { cross, .. } => Some((cross, max_width(lines) as i64)),
+                    LabelAt::Rows { cross, .. } => Some(beside(cross, max_width(lines))),
                     LabelAt::OnTrack { cross } => {
-                        Some((cross, display_width(&lines.join(" ")) as i64))
+                        Some(beside(cross, display_width(&lines.join(" "))))
+                    }
+                    LabelAt::InGap if lines.len() > 1 => {
+                        // a row under a border reads well: no blank one
+                        let edge = self.ports[si].1;
+                        Some((edge + 1 - lines.len() as i64, edge))
                     }
                     LabelAt::InGap | LabelAt::Marker => None,
                 }
             })
-            .map(|(cross, w)| (cross - 1, cross + w))
             .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
 }

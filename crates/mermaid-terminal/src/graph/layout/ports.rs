@@ -4,7 +4,7 @@
 use super::{Builder, lower_frame, lower_head, upper_frame, upper_head};
 use crate::glyphs::Head;
 use crate::graph::align::centre_ports;
-use crate::graph::ids::{ClusterId, ItemId, SegId};
+use crate::graph::ids::{ClusterId, GapId, ItemId, SegId};
 use crate::graph::model::Shape;
 
 impl Builder<'_> {
@@ -219,9 +219,9 @@ impl Builder<'_> {
             };
             let layer = r.items[at].layer;
             let gap = if side == 0 {
-                layer.checked_sub(1)
+                GapId::above(layer)
             } else {
-                Some(layer)
+                Some(GapId::below(layer))
             };
             let mut taken: Vec<i64> = gap
                 .and_then(|k| self.gap_segs.get(k))
