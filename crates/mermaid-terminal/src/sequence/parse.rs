@@ -42,7 +42,11 @@ struct OpenBox {
 /// Parse the statements after the `sequenceDiagram` header.
 pub fn parse(body: &str) -> Result<Diagram, String> {
     let mut p = Parser {
-        d: Diagram::default(),
+        // about an event a line: grown once, not doubling from empty
+        d: Diagram {
+            events: Vec::with_capacity(body.lines().count()),
+            ..Diagram::default()
+        },
         stack: Vec::new(),
         open_group: None,
         number: None,
