@@ -56,7 +56,7 @@ fn print(title: &str, lines: &[Line]) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| "dump".to_string());
-    let questions = questions(mode == "dump" || mode == "time-all");
+    let questions = questions(matches!(mode.as_str(), "dump" | "time-all" | "one"));
     if mode == "time" || mode == "time-all" {
         time(&questions, mode == "time-all");
         return;
