@@ -66,9 +66,12 @@ fn slow_width(s: &str) -> usize {
 /// Strips escape sequences and control characters from a label (one line: newlines and
 /// tabs become spaces), through the crate's one sanitizer ([`crate::sanitize`]).
 pub fn sanitize(s: &str) -> String {
-    crate::sanitize::strip_controls(s)
-        .replace('\n', " ")
-        .replace("    ", " ")
+    let stripped = crate::sanitize::strip_controls(s);
+    if !stripped.contains('\n') && !stripped.contains("    ") {
+        // nothing to replace: one copy
+        return stripped.into_owned();
+    }
+    stripped.replace('\n', " ").replace("    ", " ")
 }
 
 /// Decode the entity forms Mermaid allows in labels (`#quot;`, `#amp;`, `#9829;`, `&lt;` ...).
