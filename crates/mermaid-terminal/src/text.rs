@@ -327,7 +327,9 @@ impl<'a> Measured<'a> {
 
     /// Greedy wrap at `max` columns: where each line starts (piece indices).
     fn breaks(&self, max: usize) -> Vec<usize> {
-        let mut starts = vec![0];
+        // room for a few lines: most labels wrap into fewer
+        let mut starts = Vec::with_capacity(self.pieces.len().min(8));
+        starts.push(0);
         let mut cur = 0; // width of the current line with its trailing spaces
         for (i, p) in self.pieces.iter().enumerate() {
             if i == *starts.last().unwrap_or(&0) || cur + p.trimmed <= max {
