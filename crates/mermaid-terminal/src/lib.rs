@@ -302,10 +302,13 @@ fn shared_sequences(
         .zip(titles)
         .map(|(out, title)| {
             let mut lines = out.lines;
+            let titled = title.is_some();
             if let Some(title) = title {
                 lines.insert(0, Line::styled(title, Style::Label));
             }
-            enforce_width(&mut lines, width, opts.ascii);
+            // the drawings' own lines were measured as they were drawn
+            enforce_width(&mut lines[..usize::from(titled)], width, opts.ascii);
+            debug_assert!(lines.iter().all(|l| l.width() <= width));
             Rendered {
                 lines,
                 fallback: None,
@@ -348,7 +351,7 @@ fn render_parsed(
         width,
         ascii: opts.ascii,
     };
-    let (kind, result) = render_inner(source, &opts, want, parsed);
+    let (kind, result, titled) = render_inner(source, &opts, want, parsed);
     let mut rendered = match result {
         Ok(out) => Rendered {
             lines: out.lines,
@@ -367,7 +370,15 @@ fn render_parsed(
             across: false,
         },
     };
-    enforce_width(&mut rendered.lines, width, opts.ascii);
+    // A sequence drawing's lines were measured as they were drawn: only a title from the
+    // front matter above them is not.
+    let unmeasured = if kind == DiagramKind::Sequence && rendered.form == Form::Drawing {
+        usize::from(titled)
+    } else {
+        rendered.lines.len()
+    };
+    enforce_width(&mut rendered.lines[..unmeasured], width, opts.ascii);
+    debug_assert!(rendered.lines.iter().all(|l| l.width() <= width));
     rendered
 }
 
@@ -381,12 +392,14 @@ pub fn render_plain(source: &str, opts: &RenderOptions) -> String {
         .join("\n")
 }
 
+/// The diagram's kind, its lines (or why not), and whether a title from the front matter
+/// heads them.
 fn render_inner(
     source: &str,
     opts: &RenderOptions,
     want: Want,
     parsed: Option<&sequence::Parsed>,
-) -> (DiagramKind, Result<Output, String>) {
+) -> (DiagramKind, Result<Output, String>, bool) {
     if source.len() > MAX_SOURCE_BYTES {
         return (
             DiagramKind::Unknown,
@@ -395,6 +408,7 @@ fn render_inner(
                 source.len() / 1024,
                 MAX_SOURCE_BYTES / 1024
             )),
+            false,
         );
     }
     let body = strip_front_matter(source);
@@ -403,6 +417,7 @@ fn render_inner(
         return (
             DiagramKind::Unknown,
             Err("no diagram type found (empty source)".into()),
+            false,
         );
     };
     let keyword = header
@@ -416,6 +431,7 @@ fn render_inner(
             Err(format!(
                 "diagram too large to draw ({statements} statements, limit {MAX_STATEMENTS})"
             )),
+            false,
         );
     }
     let result = match kind {
@@ -432,13 +448,14 @@ fn render_inner(
         }
         DiagramKind::Unknown => Err("not a Mermaid diagram (no known header)".into()),
     };
+    let titled = result.is_ok() && body.title.is_some();
     let result = result.map(|mut out| {
         if let Some(title) = body.title {
             out.lines.insert(0, Line::styled(title, Style::Label));
         }
         out
     });
-    (kind, result)
+    (kind, result, titled)
 }
 
 /// The diagram kind a header's first word names.
