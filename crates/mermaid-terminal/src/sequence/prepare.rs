@@ -53,7 +53,8 @@ pub struct Prepared<'a> {
     pub names: &'a PerParticipant<Vec<String>>,
     pub actors: &'a PerParticipant<bool>,
     pub created: &'a PerParticipant<bool>,
-    pub items: Vec<Item<'a>>,
+    /// shared by the stages that wrap labels alike and lay names out differently
+    pub items: Rc<[Item<'a>]>,
     pub groups: &'a [Group],
     pub depth: usize,
     pub title: Option<&'a str>,
@@ -73,8 +74,9 @@ pub struct Labels<'a> {
     /// per event: what its label wraps from (a message with its number, a note, a frame
     /// header as one line; empty for the other events)
     texts: Vec<Vec<String>>,
-    /// per event: its lines cut at spaces and measured, once
-    words: Vec<Vec<Words>>,
+    /// per event: its lines cut at spaces and measured, once (when first wrapped: a
+    /// drawing whose labels fit unwrapped needs none)
+    words: Vec<OnceCell<Vec<Words>>>,
     /// per event: the width of its widest unwrapped line (wrapping wider changes nothing)
     widest: Vec<usize>,
     /// per event: its wraps so far, by width
@@ -102,10 +104,7 @@ impl<'a> Labels<'a> {
             .collect();
         Labels {
             d,
-            words: texts
-                .iter()
-                .map(|t| t.iter().map(|l| Words::new(l)).collect())
-                .collect(),
+            words: texts.iter().map(|_| OnceCell::new()).collect(),
             widest: texts.iter().map(|t| max_width(t)).collect(),
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
             wraps: Cell::new(0),
@@ -122,22 +121,48 @@ impl<'a> Labels<'a> {
     fn wrapped(&self, i: usize, max: usize) -> Rc<[String]> {
         // every width from the widest line up leaves the label as it is, and a one-line
         // label wraps alike at every width with the same line count
-        let max = match self.words[i].as_slice() {
-            [words] => words.same_as(max),
-            _ => max.min(self.widest[i]),
+        let unwrapped = max >= self.widest[i];
+        let max = if unwrapped {
+            self.widest[i]
+        } else {
+            match self.words(i) {
+                [words] => words.same_as(max),
+                _ => max.min(self.widest[i]),
+            }
         };
         let mut cache = self.wrapped.borrow_mut();
         if let Some((_, lines)) = cache[i].iter().find(|(w, _)| *w == max) {
             return Rc::clone(lines);
         }
         self.wraps.set(self.wraps.get() + 1);
-        let lines: Rc<[String]> = self.texts[i]
-            .iter()
-            .zip(&self.words[i])
-            .flat_map(|(line, words)| words.wrap(line, max))
-            .collect();
+        if unwrapped {
+            // every line fits as it is
+            let lines: Rc<[String]> = Rc::from(self.texts[i].as_slice());
+            cache[i].push((max, Rc::clone(&lines)));
+            return lines;
+        }
+        let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words(i)) {
+            // one line (most labels): its wrap as it comes, without gathering lines
+            ([line], [words]) => Rc::from(words.wrap(line, max)),
+            (texts, words) => texts
+                .iter()
+                .zip(words)
+                .flat_map(|(line, words)| words.wrap(line, max))
+                .collect(),
+        };
         cache[i].push((max, Rc::clone(&lines)));
         lines
+    }
+
+    /// True when names wrapped in their boxes read as written (one word each): the
+    /// stages with narrow names then lay out as the ones with whole names.
+    pub fn narrow_names_are_whole(&self) -> bool {
+        *self.names(Names::Narrow) == self.whole_names
+    }
+
+    /// Event `i`'s lines cut at spaces and measured.
+    fn words(&self, i: usize) -> &[Words] {
+        self.words[i].get_or_init(|| self.texts[i].iter().map(|l| Words::new(l)).collect())
     }
 
     fn names(&self, names: Names) -> &PerParticipant<Vec<String>> {
@@ -217,9 +242,10 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
         .d
         .events
         .iter()
-        .zip(labels.texts.iter().zip(&labels.words))
-        .map(|(e, (text, words))| match e {
-            Event::Message { .. } | Event::Note { .. } => floor(text, words, min),
+        .zip(&labels.texts)
+        .enumerate()
+        .map(|(i, (e, text))| match e {
+            Event::Message { .. } | Event::Note { .. } => floor(text, labels.words(i), min),
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
@@ -248,6 +274,14 @@ fn floor(lines: &[String], words: &[Words], min: usize) -> usize {
     lo
 }
 
+/// Every label wrapped at one width, whatever the names' layout: the part of a
+/// [`Prepared`] that stages with the same width share.
+#[derive(Debug, Clone)]
+pub struct Wrapped<'a> {
+    items: Rc<[Item<'a>]>,
+    depth: usize,
+}
+
 /// Wrap every label to `max` columns (`usize::MAX`: no wrapping), a message or note no
 /// narrower than its floor (`floors`, by event; empty: none).
 pub fn prepare<'a>(
@@ -256,6 +290,27 @@ pub fn prepare<'a>(
     names: Names,
     floors: &[usize],
 ) -> Prepared<'a> {
+    with_names(labels, &wrap_labels(labels, max, floors), names)
+}
+
+/// Labels wrapped (see [`prepare`]) with names laid out as `names` says.
+pub fn with_names<'a>(labels: &'a Labels<'a>, wrapped: &Wrapped<'a>, names: Names) -> Prepared<'a> {
+    let d = labels.d;
+    Prepared {
+        names: labels.names(names),
+        actors: &labels.actors,
+        created: &labels.created,
+        items: Rc::clone(&wrapped.items),
+        groups: &d.groups,
+        depth: wrapped.depth,
+        title: d.title.as_deref(),
+        tight: names.tight(),
+        staggered: names.staggered(),
+    }
+}
+
+/// Every label wrapped to `max` columns, each message or note no narrower than its floor.
+pub fn wrap_labels<'a>(labels: &'a Labels<'a>, max: usize, floors: &[usize]) -> Wrapped<'a> {
     let d = labels.d;
     let mut depth = 0usize;
     let mut cur = 0usize;
@@ -314,17 +369,7 @@ pub fn prepare<'a>(
             }
         })
         .collect();
-    Prepared {
-        names: labels.names(names),
-        actors: &labels.actors,
-        created: &labels.created,
-        items,
-        groups: &d.groups,
-        depth,
-        title: d.title.as_deref(),
-        tight: names.tight(),
-        staggered: names.staggered(),
-    }
+    Wrapped { items, depth }
 }
 
 /// Widest label of the diagram (messages, notes, frames), for the wrap search.
