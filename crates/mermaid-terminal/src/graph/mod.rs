@@ -307,10 +307,12 @@ fn draw_fitted(
         }
     };
     if dir != own {
-        let note = if dir.horizontal() {
-            "drawn left to right to fit"
-        } else {
-            "drawn top-down to fit"
+        // Say the direction the picture runs in: `flowchart RL` turned runs bottom-up.
+        let note = match dir {
+            model::Direction::LeftRight => "drawn left to right to fit",
+            model::Direction::RightLeft => "drawn right to left to fit",
+            model::Direction::TopDown => "drawn top-down to fit",
+            model::Direction::BottomUp => "drawn bottom-up to fit",
         };
         lines.insert(0, Line::styled(note, Style::Dim));
     }

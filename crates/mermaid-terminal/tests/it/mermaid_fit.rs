@@ -191,3 +191,19 @@ fn labels_of_two_edges_never_run_together() {
         }
     }
 }
+
+/// A `flowchart RL` too wide for the terminal is turned a quarter, so it runs bottom-up;
+/// its note said "top-down" while every arrow pointed up.
+#[test]
+fn a_right_to_left_flowchart_turned_to_fit_says_it_runs_bottom_up() {
+    let src = r#"flowchart RL
+    open["os.Open(artifact.Path)"] --> sum["sha256.Sum256(data)"]
+    sum --> head{"HEAD /artifacts/{digest} == 200?"}
+    head -->|yes| skip(["skip: already stored"])
+    head -->|no| put["retry_with_backoff(&req, 3)"]
+    put --> insert[("artifacts.Insert(ctx, meta)")]"#;
+    let all = assert_drawn_with(src, 75, &["os.Open(artifact.Path)", "artifacts.Insert("]);
+    let first = all.lines().next().unwrap_or_default();
+    assert_eq!(first, "drawn bottom-up to fit", "{all}");
+    assert!(all.contains('▲') && !all.contains('▼'), "{all}");
+}
