@@ -261,25 +261,18 @@ fn draw_fitted(
         })?
     };
     // When nothing else fits: sinks moved down out of a layer wider than the next, their
-    // back edges round the outside, else as they are.
-    let lowered = if big {
-        Vec::new()
+    // back edges round the outside, else as they are. The very last, only when the
+    // direction is free (siblings asked to turn alike keep the drawings they had): sinks
+    // of the last layer moved to a new one under it.
+    let (lowered, split) = if big {
+        (Vec::new(), Vec::new())
     } else {
-        rank::lowered(&g, &ranked)
+        (rank::lowered(&g, &ranked), rank::split_bottom(&g, &ranked))
     };
-    let sinks_lowered: Vec<Variant> = lowered
-        .iter()
-        .map(|r| Variant { r, fallback: false })
-        .collect();
-    let lowered_in = |dir: model::Direction| {
-        let lined = !dir.horizontal();
-        let with = |p: &[layout::Params]| first_fit(&g, &sinks_lowered, dir, p, opts);
-        (!sinks_lowered.is_empty()).then(|| {
-            with(&params)
-                .or_else(|| lined.then(|| with(&long))?)
-                .or_else(|| lined.then(|| with(&pairs))?)
-        })?
-    };
+    let (lowered, split) = (plain_variants(&lowered), plain_variants(&split));
+    let knobs = [&params[..], &long, &pairs];
+    let lowered_in = |dir| first_fit_lined(&g, &lowered, dir, knobs, opts);
+    let split_in = |dir| first_fit_lined(&g, &split, dir, knobs, opts);
     let fit = |dir| {
         first(dir)
             .or_else(|| lined_up(dir))
@@ -302,7 +295,9 @@ fn draw_fitted(
                 drawn(first(own.turned()), own.turned())
                     .or_else(|| drawn(lined_up(down), down))
                     .or_else(|| drawn(lowered_in(own), own))
-                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)?
+                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)
+                    .or_else(|| drawn(split_in(own), own))
+                    .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)?
             }
         }
     };
@@ -344,6 +339,30 @@ fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
 struct Variant<'a> {
     r: &'a rank::Ranked,
     fallback: bool,
+}
+
+/// Each layering a variant of its own, none a fallback.
+fn plain_variants(rs: &[rank::Ranked]) -> Vec<Variant<'_>> {
+    rs.iter().map(|r| Variant { r, fallback: false }).collect()
+}
+
+/// [`first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
+/// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
+fn first_fit_lined(
+    g: &Graph,
+    variants: &[Variant],
+    dir: model::Direction,
+    knobs: [&[layout::Params]; 3],
+    opts: &RenderOptions,
+) -> Option<Vec<Line>> {
+    if variants.is_empty() {
+        return None;
+    }
+    let lined = !dir.horizontal();
+    let with = |p: &[layout::Params]| first_fit(g, variants, dir, p, opts);
+    with(knobs[0])
+        .or_else(|| lined.then(|| with(knobs[1]))?)
+        .or_else(|| lined.then(|| with(knobs[2]))?)
 }
 
 /// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
