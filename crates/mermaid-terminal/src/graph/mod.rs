@@ -151,6 +151,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 spread,
                 widen: 0,
                 aligned: None,
+                inside: false,
             });
         }
     };
@@ -261,9 +262,9 @@ fn draw_fitted(
         })?
     };
     // When nothing else fits: sinks moved down out of a layer wider than the next, their
-    // back edges round the outside, else as they are. The very last, only when the
-    // direction is free (siblings asked to turn alike keep the drawings they had): sinks
-    // of the last layer moved to a new one under it.
+    // back edges round the outside, else as they are. Then, only when the direction is
+    // free (siblings asked to turn alike keep the drawings they had): sinks of the last
+    // layer moved to a new one under it.
     let (lowered, split) = if big {
         (Vec::new(), Vec::new())
     } else {
@@ -273,6 +274,12 @@ fn draw_fitted(
     let knobs = [&params[..], &long, &pairs];
     let lowered_in = |dir| first_fit_lined(&g, &lowered, dir, knobs, opts);
     let split_in = |dir| first_fit_lined(&g, &split, dir, knobs, opts);
+    // The very last, top-down: frame members pulled only by their neighbours in the frame.
+    let inside = pulled_inside(&params);
+    let inside_in = |dir: model::Direction| {
+        let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
+        worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
+    };
     let fit = |dir| {
         first(dir)
             .or_else(|| lined_up(dir))
@@ -297,7 +304,8 @@ fn draw_fitted(
                     .or_else(|| drawn(lowered_in(own), own))
                     .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)
                     .or_else(|| drawn(split_in(own), own))
-                    .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)?
+                    .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)
+                    .or_else(|| drawn(inside_in(down), down))?
             }
         }
     };
@@ -339,6 +347,14 @@ fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
 struct Variant<'a> {
     r: &'a rank::Ranked,
     fallback: bool,
+}
+
+/// The same stages with frame members pulled only by their neighbours inside the frame.
+fn pulled_inside(params: &[layout::Params]) -> Vec<layout::Params> {
+    params
+        .iter()
+        .map(|&p| layout::Params { inside: true, ..p })
+        .collect()
 }
 
 /// Each layering a variant of its own, none a fallback.

@@ -2,7 +2,8 @@
 //! fanning out to three states with guards, a composite state, several states ending in
 //! `[*]`, a choice declared before the first transition; an interface with four
 //! implementations; a worker subgraph whose decision ends outside it. Each is drawn at 75
-//! columns (the option width of an 80-column terminal), every label on the picture.
+//! columns (the option width of an 80-column terminal), every label on the picture; two
+//! frames side by side at 60.
 
 use crate::mermaid_common::labels::{labels, pieces};
 use crate::mermaid_common::{at, text};
@@ -12,12 +13,17 @@ const WIDTH: usize = 75;
 
 /// The picture at `WIDTH`, checked: drawn, no line too wide, every label piece on it.
 fn drawn_whole(src: &str) -> Rendered {
-    let r = at(src, WIDTH);
+    drawn_whole_at(src, WIDTH)
+}
+
+/// The picture at `width`, checked as [`drawn_whole`] checks it.
+fn drawn_whole_at(src: &str, width: usize) -> Rendered {
+    let r = at(src, width);
     let picture = text(&r);
-    assert_eq!(r.form, Form::Drawing, "not drawn at {WIDTH}:\n{picture}");
+    assert_eq!(r.form, Form::Drawing, "not drawn at {width}:\n{picture}");
     assert!(
-        r.lines.iter().all(|l| l.width() <= WIDTH),
-        "wider than {WIDTH}:\n{picture}"
+        r.lines.iter().all(|l| l.width() <= width),
+        "wider than {width}:\n{picture}"
     );
     let flat: String = picture.chars().filter(|c| !c.is_whitespace()).collect();
     for piece in labels(src).iter().flat_map(|l| pieces(l)) {
@@ -198,4 +204,26 @@ fn ends_outside_a_worker_frame_move_below_it_to_fit() {
             .is_some_and(|(p, s)| p > s),
         "publish_upload not below the retry frame:\n{picture}"
     );
+}
+
+/// Two subgraphs top-down, a retry loop in the first and an edge from the middle of the
+/// loop into the second: the loop's nodes pulled toward the second frame spread the first
+/// one, and the two frames side by side were too wide for 60 columns.
+const RETRY_LOOP_BESIDE_A_FRAME: &str = "flowchart TD
+    subgraph sync [Mirror sync: src/mirror/sync.rs]
+        list[list_refs(remote, prefix)] --> push[push_with_retry(refs, 5)]
+        push --> check{exit code != 0?}
+        check -->|yes, retries left| wait[sleep_ms *= 2]
+        wait --> push
+    end
+    subgraph log [Audit journal: src/audit/log.rs]
+        append[append_entry(fd, &event)] --> flush[fsync_journal(fd)]
+    end
+    push -->|pushed| append";
+
+#[test]
+fn a_frame_pulled_only_by_its_own_members_fits_beside_another() {
+    let r = drawn_whole_at(RETRY_LOOP_BESIDE_A_FRAME, 60);
+    let picture = text(&r);
+    assert!(!picture.contains("to fit"), "turned:\n{picture}");
 }
