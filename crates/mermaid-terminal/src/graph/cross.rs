@@ -5,7 +5,8 @@ use crate::graph::ids::{ClusterId, IdVec, ItemId};
 use crate::graph::model::Graph;
 use crate::graph::rank::{Ranked, sweep_order};
 
-/// Place items across each layer: pack, then pull toward the mean of their neighbours.
+/// Place items across each layer: pack, then pull toward the mean of their neighbours
+/// (with `inside`, each item's cluster path: a member only by those in its own frame).
 /// `anchor2[i]` is twice the offset of item i's centre line from its start (its box
 /// centre, which a note or a self-loop beside the box moves off the item's middle).
 pub fn cross_positions(
@@ -13,6 +14,7 @@ pub fn cross_positions(
     csize: &IdVec<ItemId, usize>,
     anchor2: &IdVec<ItemId, i64>,
     sep: &dyn Fn(ItemId, ItemId) -> i64,
+    inside: Option<&IdVec<ItemId, Vec<ClusterId>>>,
 ) -> IdVec<ItemId, i64> {
     let n = r.items.len();
     let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
@@ -20,6 +22,9 @@ pub fn cross_positions(
     for s in &r.segs {
         down[s.upper].push(s.lower);
         up[s.lower].push(s.upper);
+    }
+    if let Some(paths) = inside {
+        pulled_inside_only(r, paths, &mut up, &mut down);
     }
     let mut pos: IdVec<ItemId, i64> = IdVec::filled(n, 0);
     for layer in &r.layers {
@@ -74,6 +79,27 @@ pub fn cross_positions(
         *p -= min;
     }
     pos
+}
+
+/// Neighbours outside an item's innermost frame dropped, when it has some inside: a decision
+/// pulled toward the ends outside its frame spreads the frame, which is then pushed clear
+/// of those ends anyway, as wide as it was spread.
+fn pulled_inside_only(
+    r: &Ranked,
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
+    up: &mut IdVec<ItemId, Vec<ItemId>>,
+    down: &mut IdVec<ItemId, Vec<ItemId>>,
+) {
+    for i in r.items.ids() {
+        let Some(&inner) = paths[i].last() else {
+            continue;
+        };
+        for ns in [&mut up[i], &mut down[i]] {
+            if ns.iter().any(|&x| paths[x].contains(&inner)) {
+                ns.retain(|&x| paths[x].contains(&inner));
+            }
+        }
+    }
 }
 
 /// Room a frame takes beyond its members, per cluster.

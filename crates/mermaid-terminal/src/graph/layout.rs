@@ -40,6 +40,9 @@ pub struct Params {
     /// TD: blocks lined up with their median neighbours (see [`crate::graph::align`])
     /// instead of the barycentre placement; tried when nothing else draws
     pub aligned: Option<crate::graph::align::Blocks>,
+    /// TD: a subgraph member pulled only by its neighbours inside its frame (see
+    /// [`crate::graph::cross::cross_positions`]); tried when nothing else draws
+    pub inside: bool,
 }
 
 impl Params {
@@ -50,8 +53,14 @@ impl Params {
 
     /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
     pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
-        (self.sep, self.wrap, self.widen, self.aligned)
-            == (other.sep, other.wrap, other.widen, other.aligned)
+        (self.sep, self.wrap, self.widen, self.aligned, self.inside)
+            == (
+                other.sep,
+                other.wrap,
+                other.widen,
+                other.aligned,
+                other.inside,
+            )
             && self.port_spacing(horizontal) == other.port_spacing(horizontal)
     }
 }

@@ -151,6 +151,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 spread,
                 widen: 0,
                 aligned: None,
+                inside: false,
             });
         }
     };
@@ -261,24 +262,23 @@ fn draw_fitted(
         })?
     };
     // When nothing else fits: sinks moved down out of a layer wider than the next, their
-    // back edges round the outside, else as they are.
-    let lowered = if big {
-        Vec::new()
+    // back edges round the outside, else as they are. Then, only when the direction is
+    // free (siblings asked to turn alike keep the drawings they had): sinks of the last
+    // layer moved to a new one under it.
+    let (lowered, split) = if big {
+        (Vec::new(), Vec::new())
     } else {
-        rank::lowered(&g, &ranked)
+        (rank::lowered(&g, &ranked), rank::split_bottom(&g, &ranked))
     };
-    let sinks_lowered: Vec<Variant> = lowered
-        .iter()
-        .map(|r| Variant { r, fallback: false })
-        .collect();
-    let lowered_in = |dir: model::Direction| {
-        let lined = !dir.horizontal();
-        let with = |p: &[layout::Params]| first_fit(&g, &sinks_lowered, dir, p, opts);
-        (!sinks_lowered.is_empty()).then(|| {
-            with(&params)
-                .or_else(|| lined.then(|| with(&long))?)
-                .or_else(|| lined.then(|| with(&pairs))?)
-        })?
+    let (lowered, split) = (plain_variants(&lowered), plain_variants(&split));
+    let knobs = [&params[..], &long, &pairs];
+    let lowered_in = |dir| first_fit_lined(&g, &lowered, dir, knobs, opts);
+    let split_in = |dir| first_fit_lined(&g, &split, dir, knobs, opts);
+    // The very last, top-down: frame members pulled only by their neighbours in the frame.
+    let inside = pulled_inside(&params);
+    let inside_in = |dir: model::Direction| {
+        let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
+        worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
     };
     let fit = |dir| {
         first(dir)
@@ -302,7 +302,10 @@ fn draw_fitted(
                 drawn(first(own.turned()), own.turned())
                     .or_else(|| drawn(lined_up(down), down))
                     .or_else(|| drawn(lowered_in(own), own))
-                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)?
+                    .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)
+                    .or_else(|| drawn(split_in(own), own))
+                    .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)
+                    .or_else(|| drawn(inside_in(down), down))?
             }
         }
     };
@@ -346,6 +349,38 @@ fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
 struct Variant<'a> {
     r: &'a rank::Ranked,
     fallback: bool,
+}
+
+/// The same stages with frame members pulled only by their neighbours inside the frame.
+fn pulled_inside(params: &[layout::Params]) -> Vec<layout::Params> {
+    params
+        .iter()
+        .map(|&p| layout::Params { inside: true, ..p })
+        .collect()
+}
+
+/// Each layering a variant of its own, none a fallback.
+fn plain_variants(rs: &[rank::Ranked]) -> Vec<Variant<'_>> {
+    rs.iter().map(|r| Variant { r, fallback: false }).collect()
+}
+
+/// [`first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
+/// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
+fn first_fit_lined(
+    g: &Graph,
+    variants: &[Variant],
+    dir: model::Direction,
+    knobs: [&[layout::Params]; 3],
+    opts: &RenderOptions,
+) -> Option<Vec<Line>> {
+    if variants.is_empty() {
+        return None;
+    }
+    let lined = !dir.horizontal();
+    let with = |p: &[layout::Params]| first_fit(g, variants, dir, p, opts);
+    with(knobs[0])
+        .or_else(|| lined.then(|| with(knobs[1]))?)
+        .or_else(|| lined.then(|| with(knobs[2]))?)
 }
 
 /// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),

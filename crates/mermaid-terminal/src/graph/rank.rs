@@ -425,17 +425,32 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
 /// member moved would stretch its frame). With its back edges round the outside (see
 /// [`laned`]) and as they are; empty when no sink moves.
 pub fn lowered(g: &Graph, r: &Ranked) -> Vec<Ranked> {
-    let Some(lowered) = sinks_moved_down(g, r) else {
+    with_lanes(g, sinks_moved_down(g, r, false))
+}
+
+/// Like [`lowered`], with a new layer under the last one for the sinks to move to: the
+/// four leaves of one class side by side are wider than the terminal, two of them a row
+/// lower (their edges running down past the other two) are not. Empty when no sink moves
+/// to the new layer (what [`lowered`] tries already).
+pub fn split_bottom(g: &Graph, r: &Ranked) -> Vec<Ranked> {
+    let split = sinks_moved_down(g, r, true).filter(|s| s.layers.len() > r.layers.len());
+    with_lanes(g, split)
+}
+
+/// A layering with its back edges round the outside (see [`laned`]), then as it is.
+fn with_lanes(g: &Graph, r: Option<Ranked>) -> Vec<Ranked> {
+    let Some(r) = r else {
         return Vec::new();
     };
-    laned(g, &lowered, 2, false)
+    laned(g, &r, 2, false)
         .into_iter()
-        .chain(std::iter::once(lowered))
+        .chain(std::iter::once(r))
         .collect()
 }
 
 /// The layering with the sinks moved down (see [`lowered`]); `None` when none moves.
-fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
+/// `row_below`: a layer under the last one to move to (dropped when it stays empty).
+fn sinks_moved_down(g: &Graph, r: &Ranked, row_below: bool) -> Option<Ranked> {
     let mut layer: IdVec<NodeId, usize> = g
         .nodes
         .ids()
@@ -448,7 +463,8 @@ fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
         }
     }
     let wide = estimated_widths(g);
-    let mut across: Vec<usize> = vec![0; r.layers.len()];
+    let depth = r.layers.len() + usize::from(row_below);
+    let mut across: Vec<usize> = vec![0; depth];
     for it in &r.items {
         across[it.layer] += it.node.map_or(1, |n| wide[n]) + LEAST_SEP;
     }
@@ -477,8 +493,12 @@ fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
     if !moved {
         return None;
     }
+    let depth = layer
+        .iter()
+        .map(|&l| l + 1)
+        .fold(r.layers.len(), usize::max);
     let (items, segs) = items_and_segments(g, &layer, &r.reversed);
-    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
+    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); depth];
     for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
@@ -498,7 +518,7 @@ fn sinks_moved_down(g: &Graph, r: &Ranked) -> Option<Ranked> {
 const LEAST_SEP: usize = 2;
 
 /// Columns each node takes across a top-down layer, roughly: its box round its widest
-/// label line (labels wrap at 30 at most), and the notes beside it.
+/// label or member line (lines wrap at 30 at most), and the notes beside it.
 fn estimated_widths(g: &Graph) -> IdVec<NodeId, usize> {
     let widest = |lines: &[String]| {
         lines
@@ -508,7 +528,18 @@ fn estimated_widths(g: &Graph) -> IdVec<NodeId, usize> {
             .unwrap_or(0)
             .min(30)
     };
-    let mut wide: IdVec<NodeId, usize> = g.nodes.iter().map(|n| widest(&n.label) + 4).collect();
+    // a class box is as wide as its widest member too
+    let mut wide: IdVec<NodeId, usize> = g
+        .nodes
+        .iter()
+        .map(|n| {
+            n.sections
+                .iter()
+                .map(|s| widest(s))
+                .fold(widest(&n.label), usize::max)
+                + 4
+        })
+        .collect();
     for note in &g.notes {
         if let Some(n) = note.node {
             wide[n] += widest(&note.text) + 4 + LEAST_SEP;

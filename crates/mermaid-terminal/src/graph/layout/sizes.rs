@@ -160,8 +160,9 @@ impl Builder<'_> {
         let aligned = (self.p.aligned)
             .filter(|_| !horizontal)
             .and_then(|b| aligned_positions(r, &self.csize, &anchor2, &sep_between, b));
-        let mut cross =
-            aligned.unwrap_or_else(|| cross_positions(r, &self.csize, &anchor2, &sep_between));
+        let inside = (self.p.inside && !horizontal).then_some(paths);
+        let mut cross = aligned
+            .unwrap_or_else(|| cross_positions(r, &self.csize, &anchor2, &sep_between, inside));
         let min_w = (!horizontal).then_some(&self.min_w);
         let room = FrameRoom {
             min_w,
