@@ -1,18 +1,19 @@
-//! The sequence options of the realistic sets (quiz, unseen, fresh) at 60, 75, 95 and 160
+//! The sequence options of the realistic sets (quiz, unseen, fresh, final) at 60, 75, 95 and 160
 //! columns, for profiling and for checking that a speed-up draws the same:
 //! `cargo run -p mermaid-terminal --example sequence_profile -- dump > before.txt` prints
 //! every option alone and every question's options together (of all questions, graphs
 //! too); `-- run [ROUNDS]` only renders the sequence questions (under
 //! `valgrind --tool=callgrind`, a release build); `-- one 'fresh:"m6"' 0 75` renders one
 //! option 100 times and prints it; `-- time` prints each set's median and slowest
-//! sequence option per width (wall time: noisy on a shared machine).
+//! sequence option per width (`-- time-all`: of all options, as the bench measures them;
+//! wall time: noisy on a shared machine).
 #![allow(clippy::expect_used)]
 
 use mermaid_terminal::{Line, RenderOptions, render, render_options};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const SETS: [&str; 3] = ["quiz", "unseen", "fresh"];
+const SETS: [&str; 4] = ["quiz", "unseen", "fresh", "final"];
 const WIDTHS: [usize; 4] = [60, 75, 95, 160];
 
 /// (question id, its options) of every question with a sequence option (`all`: of every
@@ -55,9 +56,9 @@ fn print(title: &str, lines: &[Line]) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| "dump".to_string());
-    let questions = questions(mode == "dump");
-    if mode == "time" {
-        time(&questions);
+    let questions = questions(matches!(mode.as_str(), "dump" | "time-all" | "one"));
+    if mode == "time" || mode == "time-all" {
+        time(&questions, mode == "time-all");
         return;
     }
     if mode == "one" {
@@ -116,7 +117,7 @@ fn one(questions: &[(String, Vec<String>)], mut args: impl Iterator<Item = Strin
 
 /// Per set and width: the median and slowest sequence option rendered alone (the median
 /// of 25 renders each, as the bench estimates it; wall time, noisy on a shared machine).
-fn time(questions: &[(String, Vec<String>)]) {
+fn time(questions: &[(String, Vec<String>)], all: bool) {
     for set in SETS {
         for width in WIDTHS {
             let opts = RenderOptions {
@@ -130,7 +131,7 @@ fn time(questions: &[(String, Vec<String>)]) {
                     options
                         .iter()
                         .enumerate()
-                        .filter(|(_, s)| s.trim_start().starts_with("sequenceDiagram"))
+                        .filter(|(_, s)| all || s.trim_start().starts_with("sequenceDiagram"))
                         .map(move |(k, s)| {
                             let mut times: Vec<Duration> = (0..25)
                                 .map(|_| {
@@ -148,8 +149,9 @@ fn time(questions: &[(String, Vec<String>)]) {
             let median = &per[per.len() / 2];
             let slowest = &per[per.len() - 1];
             println!(
-                "{set} w{width}: {} sequence options, median {:?} ({}), slowest {:?} ({})",
+                "{set} w{width}: {} {} options, median {:?} ({}), slowest {:?} ({})",
                 per.len(),
+                if all { "diagram" } else { "sequence" },
                 median.0,
                 median.1,
                 slowest.0,

@@ -201,6 +201,14 @@ impl Canvas {
 
     /// Write text starting at (row, col); returns the columns used.
     pub fn text(&mut self, row: usize, col: usize, s: &str, style: Style) -> usize {
+        if s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            // printable ASCII: a column a char, as `clusters` measures it (without its
+            // boxed iterator)
+            for (k, ch) in s.chars().enumerate() {
+                self.put_cluster(row, col + k, Content::Char(ch), 1, style);
+            }
+            return s.len();
+        }
         let mut c = col;
         for (g, w) in clusters(s) {
             let mut chars = g.chars();

@@ -209,10 +209,16 @@ pub fn render_compact(source: &str, opts: &RenderOptions) -> Rendered {
 /// When one option had to be turned a quarter to fit, its siblings are turned too if they
 /// can be, so all four read in the same direction.
 pub fn render_options(sources: &[&str], opts: &RenderOptions) -> Vec<Rendered> {
-    if let Some(shared) = shared_sequences(sources, opts) {
-        return shared;
-    }
-    let mut out: Vec<Rendered> = sources.iter().map(|s| render(s, opts)).collect();
+    let parsed = match shared_sequences(sources, opts) {
+        Ok(shared) => return shared,
+        Err(parsed) => parsed,
+    };
+    // sequence options parsed for the shared columns are drawn alone without parsing again
+    let mut out: Vec<Rendered> = sources
+        .iter()
+        .enumerate()
+        .map(|(k, s)| render_parsed(s, opts, Want::Best, parsed.get(k)))
+        .collect();
     let drawn = |r: &Rendered| r.form == Form::Drawing;
     let graph = |r: &Rendered| drawn(r) && r.kind != DiagramKind::Sequence;
     let across = out.iter().filter(|r| graph(r) && r.across).count();
@@ -287,10 +293,14 @@ fn stack_alike(sources: &[&str], opts: &RenderOptions, out: &mut [Rendered]) {
 }
 
 /// Sequence diagrams with the same participants drawn on shared lifeline columns, so the
-/// options line up column for column (and their differences stay local).
-fn shared_sequences(sources: &[&str], opts: &RenderOptions) -> Option<Vec<Rendered>> {
+/// options line up column for column (and their differences stay local); else the
+/// options parsed on the way (all of them, or none).
+fn shared_sequences(
+    sources: &[&str],
+    opts: &RenderOptions,
+) -> Result<Vec<Rendered>, Vec<sequence::Parsed>> {
     if sources.len() < 2 {
-        return None;
+        return Err(Vec::new());
     }
     let width = opts.width.max(MIN_WIDTH);
     let opts = RenderOptions {
@@ -301,42 +311,51 @@ fn shared_sequences(sources: &[&str], opts: &RenderOptions) -> Option<Vec<Render
     let mut bodies = Vec::new();
     for source in sources {
         if source.len() > MAX_SOURCE_BYTES {
-            return None;
+            return Err(Vec::new());
         }
         let body = strip_front_matter(source);
         if body.lines().filter(|l| !l.trim().is_empty()).count() > MAX_STATEMENTS {
-            return None;
+            return Err(Vec::new());
         }
-        let (header, rest) = split_header(body.text)?;
+        let Some((header, rest)) = split_header(body.text) else {
+            return Err(Vec::new());
+        };
         if header.split(|c: char| c.is_whitespace() || c == ';').next() != Some("sequenceDiagram") {
-            return None;
+            return Err(Vec::new());
         }
         titles.push(body.title);
         bodies.push(rest);
     }
-    let outputs = sequence::render_shared(&bodies, &opts)?;
-    Some(
-        outputs
-            .into_iter()
-            .zip(titles)
-            .map(|(out, title)| {
-                let mut lines = out.lines;
-                if let Some(title) = title {
-                    lines.insert(0, Line::styled(title, Style::Label));
-                }
-                enforce_width(&mut lines, width, opts.ascii);
-                Rendered {
-                    lines,
-                    fallback: None,
-                    kind: DiagramKind::Sequence,
-                    form: out.form,
-                    turned: false,
-                    across: false,
-                    regions: RegionLayout::None,
-                }
-            })
-            .collect(),
-    )
+    let Some(parsed) = bodies
+        .iter()
+        .map(|b| sequence::parse(b).ok())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Err(Vec::new());
+    };
+    let Some(outputs) = sequence::render_shared(&parsed, &opts) else {
+        return Err(parsed);
+    };
+    Ok(outputs
+        .into_iter()
+        .zip(titles)
+        .map(|(out, title)| {
+            let mut lines = out.lines;
+            if let Some(title) = title {
+                lines.insert(0, Line::styled(title, Style::Label));
+            }
+            enforce_width(&mut lines, width, opts.ascii);
+            Rendered {
+                lines,
+                fallback: None,
+                kind: DiagramKind::Sequence,
+                form: out.form,
+                turned: false,
+                across: false,
+                regions: RegionLayout::None,
+            }
+        })
+        .collect())
 }
 
 /// Which form the layouts may use.
@@ -358,12 +377,22 @@ pub(crate) enum Want {
 }
 
 fn render_form(source: &str, opts: &RenderOptions, want: Want) -> Rendered {
+    render_parsed(source, opts, want, None)
+}
+
+/// [`render_form`], with `source` already parsed when it is a sequence diagram's.
+fn render_parsed(
+    source: &str,
+    opts: &RenderOptions,
+    want: Want,
+    parsed: Option<&sequence::Parsed>,
+) -> Rendered {
     let width = opts.width.max(MIN_WIDTH);
     let opts = RenderOptions {
         width,
         ascii: opts.ascii,
     };
-    let (kind, result) = render_inner(source, &opts, want);
+    let (kind, result) = render_inner(source, &opts, want, parsed);
     let mut rendered = match result {
         Ok(out) => Rendered {
             lines: out.lines,
@@ -402,6 +431,7 @@ fn render_inner(
     source: &str,
     opts: &RenderOptions,
     want: Want,
+    parsed: Option<&sequence::Parsed>,
 ) -> (DiagramKind, Result<Output, String>) {
     if source.len() > MAX_SOURCE_BYTES {
         return (
@@ -435,7 +465,10 @@ fn render_inner(
         );
     }
     let result = match kind {
-        DiagramKind::Sequence => sequence::render(rest, opts, want),
+        DiagramKind::Sequence => match parsed {
+            Some(diagram) => Ok(sequence::render_parsed(diagram, opts, want)),
+            None => sequence::render(rest, opts, want),
+        },
         DiagramKind::Flowchart => graph::render_flowchart(header, rest, opts, want),
         DiagramKind::State => graph::render_state(rest, opts, want),
         DiagramKind::Class => graph::render_class(rest, opts, want),

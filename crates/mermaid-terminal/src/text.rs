@@ -66,9 +66,12 @@ fn slow_width(s: &str) -> usize {
 /// Strips escape sequences and control characters from a label (one line: newlines and
 /// tabs become spaces), through the crate's one sanitizer ([`crate::sanitize`]).
 pub fn sanitize(s: &str) -> String {
-    crate::sanitize::strip_controls(s)
-        .replace('\n', " ")
-        .replace("    ", " ")
+    let stripped = crate::sanitize::strip_controls(s);
+    if !stripped.contains('\n') && !stripped.contains("    ") {
+        // nothing to replace: one copy
+        return stripped.into_owned();
+    }
+    stripped.replace('\n', " ").replace("    ", " ")
 }
 
 /// Decode the entity forms Mermaid allows in labels (`#quot;`, `#amp;`, `#9829;`, `&lt;` ...).
@@ -181,25 +184,30 @@ fn pieces<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
 /// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
 /// than `max` on its own: `upload_file(path)` stays whole where it fits.
 fn pieces_within<'a>(s: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
-    let wider = |p: &str| display_width(p.trim_end()) > max;
     code_pieces(s, |c| c == ' ', &mut |word| {
-        if !wider(word) {
+        if display_width(word.trim_end()) <= max {
             out(word);
-            return;
+        } else {
+            cut_wide_word(word, max, out);
         }
-        pieces(word, &mut |piece| {
-            // still wider than the line: after a `.` between names too
-            // (`pull_request.` `synchronize`), but a host name or an address stays whole
-            // (`git@github.` `com` reads as two things): it may break after the `:` that
-            // ends it (`git@github.com:` `octo/`)
-            if !wider(piece) {
-                out(piece);
-            } else if host_like(piece) {
-                after_host(piece, out);
-            } else {
-                code_pieces(piece, |c| c == '.', out);
-            }
-        });
+    });
+}
+
+/// The pieces of a word wider than `max` (with its trailing spaces): cut at its
+/// code-friendly points.
+fn cut_wide_word<'a>(word: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
+    pieces(word, &mut |piece| {
+        // still wider than the line: after a `.` between names too
+        // (`pull_request.` `synchronize`), but a host name or an address stays whole
+        // (`git@github.` `com` reads as two things): it may break after the `:` that
+        // ends it (`git@github.com:` `octo/`)
+        if display_width(piece.trim_end()) <= max {
+            out(piece);
+        } else if host_like(piece) {
+            after_host(piece, out);
+        } else {
+            code_pieces(piece, |c| c == '.', out);
+        }
     });
 }
 
@@ -297,18 +305,19 @@ impl<'a> Measured<'a> {
 
     /// Broken at spaces, and inside only the words wider than `max`.
     fn within(s: &'a str, max: usize) -> Self {
-        let mut m = Measured { pieces: Vec::new() };
+        let mut m = Measured {
+            pieces: Vec::with_capacity(s.len() / 4),
+        };
         pieces_within(s, max, &mut |p| m.push(p));
         m
     }
 
     fn push(&mut self, text: &'a str) {
-        let trimmed = text.trim_end();
-        let trimmed_width = display_width(trimmed);
+        let (full, trimmed) = piece_widths(text);
         self.pieces.push(Piece {
             text,
-            full: trimmed_width + display_width(&text[trimmed.len()..]),
-            trimmed: trimmed_width,
+            full,
+            trimmed,
         });
     }
 
@@ -372,22 +381,50 @@ impl<'a> Measured<'a> {
     }
 }
 
+/// A piece's width with its trailing spaces and without.
+fn piece_widths(text: &str) -> (usize, usize) {
+    let trimmed = text.trim_end();
+    let trimmed_width = display_width(trimmed);
+    (
+        trimmed_width + display_width(&text[trimmed.len()..]),
+        trimmed_width,
+    )
+}
+
 /// How many lines a greedy wrap at `max` makes of pieces measured (with trailing spaces,
 /// without).
 fn greedy_count(pieces: impl Iterator<Item = (usize, usize)>, max: usize) -> usize {
-    let mut lines = 1;
-    let mut cur = 0;
-    let mut first = true;
+    let mut count = GreedyCount::default();
     for (full, trimmed) in pieces {
-        if first || cur + trimmed <= max {
-            cur += full;
-        } else {
-            lines += 1;
-            cur = full;
-        }
-        first = false;
+        count.add(full, trimmed, max);
     }
-    lines
+    count.lines()
+}
+
+/// A greedy wrap's line count, piece by piece (counted without a list of the pieces).
+#[derive(Default)]
+struct GreedyCount {
+    /// lines before the current one
+    done: usize,
+    /// width of the current line with its trailing spaces; `None` before the first piece
+    cur: Option<usize>,
+}
+
+impl GreedyCount {
+    fn add(&mut self, full: usize, trimmed: usize, max: usize) {
+        self.cur = Some(match self.cur {
+            Some(cur) if cur + trimmed > max => {
+                self.done += 1;
+                full
+            }
+            Some(cur) => cur + full,
+            None => full,
+        });
+    }
+
+    fn lines(&self) -> usize {
+        self.done + 1
+    }
 }
 
 /// Wrap one line to `max` columns at code-friendly points, as evenly as the line count
@@ -443,7 +480,22 @@ impl Words {
     /// The pieces [`wrap`] cuts `s` (the line these words were made from) into at `max`.
     fn measured<'a>(&self, s: &'a str, max: usize) -> Measured<'a> {
         if self.widest > max {
-            return Measured::within(s, max);
+            // the words measured already; only those wider than `max` are cut and measured
+            let mut m = Measured {
+                pieces: Vec::with_capacity(2 * self.pieces.len()),
+            };
+            for &(a, b, full, trimmed) in &self.pieces {
+                if trimmed <= max {
+                    m.pieces.push(Piece {
+                        text: &s[a..b],
+                        full,
+                        trimmed,
+                    });
+                } else {
+                    cut_wide_word(&s[a..b], max, &mut |p| m.push(p));
+                }
+            }
+            return m;
         }
         Measured {
             pieces: self
@@ -496,10 +548,20 @@ impl Words {
     /// `wrap_count(s, max)`, `s` being the line these words were made from.
     pub fn count(&self, s: &str, max: usize) -> usize {
         if self.width <= max {
-            1
-        } else {
-            self.measured(s, max).count(max)
+            return 1;
         }
+        let mut count = GreedyCount::default();
+        for &(a, b, full, trimmed) in &self.pieces {
+            if trimmed <= max {
+                count.add(full, trimmed, max);
+            } else {
+                cut_wide_word(&s[a..b], max, &mut |p| {
+                    let (full, trimmed) = piece_widths(p);
+                    count.add(full, trimmed, max);
+                });
+            }
+        }
+        count.lines()
     }
 }
 

@@ -109,41 +109,43 @@ pub fn place_labels_td(
             continue;
         }
         let candidates = [b - w / 2, b + 2, b - 1 - w, b + 3, b - 2 - w];
-        let mut done = false;
-        for row in 0..24usize {
-            for &c0 in &candidates {
-                let c1 = c0 + w - 1;
-                // A label beside its edge keeps two cells from any other line on its far
-                // side, so it cannot be read as that line's.
-                // (A label over its own line keeps two cells on both sides.)
-                let (reach0, reach1) = if c1 < b {
-                    (c0 - 2, c1 + 1)
-                } else if c0 > b {
-                    (c0 - 1, c1 + 2)
+        // A label beside its edge keeps two cells from any other line on its far side, so
+        // it cannot be read as that line's. (A label over its own line keeps two cells on
+        // both sides.) The lines run through every label row: checked once per candidate.
+        let clear_of_lines = candidates.map(|c0| {
+            let c1 = c0 + w - 1;
+            let (reach0, reach1) = if c1 < b {
+                (c0 - 2, c1 + 1)
+            } else if c0 > b {
+                (c0 - 1, c1 + 2)
+            } else {
+                (c0 - 2, c1 + 2)
+            };
+            // its own line it may cover, not touch
+            !verticals.iter().any(|&(f, x)| {
+                if f == s {
+                    x == c0 - 1 || x == c1 + 1
                 } else {
-                    (c0 - 2, c1 + 2)
-                };
-                // its own line it may cover, not touch
-                let hits_line = verticals.iter().any(|&(f, x)| {
-                    if f == s {
-                        x == c0 - 1 || x == c1 + 1
-                    } else {
-                        x >= reach0 && x <= reach1
-                    }
-                });
-                let hits_label = placed.iter().any(|&(r0, n, p0, p1)| {
-                    row < r0 + n && r0 < row + nl && !(c1 + 1 < p0 || p1 + 1 < c0)
-                });
-                if !hits_line && !hits_label {
-                    placed.push((row, nl, c0, c1));
-                    label_at[s] = Some(LabelAt::Rows { row, cross: c0 });
-                    rows_used = rows_used.max(row + nl);
-                    done = true;
-                    break;
+                    x >= reach0 && x <= reach1
                 }
-            }
-            if done {
-                break;
+            })
+        });
+        let mut done = false;
+        if clear_of_lines.contains(&true) {
+            'rows: for row in 0..24usize {
+                for (&c0, _) in candidates.iter().zip(clear_of_lines).filter(|(_, ok)| *ok) {
+                    let c1 = c0 + w - 1;
+                    let hits_label = placed.iter().any(|&(r0, n, p0, p1)| {
+                        row < r0 + n && r0 < row + nl && !(c1 + 1 < p0 || p1 + 1 < c0)
+                    });
+                    if !hits_label {
+                        placed.push((row, nl, c0, c1));
+                        label_at[s] = Some(LabelAt::Rows { row, cross: c0 });
+                        rows_used = rows_used.max(row + nl);
+                        done = true;
+                        break 'rows;
+                    }
+                }
             }
         }
         if !done {

@@ -145,7 +145,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
     let mut needs = box_needs(p, half);
     // Frames run below the participant boxes: they only keep clear of the lifelines.
     needs.left = needs.left.max(2 * p.depth + usize::from(p.depth > 0));
-    for item in &p.items {
+    for item in p.items.iter() {
         match item {
             Item::Message {
                 from, to, lines, ..
@@ -358,7 +358,7 @@ fn frame_sides(p: &Prepared, x: &PerParticipant<usize>) -> Vec<(usize, usize)> {
     // (depth, content right) of the frames still open, innermost last
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut out: Vec<(usize, usize)> = Vec::new();
-    for item in &p.items {
+    for item in p.items.iter() {
         match item {
             Item::Open { .. } => {
                 open.push((out.len(), item_right(item, x).max(base)));

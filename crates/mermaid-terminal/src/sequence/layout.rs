@@ -6,9 +6,13 @@ use crate::glyphs::{DOWN, Dir4, Glyphs, Head, LineKind, UP};
 use crate::sequence::columns::{Columns, lower_row, shared_columns};
 use crate::sequence::compact;
 use crate::sequence::model::{Arrow, Diagram, NotePos, ParticipantId, PerParticipant};
-use crate::sequence::prepare::{Item, Labels, Names, Prepared, prepare, widest_label, wrap_floors};
+use crate::sequence::prepare::{
+    Item, Labels, Names, Prepared, Wrapped, prepare, widest_label, with_names, wrap_floors,
+    wrap_labels,
+};
 use crate::style::{Line, Style};
 use crate::text::{display_width, max_width, wrap_all};
+use std::cell::RefCell;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
 const MIN_WRAP: usize = 8;
@@ -39,20 +43,18 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         }
     }
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
-    let floors: Vec<Vec<usize>> = labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect();
-    let widest = whole.iter().map(widest_label).max().unwrap_or(0);
-    let stages = |names: Names| {
-        let mut found: Vec<(Vec<Prepared>, Vec<Columns>)> = Vec::new();
-        // (whole names with unwrapped labels were tried above)
-        let unwrapped = stage(&labels, &floors, usize::MAX, names);
-        if names != Names::Whole && fits(&unwrapped.1) {
-            found.push(unwrapped);
-        }
-        found.extend(widest_wrap(&labels, &floors, widest, names, opts.width));
-        found
+    let search = Search {
+        floors: labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect(),
+        labels: &labels,
+        wrapped: RefCell::new(Vec::new()),
+        widest: whole.iter().map(widest_label).max().unwrap_or(0),
+        width: opts.width,
     };
-    let mut candidates = stages(Names::Whole);
-    candidates.extend(stages(Names::Narrow));
+    let mut candidates = search.stages(Names::Whole);
+    // one-word names wrap into themselves: those stages were the ones just made
+    if !labels.iter().all(Labels::narrow_names_are_whole) {
+        candidates.extend(search.stages(Names::Narrow));
+    }
     candidates.sort_by_key(|(ps, _)| ps.iter().map(height).sum::<usize>());
     if let Some(lines) = candidates
         .iter()
@@ -67,7 +69,8 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         last_resorts.extend([Names::Staggered, Names::TightStaggered]);
     }
     last_resorts.into_iter().find_map(|names| {
-        stages(names)
+        search
+            .stages(names)
             .iter()
             .find_map(|(ps, cols)| draw_all(ps, cols, ds, opts))
     })
@@ -94,53 +97,96 @@ fn draw_all(
         .collect()
 }
 
-/// The diagrams with labels wrapped at `max` (each no narrower than its floor), on shared
-/// columns.
-fn stage<'a>(
+/// The diagrams prepared at one wrap width, and their shared columns.
+type Stage<'a> = (Vec<Prepared<'a>>, Vec<Columns>);
+
+/// The width search over the diagrams' labels: each names layout searches the wrap widths,
+/// and the labels wrapped at a width are kept for the layouts that try it again.
+struct Search<'a> {
     labels: &'a [Labels<'a>],
-    floors: &[Vec<usize>],
-    max: usize,
-    names: Names,
-) -> (Vec<Prepared<'a>>, Vec<Columns>) {
-    let ps: Vec<Prepared> = labels
-        .iter()
-        .zip(floors)
-        .map(|(l, f)| prepare(l, max, names, f))
-        .collect();
-    let cols = shared_columns(&ps, 0);
-    (ps, cols)
+    /// per diagram, per event: the narrowest its label wraps to
+    floors: Vec<Vec<usize>>,
+    /// (wrap width, per diagram its labels wrapped at it)
+    wrapped: RefCell<Vec<(usize, Vec<Wrapped<'a>>)>>,
+    /// the widest label (or name): wrapping there or wider changes nothing
+    widest: usize,
+    width: usize,
 }
 
-/// Wider label wraps need more columns but fewer rows: the widest wrap from `MIN_WRAP` up
-/// that fits `width`, if even `MIN_WRAP` fits.
-fn widest_wrap<'a>(
-    labels: &'a [Labels<'a>],
-    floors: &[Vec<usize>],
-    widest: usize,
-    names: Names,
-    width: usize,
-) -> Option<(Vec<Prepared<'a>>, Vec<Columns>)> {
-    let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= width);
-    if widest <= MIN_WRAP {
-        return None;
+impl<'a> Search<'a> {
+    fn fits(&self, cols: &[Columns]) -> bool {
+        cols.iter().all(|c| c.width <= self.width)
     }
-    let narrowest = stage(labels, floors, MIN_WRAP, names);
-    if !fits(&narrowest.1) {
-        return None;
-    }
-    let mut best = narrowest;
-    let (mut lo, mut hi) = (MIN_WRAP + 1, widest - 1);
-    while lo <= hi {
-        let mid = lo + (hi - lo) / 2;
-        let (ps, cols) = stage(labels, floors, mid, names);
-        if fits(&cols) {
-            best = (ps, cols);
-            lo = mid + 1;
+
+    /// The stages of one names layout that fit: labels unwrapped (but for whole names,
+    /// tried before), then the widest wrap that fits.
+    fn stages(&self, names: Names) -> Vec<Stage<'a>> {
+        let mut found = Vec::new();
+        let narrowest = if self.widest > MIN_WRAP {
+            let narrowest = self.stage(MIN_WRAP, names);
+            if !self.fits(&narrowest.1) {
+                // wrapped lines are pieces of the unwrapped ones: these do not fit either
+                return found;
+            }
+            Some(narrowest)
         } else {
-            hi = mid - 1;
+            None
+        };
+        if names != Names::Whole {
+            let unwrapped = self.stage(usize::MAX, names);
+            if self.fits(&unwrapped.1) {
+                found.push(unwrapped);
+            }
         }
+        found.extend(narrowest.map(|n| self.widest_wrap(n, names)));
+        found
     }
-    Some(best)
+
+    /// The diagrams with labels wrapped at `max` (each no narrower than its floor), on
+    /// shared columns.
+    fn stage(&self, max: usize, names: Names) -> Stage<'a> {
+        let ps: Vec<Prepared<'a>> = self
+            .wrapped_at(max)
+            .iter()
+            .zip(self.labels)
+            .map(|(w, l)| with_names(l, w, names))
+            .collect();
+        let cols = shared_columns(&ps, 0);
+        (ps, cols)
+    }
+
+    /// Every diagram's labels wrapped at `max`, wrapped once per search.
+    fn wrapped_at(&self, max: usize) -> Vec<Wrapped<'a>> {
+        if let Some((_, w)) = self.wrapped.borrow().iter().find(|(m, _)| *m == max) {
+            return w.clone();
+        }
+        let w: Vec<Wrapped<'a>> = self
+            .labels
+            .iter()
+            .zip(&self.floors)
+            .map(|(l, f)| wrap_labels(l, max, f))
+            .collect();
+        self.wrapped.borrow_mut().push((max, w.clone()));
+        w
+    }
+
+    /// Wider label wraps need more columns but fewer rows: the widest wrap from `MIN_WRAP`
+    /// up that fits, `narrowest` being the stage at `MIN_WRAP` (which fits).
+    fn widest_wrap(&self, narrowest: Stage<'a>, names: Names) -> Stage<'a> {
+        let mut best = narrowest;
+        let (mut lo, mut hi) = (MIN_WRAP + 1, self.widest - 1);
+        while lo <= hi {
+            let mid = lo + (hi - lo) / 2;
+            let (ps, cols) = self.stage(mid, names);
+            if self.fits(&cols) {
+                best = (ps, cols);
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        best
+    }
 }
 
 /// Rows the drawing of `p` takes (near enough to compare stages).
@@ -204,7 +250,7 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         collision: false,
     };
     dr.header();
-    for item in &p.items {
+    for item in p.items.iter() {
         dr.item(item);
     }
     for i in p.names.ids() {

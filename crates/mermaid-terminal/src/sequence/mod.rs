@@ -10,27 +10,40 @@ mod prepare;
 
 use crate::{Form, Output, RegionLayout, RenderOptions, Want};
 
+/// A sequence diagram body parsed: drawn alone after its question's options could not be
+/// drawn together, without parsing it again.
+pub use model::Diagram as Parsed;
+
+/// Parse a sequence diagram body (the text after the header line).
+pub fn parse(body: &str) -> Result<Parsed, String> {
+    parse::parse(body)
+}
+
 /// Render a sequence diagram body (the text after the header line).
 pub fn render(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
-    let diagram = parse::parse(body)?;
+    Ok(render_parsed(&parse(body)?, opts, want))
+}
+
+/// Render a parsed sequence diagram.
+pub fn render_parsed(diagram: &Parsed, opts: &RenderOptions, want: Want) -> Output {
     if want != Want::Compact
-        && let Some(lines) = layout::render_fitted(&diagram, opts)
+        && let Some(lines) = layout::render_fitted(diagram, opts)
     {
-        return Ok(Output {
+        return Output {
             lines,
             form: Form::Drawing,
             turned: false,
             across: false,
             regions: RegionLayout::None,
-        });
+        };
     }
-    Ok(Output {
-        lines: compact::render(&diagram, opts),
+    Output {
+        lines: compact::render(diagram, opts),
         form: Form::Compact,
         turned: false,
         across: false,
         regions: RegionLayout::None,
-    })
+    }
 }
 
 /// What a sequence diagram says, item by item (see [`crate::items`]).
@@ -40,11 +53,7 @@ pub fn items(body: &str) -> Result<Vec<crate::items::Item>, String> {
 
 /// The options of a question drawn on shared lifeline columns, when they are sequence
 /// diagrams with the same participants and all of them can be drawn; `None` otherwise.
-pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output>> {
-    let diagrams: Vec<model::Diagram> = bodies
-        .iter()
-        .map(|b| parse::parse(b).ok())
-        .collect::<Option<_>>()?;
+pub fn render_shared(diagrams: &[Parsed], opts: &RenderOptions) -> Option<Vec<Output>> {
     let first = diagrams.first()?;
     if diagrams[1..]
         .iter()
@@ -52,7 +61,7 @@ pub fn render_shared(bodies: &[&str], opts: &RenderOptions) -> Option<Vec<Output
     {
         return None;
     }
-    let drawn = layout::render_fitted_all(&diagrams, opts)?;
+    let drawn = layout::render_fitted_all(diagrams, opts)?;
     Some(
         drawn
             .into_iter()

@@ -6,6 +6,7 @@ use crate::sequence::model::{
     Arrow, BlockKind, Diagram, Event, Group, NotePos, Participant, ParticipantId,
 };
 use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
+use std::borrow::Cow;
 
 /// Arrow tokens, longest first within each family.
 const ARROWS: &[(&str, LineKind, Head, bool)] = &[
@@ -42,7 +43,11 @@ struct OpenBox {
 /// Parse the statements after the `sequenceDiagram` header.
 pub fn parse(body: &str) -> Result<Diagram, String> {
     let mut p = Parser {
-        d: Diagram::default(),
+        // about an event a line: grown once, not doubling from empty
+        d: Diagram {
+            events: Vec::with_capacity(body.lines().count()),
+            ..Diagram::default()
+        },
         stack: Vec::new(),
         open_group: None,
         number: None,
@@ -74,13 +79,22 @@ fn first_word(s: &str) -> (&str, &str) {
     }
 }
 
-fn clean_name(s: &str) -> String {
+fn clean_name(s: &str) -> Cow<'_, str> {
     let s = s.trim();
     let s = s
         .strip_prefix('"')
         .and_then(|x| x.strip_suffix('"'))
         .unwrap_or(s);
-    collapse_spaces(&sanitize(s))
+    // most names are plain: nothing to strip or collapse, and no copy to look one up
+    let plain = s.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !s.contains("  ")
+        && !s.starts_with(' ')
+        && !s.ends_with(' ');
+    if plain {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(collapse_spaces(&sanitize(s)))
+    }
 }
 
 fn is_color(word: &str) -> bool {
@@ -153,7 +167,7 @@ impl Parser {
         }
         Ok(self.d.participants.push(Participant {
             label: label_lines(&id),
-            id,
+            id: id.into_owned(),
             actor: false,
             created: false,
         }))
@@ -167,7 +181,8 @@ impl Parser {
         if id.contains("@{") {
             return Err("participant metadata is not supported".into());
         }
-        let existed = self.d.participants.iter().any(|p| p.id == clean_name(id));
+        let name = clean_name(id);
+        let existed = self.d.participants.iter().any(|p| p.id == name);
         let i = self.participant(id)?;
         let p = &mut self.d.participants[i];
         if let Some(alias) = alias {

@@ -53,7 +53,8 @@ pub struct Prepared<'a> {
     pub names: &'a PerParticipant<Vec<String>>,
     pub actors: &'a PerParticipant<bool>,
     pub created: &'a PerParticipant<bool>,
-    pub items: Vec<Item<'a>>,
+    /// shared by the stages that wrap labels alike and lay names out differently
+    pub items: Rc<[Item<'a>]>,
     pub groups: &'a [Group],
     pub depth: usize,
     pub title: Option<&'a str>,
@@ -138,6 +139,12 @@ impl<'a> Labels<'a> {
             .collect();
         cache[i].push((max, Rc::clone(&lines)));
         lines
+    }
+
+    /// True when names wrapped in their boxes read as written (one word each): the
+    /// stages with narrow names then lay out as the ones with whole names.
+    pub fn narrow_names_are_whole(&self) -> bool {
+        *self.names(Names::Narrow) == self.whole_names
     }
 
     fn names(&self, names: Names) -> &PerParticipant<Vec<String>> {
@@ -248,6 +255,14 @@ fn floor(lines: &[String], words: &[Words], min: usize) -> usize {
     lo
 }
 
+/// Every label wrapped at one width, whatever the names' layout: the part of a
+/// [`Prepared`] that stages with the same width share.
+#[derive(Debug, Clone)]
+pub struct Wrapped<'a> {
+    items: Rc<[Item<'a>]>,
+    depth: usize,
+}
+
 /// Wrap every label to `max` columns (`usize::MAX`: no wrapping), a message or note no
 /// narrower than its floor (`floors`, by event; empty: none).
 pub fn prepare<'a>(
@@ -256,6 +271,27 @@ pub fn prepare<'a>(
     names: Names,
     floors: &[usize],
 ) -> Prepared<'a> {
+    with_names(labels, &wrap_labels(labels, max, floors), names)
+}
+
+/// Labels wrapped (see [`prepare`]) with names laid out as `names` says.
+pub fn with_names<'a>(labels: &'a Labels<'a>, wrapped: &Wrapped<'a>, names: Names) -> Prepared<'a> {
+    let d = labels.d;
+    Prepared {
+        names: labels.names(names),
+        actors: &labels.actors,
+        created: &labels.created,
+        items: Rc::clone(&wrapped.items),
+        groups: &d.groups,
+        depth: wrapped.depth,
+        title: d.title.as_deref(),
+        tight: names.tight(),
+        staggered: names.staggered(),
+    }
+}
+
+/// Every label wrapped to `max` columns, each message or note no narrower than its floor.
+pub fn wrap_labels<'a>(labels: &'a Labels<'a>, max: usize, floors: &[usize]) -> Wrapped<'a> {
     let d = labels.d;
     let mut depth = 0usize;
     let mut cur = 0usize;
@@ -314,17 +350,7 @@ pub fn prepare<'a>(
             }
         })
         .collect();
-    Prepared {
-        names: labels.names(names),
-        actors: &labels.actors,
-        created: &labels.created,
-        items,
-        groups: &d.groups,
-        depth,
-        title: d.title.as_deref(),
-        tight: names.tight(),
-        staggered: names.staggered(),
-    }
+    Wrapped { items, depth }
 }
 
 /// Widest label of the diagram (messages, notes, frames), for the wrap search.
