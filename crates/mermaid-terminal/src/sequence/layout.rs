@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width, wrap_all};
+use crate::text::{display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
@@ -699,7 +699,7 @@ fn rewrap(lines: &[String], text: &[String], room: usize) -> Option<Vec<String>>
     if room <= max_width(lines) || lines.len() <= text.len() {
         return None;
     }
-    let wider = wrap_all(text, room);
+    let wider: Vec<String> = text.iter().flat_map(|l| wrap_fields(l, room)).collect();
     (wider.len() < lines.len() && max_width(&wider) <= room).then_some(wider)
 }
 
