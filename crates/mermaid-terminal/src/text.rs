@@ -183,19 +183,19 @@ fn pieces<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
 
 /// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
 /// than `max` on its own: `upload_file(path)` stays whole where it fits.
-fn pieces_within<'a>(s: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
+fn pieces_within<'a>(s: &'a str, max: usize, fields: bool, out: &mut impl FnMut(&'a str)) {
     code_pieces(s, |c| c == ' ', &mut |word| {
         if display_width(word.trim_end()) <= max {
             out(word);
         } else {
-            cut_wide_word(word, max, out);
+            cut_wide_word(word, max, fields, out);
         }
     });
 }
 
 /// The pieces of a word wider than `max` (with its trailing spaces): cut at its
-/// code-friendly points.
-fn cut_wide_word<'a>(word: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
+/// code-friendly points (`fields`: after `=` and `{` too, as a last resort).
+fn cut_wide_word<'a>(word: &'a str, max: usize, fields: bool, out: &mut impl FnMut(&'a str)) {
     pieces(word, &mut |piece| {
         // still wider than the line: after a `.` between names too
         // (`pull_request.` `synchronize`), but a host name or an address stays whole
@@ -206,9 +206,34 @@ fn cut_wide_word<'a>(word: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
         } else if host_like(piece) {
             after_host(piece, out);
         } else {
-            code_pieces(piece, |c| c == '.', out);
+            code_pieces(piece, |c| c == '.', &mut |part| {
+                // wider still: after the `=` of a setting and the `{` that opens fields
+                // (`conclusion=` `success`, `ExitStatus{` `code:`)
+                if fields && display_width(part.trim_end()) > max {
+                    after_openers(part, out);
+                } else {
+                    out(part);
+                }
+            });
         }
     });
+}
+
+/// Break `s` after each `=` or `{` that a name or a value follows.
+fn after_openers<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        let breakable = matches!(prev, Some('=' | '{')) && !matches!(c, ' ' | '=' | '{' | '}');
+        if breakable && i > start {
+            out(&s[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    if start < s.len() {
+        out(&s[start..]);
+    }
 }
 
 /// Top-level domains a host name in a label ends with (`github.com`, `hooks.slack.com`).
@@ -304,11 +329,11 @@ impl<'a> Measured<'a> {
     }
 
     /// Broken at spaces, and inside only the words wider than `max`.
-    fn within(s: &'a str, max: usize) -> Self {
+    fn within(s: &'a str, max: usize, fields: bool) -> Self {
         let mut m = Measured {
             pieces: Vec::with_capacity(s.len() / 4),
         };
-        pieces_within(s, max, &mut |p| m.push(p));
+        pieces_within(s, max, fields, &mut |p| m.push(p));
         m
     }
 
@@ -327,7 +352,9 @@ impl<'a> Measured<'a> {
 
     /// Greedy wrap at `max` columns: where each line starts (piece indices).
     fn breaks(&self, max: usize) -> Vec<usize> {
-        let mut starts = vec![0];
+        // room for a few lines: most labels wrap into fewer
+        let mut starts = Vec::with_capacity(self.pieces.len().min(8));
+        starts.push(0);
         let mut cur = 0; // width of the current line with its trailing spaces
         for (i, p) in self.pieces.iter().enumerate() {
             if i == *starts.last().unwrap_or(&0) || cur + p.trimmed <= max {
@@ -434,7 +461,17 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    balanced(&Measured::within(s, max), max)
+    balanced(&Measured::within(s, max, false), max)
+}
+
+/// Like [`wrap`], but a piece still wider than `max` is cut after `=` and `{` too
+/// (`conclusion=` `success`, `ExitStatus{` `code: 0}`): sequence labels, whose gaps are
+/// as wide as their widest unbroken piece.
+pub fn wrap_fields(s: &str, max: usize) -> Vec<String> {
+    if display_width(s) <= max {
+        return vec![s.to_string()];
+    }
+    balanced(&Measured::within(s, max, true), max)
 }
 
 /// The greedy wrap's line count kept, at the narrowest width that keeps it: lines as even
@@ -448,8 +485,8 @@ fn balanced(m: &Measured, max: usize) -> Vec<String> {
 }
 
 /// A line cut at its spaces and measured once, to wrap it at many widths (a layout that
-/// searches its width wraps the same labels again and again): the same lines as [`wrap`]
-/// and [`wrap_count`], without cutting and measuring the line each time.
+/// searches its width wraps the same labels again and again): the same lines as
+/// [`wrap_fields`], without cutting and measuring the line each time.
 #[derive(Debug, Clone)]
 pub struct Words {
     /// byte range, width with trailing spaces, width without
@@ -477,7 +514,8 @@ impl Words {
         }
     }
 
-    /// The pieces [`wrap`] cuts `s` (the line these words were made from) into at `max`.
+    /// The pieces [`wrap_fields`] cuts `s` (the line these words were made from) into at
+    /// `max`.
     fn measured<'a>(&self, s: &'a str, max: usize) -> Measured<'a> {
         if self.widest > max {
             // the words measured already; only those wider than `max` are cut and measured
@@ -492,7 +530,7 @@ impl Words {
                         trimmed,
                     });
                 } else {
-                    cut_wide_word(&s[a..b], max, &mut |p| m.push(p));
+                    cut_wide_word(&s[a..b], max, true, &mut |p| m.push(p));
                 }
             }
             return m;
@@ -537,7 +575,7 @@ impl Words {
         lo
     }
 
-    /// `wrap(s, max)`, `s` being the line these words were made from.
+    /// `wrap_fields(s, max)`, `s` being the line these words were made from.
     pub fn wrap(&self, s: &str, max: usize) -> Vec<String> {
         if self.width <= max {
             return vec![s.to_string()];
@@ -545,7 +583,7 @@ impl Words {
         balanced(&self.measured(s, max), max)
     }
 
-    /// `wrap_count(s, max)`, `s` being the line these words were made from.
+    /// The lines of `wrap_fields(s, max)`, `s` being the line these words were made from.
     pub fn count(&self, s: &str, max: usize) -> usize {
         if self.width <= max {
             return 1;
@@ -555,7 +593,7 @@ impl Words {
             if trimmed <= max {
                 count.add(full, trimmed, max);
             } else {
-                cut_wide_word(&s[a..b], max, &mut |p| {
+                cut_wide_word(&s[a..b], max, true, &mut |p| {
                     let (full, trimmed) = piece_widths(p);
                     count.add(full, trimmed, max);
                 });
@@ -735,8 +773,8 @@ mod tests {
         );
     }
 
-    /// A line wrapped from its words measured once wraps as `wrap` does at every width,
-    /// also at the narrowest width that wraps alike.
+    /// A line wrapped from its words measured once wraps as `wrap_fields` does at every
+    /// width, also at the narrowest width that wraps alike.
     #[test]
     fn words_wrap_as_wrap_does() {
         for s in [
@@ -745,18 +783,16 @@ mod tests {
             "set_password(\"quizz\", \"github.com\", token)",
             "the user types WDJB-MJHT and approves the quizz app",
             "access_token gho_… with scope repo",
+            "ExitStatus{code: 0} conclusion=success",
             "日本語 の ラベル は 幅 が 二 倍",
         ] {
             let words = Words::new(s);
             for max in 1..=60 {
-                assert_eq!(words.wrap(s, max), wrap(s, max), "{s:?} at {max}");
-                assert_eq!(
-                    words.count(s, max),
-                    wrap(s, max).len().max(1),
-                    "{s:?} at {max}"
-                );
+                let wrapped = wrap_fields(s, max);
+                assert_eq!(words.wrap(s, max), wrapped, "{s:?} at {max}");
+                assert_eq!(words.count(s, max), wrapped.len().max(1), "{s:?} at {max}");
                 let same = words.same_as(max);
-                assert_eq!(wrap(s, same), wrap(s, max), "{s:?} at {max} and {same}");
+                assert_eq!(wrap_fields(s, same), wrapped, "{s:?} at {max} and {same}");
             }
         }
     }

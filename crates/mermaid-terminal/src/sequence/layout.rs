@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width, wrap_all};
+use crate::text::{display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
@@ -145,6 +145,7 @@ impl<'a> Search<'a> {
     /// The diagrams with labels wrapped at `max` (each no narrower than its floor), on
     /// shared columns.
     fn stage(&self, max: usize, names: Names) -> Stage<'a> {
+        count(|w| w.stages += 1);
         let ps: Vec<Prepared<'a>> = self
             .wrapped_at(max)
             .iter()
@@ -160,6 +161,7 @@ impl<'a> Search<'a> {
         if let Some((_, w)) = self.wrapped.borrow().iter().find(|(m, _)| *m == max) {
             return w.clone();
         }
+        count(|w| w.wraps += 1);
         let w: Vec<Wrapped<'a>> = self
             .labels
             .iter()
@@ -697,6 +699,73 @@ fn rewrap(lines: &[String], text: &[String], room: usize) -> Option<Vec<String>>
     if room <= max_width(lines) || lines.len() <= text.len() {
         return None;
     }
-    let wider = wrap_all(text, room);
+    let wider: Vec<String> = text.iter().flat_map(|l| wrap_fields(l, room)).collect();
     (wider.len() < lines.len() && max_width(&wider) <= room).then_some(wider)
+}
+
+/// The width search's work, counted for tests (a deterministic measure of speed): stages
+/// laid out, and widths the labels were wrapped at.
+#[derive(Debug, Default, Clone, Copy)]
+struct Work {
+    stages: usize,
+    wraps: usize,
+}
+
+#[cfg(test)]
+thread_local! {
+    static WORK: std::cell::Cell<Work> = const { std::cell::Cell::new(Work { stages: 0, wraps: 0 }) };
+}
+
+/// Count some work (nothing outside tests).
+#[cfg_attr(not(test), allow(unused_variables))]
+fn count(add: impl FnOnce(&mut Work)) {
+    #[cfg(test)]
+    WORK.with(|w| {
+        let mut now = w.get();
+        add(&mut now);
+        w.set(now);
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WORK, Work};
+    use crate::{Form, RenderOptions, render};
+
+    /// Six participants with long names, drawn at 75 columns only with their boxes in two
+    /// rows: the last of five names layouts.
+    const SIX_WIDE: &str = "sequenceDiagram
+    participant GH as GitHub
+    participant H as pull_request_handler
+    participant R as ReviewSummarizer
+    participant Q as QuizQueue
+    participant N as TerminalNotifier
+    participant L as AttemptLog
+    GH->>+H: POST /hooks/pull_request (opened)
+    H->>R: summarize(&diff)
+    R-->>H: Summary { files: 4 }
+    H->>Q: push(Quiz::new(summary))
+    H->>N: notify(\"quiz ready\")
+    H-)L: record(pr_number)
+    H-->>-GH: 202 Accepted";
+
+    /// Four layouts fail at 75 columns: each stops at its narrowest wrap (its unwrapped
+    /// labels cannot fit either), and a width's labels are wrapped once for all of them
+    /// (12 stages laid out and 12 label wraps when each layout wrapped its own, the
+    /// unwrapped stage first).
+    #[test]
+    fn layouts_that_cannot_fit_stop_at_their_narrowest_wrap_and_share_wraps() {
+        WORK.with(|w| w.set(Work::default()));
+        let r = render(
+            SIX_WIDE,
+            &RenderOptions {
+                width: 75,
+                ascii: false,
+            },
+        );
+        let work = WORK.with(std::cell::Cell::take);
+        let text: Vec<String> = r.lines.iter().map(crate::Line::text).collect();
+        assert_eq!(r.form, Form::Drawing, "{}", text.join("\n"));
+        assert!(work.stages <= 9 && work.wraps <= 7, "{work:?}");
+    }
 }

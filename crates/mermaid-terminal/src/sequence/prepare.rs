@@ -132,11 +132,15 @@ impl<'a> Labels<'a> {
             return Rc::clone(lines);
         }
         self.wraps.set(self.wraps.get() + 1);
-        let lines: Rc<[String]> = self.texts[i]
-            .iter()
-            .zip(&self.words[i])
-            .flat_map(|(line, words)| words.wrap(line, max))
-            .collect();
+        let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words[i].as_slice()) {
+            // one line (most labels): its wrap as it comes, without gathering lines
+            ([line], [words]) => Rc::from(words.wrap(line, max)),
+            (texts, words) => texts
+                .iter()
+                .zip(words)
+                .flat_map(|(line, words)| words.wrap(line, max))
+                .collect(),
+        };
         cache[i].push((max, Rc::clone(&lines)));
         lines
     }

@@ -84,3 +84,49 @@ fn host_names_stay_whole_dotted_names_still_break() {
         "{all}"
     );
 }
+
+/// Six participants, a `par` with a `loop` inside, long messages and a note right of the
+/// last participant: its gaps were as wide as `ExitCode{value:` and `state=needs_review`,
+/// which could not break, and it was listed below 80 columns. A piece too wide for its line breaks after `{` and `=` too: drawn at 75.
+#[test]
+fn six_participants_with_fields_and_settings_drawn_at_75() {
+    let src = "sequenceDiagram
+    participant W as build worker
+    participant R as Runner
+    participant Q as Queue API
+    participant C as CacheStore
+    participant B as Blob storage
+    participant GH as GitHub Status API
+    W->>+R: Start(ctx, build.Plan)
+    par keepalive
+        loop every 15s until ctx.Done()
+            W->>Q: PUT /api/v2/builds/{build_id}/keepalive
+            W->>C: Touch(buildKey, 60s)
+            C-->>Q: TouchedAt
+        end
+    and artifacts
+        R-)W: Artifact{path, size, digest}
+        W->>B: PUT /artifacts/{build_id}/{digest}.tar
+    end
+    R-->>-W: ExitCode{value: 0}
+    opt build.Plan.PostStatus
+        W->>Q: POST /api/v2/builds/{build_id}/finish
+        Q->>GH: POST /repos/{owner}/{repo}/statuses/{sha}
+    end
+    Note right of GH: state=needs_review shows on the commit";
+    let r = at(src, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 75), "{all}");
+    let flat: String = all.split_whitespace().collect();
+    for piece in [
+        "ExitCode{",
+        "value:",
+        "state=",
+        "needs_review",
+        "TouchedAt",
+        "Touch(buildKey,",
+    ] {
+        assert!(flat.contains(piece), "{piece:?} missing:\n{all}");
+    }
+}

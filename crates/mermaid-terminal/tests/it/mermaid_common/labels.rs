@@ -19,7 +19,9 @@ pub fn pieces(label: &str) -> Vec<String> {
             let mut cur = String::new();
             for c in word.chars() {
                 cur.push(c);
-                if matches!(c, ',' | '(' | '/' | ';' | ':' | '.') {
+                // `=` and `{` too: a sequence label's piece too wide for its line is cut
+                // after them (`conclusion=` `success`, `ExitStatus{` `code:`)
+                if matches!(c, ',' | '(' | '/' | ';' | ':' | '.' | '=' | '{') {
                     out.push(std::mem::take(&mut cur));
                 }
             }
