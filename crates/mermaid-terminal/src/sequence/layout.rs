@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width, wrap_fields};
+use crate::text::{Cuts, display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
@@ -28,8 +28,21 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
 /// options of a question), so they line up column for column; `None` when they do not all
 /// fit the width.
 pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
+    let whole: Vec<Labels> = ds.iter().map(Labels::new).collect();
+    fit_all(&whole, ds, opts).or_else(|| {
+        // a name cut after its `_` or `-` (`pg_try_` `advisory_lock(`) reads worse than
+        // one whole: only when nothing else fits, and where a label has one
+        if !whole.iter().any(Labels::has_joiners) {
+            return None;
+        }
+        let cut: Vec<Labels> = ds.iter().map(|d| Labels::cut(d, Cuts::Names)).collect();
+        fit_all(&cut, ds, opts)
+    })
+}
+
+/// The width search of [`render_fitted_all`] over labels cut as `labels` says.
+fn fit_all(labels: &[Labels], ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
-    let labels: Vec<Labels> = ds.iter().map(Labels::new).collect();
     let whole: Vec<Prepared> = labels
         .iter()
         .map(|l| prepare(l, usize::MAX, Names::Whole, &[]))
@@ -45,7 +58,7 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
     let search = Search {
         floors: labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect(),
-        labels: &labels,
+        labels,
         wrapped: RefCell::new(Vec::new()),
         widest: whole.iter().map(widest_label).max().unwrap_or(0),
         width: opts.width,

@@ -3,7 +3,7 @@
 use crate::sequence::model::{
     Arrow, Diagram, Event, Group, NotePos, ParticipantId, PerParticipant,
 };
-use crate::text::{Words, display_width, max_width, wrap_into};
+use crate::text::{Cuts, Words, display_width, max_width, wrap_into};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
@@ -82,6 +82,8 @@ pub struct Labels<'a> {
     wrapped: RefCell<Vec<WrapsByWidth>>,
     /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
     wraps: Cell<usize>,
+    /// where a piece too wide for its line may be cut
+    cuts: Cuts,
     whole_names: PerParticipant<Vec<String>>,
     narrow_names: OnceCell<PerParticipant<Vec<String>>>,
     actors: PerParticipant<bool>,
@@ -89,7 +91,13 @@ pub struct Labels<'a> {
 }
 
 impl<'a> Labels<'a> {
+    /// The labels, a piece too wide for its line cut after `=` and `{` too.
     pub fn new(d: &'a Diagram) -> Self {
+        Self::cut(d, Cuts::Fields)
+    }
+
+    /// The labels, a piece too wide for its line cut where `cuts` allows.
+    pub fn cut(d: &'a Diagram, cuts: Cuts) -> Self {
         let texts: Vec<Vec<String>> = d
             .events
             .iter()
@@ -110,6 +118,7 @@ impl<'a> Labels<'a> {
             widest: texts.iter().map(|t| max_width(t)).collect(),
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
             wraps: Cell::new(0),
+            cuts,
             texts,
             whole_names: d.participants.map(|p| p.label.clone()),
             narrow_names: OnceCell::new(),
@@ -134,15 +143,21 @@ impl<'a> Labels<'a> {
         self.wraps.set(self.wraps.get() + 1);
         let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words[i].as_slice()) {
             // one line (most labels): its wrap as it comes, without gathering lines
-            ([line], [words]) => Rc::from(words.wrap(line, max)),
+            ([line], [words]) => Rc::from(words.wrap(line, max, self.cuts)),
             (texts, words) => texts
                 .iter()
                 .zip(words)
-                .flat_map(|(line, words)| words.wrap(line, max))
+                .flat_map(|(line, words)| words.wrap(line, max, self.cuts))
                 .collect(),
         };
         cache[i].push((max, Rc::clone(&lines)));
         lines
+    }
+
+    /// True when a label has a `_` or `-` that [`Cuts::Names`] may cut after: only then
+    /// can cutting names fit what did not fit whole.
+    pub fn has_joiners(&self) -> bool {
+        self.texts.iter().flatten().any(|t| t.contains(['_', '-']))
     }
 
     /// True when names wrapped in their boxes read as written (one word each): the
@@ -230,7 +245,7 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
         .iter()
         .zip(labels.texts.iter().zip(&labels.words))
         .map(|(e, (text, words))| match e {
-            Event::Message { .. } | Event::Note { .. } => floor(text, words, min),
+            Event::Message { .. } | Event::Note { .. } => floor(text, words, min, labels.cuts),
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
@@ -238,12 +253,12 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
 }
 
 /// The narrowest width from `min` at which `lines` wrap into at most `GROWTH` more rows.
-fn floor(lines: &[String], words: &[Words], min: usize) -> usize {
+fn floor(lines: &[String], words: &[Words], min: usize, cuts: Cuts) -> usize {
     let rows = |max: usize| {
         lines
             .iter()
             .zip(words)
-            .map(|(l, w)| w.count(l, max))
+            .map(|(l, w)| w.count(l, max, cuts))
             .sum::<usize>()
     };
     let budget = lines.len() + GROWTH;
