@@ -32,7 +32,7 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
     fit_all(&whole, ds, opts).or_else(|| {
         // a name cut after its `_` or `-` (`pg_try_` `advisory_lock(`) reads worse than
         // one whole: only when nothing else fits, and where a label has one
-        if !whole.iter().any(Labels::has_joiners) {
+        if !whole.iter().any(|l| l.has_joiners_wider_than(MIN_WRAP)) {
             return None;
         }
         let cut: Vec<Labels> = ds.iter().map(|d| Labels::cut(d, Cuts::Names)).collect();
@@ -780,5 +780,39 @@ mod tests {
         let text: Vec<String> = r.lines.iter().map(crate::Line::text).collect();
         assert_eq!(r.form, Form::Drawing, "{}", text.join("\n"));
         assert!(work.stages <= 9 && work.wraps <= 7, "{work:?}");
+    }
+
+    /// The stages a render lays out at `width`, and its form.
+    fn stages_at(src: &str, width: usize) -> (usize, Form) {
+        WORK.with(|w| w.set(Work::default()));
+        let r = render(
+            src,
+            &RenderOptions {
+                width,
+                ascii: false,
+            },
+        );
+        (WORK.with(std::cell::Cell::take).stages, r.form)
+    }
+
+    /// A diagram listed whatever its labels' wraps is searched again with its names cut
+    /// only when a word too wide for the narrowest wrap has a `_` or `-` to cut after:
+    /// short ones (`id_1`, `re-try`) cannot help, and the search is not repeated for them.
+    #[test]
+    fn names_are_cut_in_a_second_search_only_when_a_long_one_could_be() {
+        let plain = "sequenceDiagram
+    participant A as Alpha
+    participant B as Bravo
+    participant C as Charlie
+    A->>B: send the record with its number one
+    B->>C: pass it on and try again later";
+        let short = plain
+            .replace("number one", "id_1")
+            .replace("try again", "re-try");
+        let long = plain.replace("number one", "record_number_one");
+        let (plain_stages, form) = stages_at(plain, 20);
+        assert_eq!(form, Form::Compact);
+        assert_eq!(stages_at(&short, 20).0, plain_stages);
+        assert!(stages_at(&long, 20).0 > plain_stages);
     }
 }

@@ -154,10 +154,15 @@ impl<'a> Labels<'a> {
         lines
     }
 
-    /// True when a label has a `_` or `-` that [`Cuts::Names`] may cut after: only then
-    /// can cutting names fit what did not fit whole.
-    pub fn has_joiners(&self) -> bool {
-        self.texts.iter().flatten().any(|t| t.contains(['_', '-']))
+    /// True when a label has a word wider than `min` (the narrowest wrap) with a `_` or
+    /// `-` inside: only such a word can [`Cuts::Names`] cut, and only then can cutting
+    /// names fit what did not fit whole.
+    pub fn has_joiners_wider_than(&self, min: usize) -> bool {
+        self.texts
+            .iter()
+            .flatten()
+            .flat_map(|t| t.split(' '))
+            .any(|w| w.contains(['_', '-']) && display_width(w) > min)
     }
 
     /// True when names wrapped in their boxes read as written (one word each): the
