@@ -183,19 +183,33 @@ fn pieces<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
 
 /// Like [`pieces`], but a word is cut at its code-friendly points only when it is wider
 /// than `max` on its own: `upload_file(path)` stays whole where it fits.
-fn pieces_within<'a>(s: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
+fn pieces_within<'a>(s: &'a str, max: usize, cuts: Cuts, out: &mut impl FnMut(&'a str)) {
     code_pieces(s, |c| c == ' ', &mut |word| {
         if display_width(word.trim_end()) <= max {
             out(word);
         } else {
-            cut_wide_word(word, max, out);
+            cut_wide_word(word, max, cuts, out);
         }
     });
 }
 
+/// Where a piece still wider than its line may be cut, beyond the code-friendly points
+/// every label breaks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cuts {
+    /// code-friendly points only (graph labels)
+    Code,
+    /// after `=` and `{` too (`conclusion=` `success`, `ExitStatus{` `code:`): sequence
+    /// labels, whose gaps are as wide as their widest unbroken piece
+    Fields,
+    /// and last after the `_` and `-` inside a name (`pg_try_` `advisory_lock(`): a name
+    /// cut reads worse than one whole, so only when nothing else lets a diagram be drawn
+    Names,
+}
+
 /// The pieces of a word wider than `max` (with its trailing spaces): cut at its
-/// code-friendly points.
-fn cut_wide_word<'a>(word: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
+/// code-friendly points, and where `cuts` allows more.
+fn cut_wide_word<'a>(word: &'a str, max: usize, cuts: Cuts, out: &mut impl FnMut(&'a str)) {
     pieces(word, &mut |piece| {
         // still wider than the line: after a `.` between names too
         // (`pull_request.` `synchronize`), but a host name or an address stays whole
@@ -206,9 +220,63 @@ fn cut_wide_word<'a>(word: &'a str, max: usize, out: &mut impl FnMut(&'a str)) {
         } else if host_like(piece) {
             after_host(piece, out);
         } else {
-            code_pieces(piece, |c| c == '.', out);
+            code_pieces(piece, |c| c == '.', &mut |part| {
+                // wider still: after the `=` of a setting and the `{` that opens fields
+                // (`conclusion=` `success`, `ExitStatus{` `code:`)
+                if cuts >= Cuts::Fields && display_width(part.trim_end()) > max {
+                    after_openers(part, &mut |field| {
+                        // and last after the `_` or `-` joining a name's words
+                        // (`awaiting_` `second_approver`, `2024-06-` `03T14:00Z`)
+                        if cuts >= Cuts::Names && display_width(field.trim_end()) > max {
+                            after_joiners(field, out);
+                        } else {
+                            out(field);
+                        }
+                    });
+                } else {
+                    out(part);
+                }
+            });
         }
     });
+}
+
+/// Break `s` after each `_` or `-` between two letters or digits.
+fn after_joiners<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut before_prev: Option<char> = None;
+    let mut prev: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        let breakable = matches!(prev, Some('_' | '-'))
+            && before_prev.is_some_and(char::is_alphanumeric)
+            && c.is_alphanumeric();
+        if breakable && i > start {
+            out(&s[start..i]);
+            start = i;
+        }
+        before_prev = prev;
+        prev = Some(c);
+    }
+    if start < s.len() {
+        out(&s[start..]);
+    }
+}
+
+/// Break `s` after each `=` or `{` that a name or a value follows.
+fn after_openers<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
+    let mut start = 0;
+    let mut prev: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        let breakable = matches!(prev, Some('=' | '{')) && !matches!(c, ' ' | '=' | '{' | '}');
+        if breakable && i > start {
+            out(&s[start..i]);
+            start = i;
+        }
+        prev = Some(c);
+    }
+    if start < s.len() {
+        out(&s[start..]);
+    }
 }
 
 /// Top-level domains a host name in a label ends with (`github.com`, `hooks.slack.com`).
@@ -304,11 +372,11 @@ impl<'a> Measured<'a> {
     }
 
     /// Broken at spaces, and inside only the words wider than `max`.
-    fn within(s: &'a str, max: usize) -> Self {
+    fn within(s: &'a str, max: usize, cuts: Cuts) -> Self {
         let mut m = Measured {
             pieces: Vec::with_capacity(s.len() / 4),
         };
-        pieces_within(s, max, &mut |p| m.push(p));
+        pieces_within(s, max, cuts, &mut |p| m.push(p));
         m
     }
 
@@ -436,7 +504,22 @@ pub fn wrap(s: &str, max: usize) -> Vec<String> {
     if display_width(s) <= max {
         return vec![s.to_string()];
     }
-    balanced(&Measured::within(s, max), max)
+    balanced(&Measured::within(s, max, Cuts::Code), max)
+}
+
+/// Like [`wrap`], but a piece still wider than `max` is cut after `=` and `{` too
+/// (`conclusion=` `success`, `ExitStatus{` `code: 0}`): sequence labels, whose gaps are
+/// as wide as their widest unbroken piece.
+pub fn wrap_fields(s: &str, max: usize) -> Vec<String> {
+    wrap_cut(s, max, Cuts::Fields)
+}
+
+/// Like [`wrap`], a piece still wider than `max` cut where `cuts` allows.
+pub fn wrap_cut(s: &str, max: usize, cuts: Cuts) -> Vec<String> {
+    if display_width(s) <= max {
+        return vec![s.to_string()];
+    }
+    balanced(&Measured::within(s, max, cuts), max)
 }
 
 /// The greedy wrap's line count kept, at the narrowest width that keeps it: lines as even
@@ -450,8 +533,8 @@ fn balanced(m: &Measured, max: usize) -> Vec<String> {
 }
 
 /// A line cut at its spaces and measured once, to wrap it at many widths (a layout that
-/// searches its width wraps the same labels again and again): the same lines as [`wrap`]
-/// and [`wrap_count`], without cutting and measuring the line each time.
+/// searches its width wraps the same labels again and again): the same lines as
+/// [`wrap_cut`], without cutting and measuring the line each time.
 #[derive(Debug, Clone)]
 pub struct Words {
     /// byte range, width with trailing spaces, width without
@@ -479,8 +562,9 @@ impl Words {
         }
     }
 
-    /// The pieces [`wrap`] cuts `s` (the line these words were made from) into at `max`.
-    fn measured<'a>(&self, s: &'a str, max: usize) -> Measured<'a> {
+    /// The pieces [`wrap_cut`] cuts `s` (the line these words were made from) into at
+    /// `max`.
+    fn measured<'a>(&self, s: &'a str, max: usize, cuts: Cuts) -> Measured<'a> {
         if self.widest > max {
             // the words measured already; only those wider than `max` are cut and measured
             let mut m = Measured {
@@ -494,7 +578,7 @@ impl Words {
                         trimmed,
                     });
                 } else {
-                    cut_wide_word(&s[a..b], max, &mut |p| m.push(p));
+                    cut_wide_word(&s[a..b], max, cuts, &mut |p| m.push(p));
                 }
             }
             return m;
@@ -539,16 +623,17 @@ impl Words {
         lo
     }
 
-    /// `wrap(s, max)`, `s` being the line these words were made from.
-    pub fn wrap(&self, s: &str, max: usize) -> Vec<String> {
+    /// `wrap_cut(s, max, cuts)`, `s` being the line these words were made from.
+    pub fn wrap(&self, s: &str, max: usize, cuts: Cuts) -> Vec<String> {
         if self.width <= max {
             return vec![s.to_string()];
         }
-        balanced(&self.measured(s, max), max)
+        balanced(&self.measured(s, max, cuts), max)
     }
 
-    /// `wrap_count(s, max)`, `s` being the line these words were made from.
-    pub fn count(&self, s: &str, max: usize) -> usize {
+    /// The lines of `wrap_cut(s, max, cuts)`, `s` being the line these words were made
+    /// from.
+    pub fn count(&self, s: &str, max: usize, cuts: Cuts) -> usize {
         if self.width <= max {
             return 1;
         }
@@ -557,7 +642,7 @@ impl Words {
             if trimmed <= max {
                 count.add(full, trimmed, max);
             } else {
-                cut_wide_word(&s[a..b], max, &mut |p| {
+                cut_wide_word(&s[a..b], max, cuts, &mut |p| {
                     let (full, trimmed) = piece_widths(p);
                     count.add(full, trimmed, max);
                 });
@@ -725,7 +810,7 @@ mod tests {
             vec!["GET /repos/o/r/", "issues/42/comments"]
         );
         let call = "call upload_file(path)";
-        assert_eq!(Words::new(call).count(call, 18), 2);
+        assert_eq!(Words::new(call).count(call, 18, Cuts::Fields), 2);
         // a dotted name only when it is wider than the line on its own
         assert_eq!(
             wrap("enqueue(pull_request.synchronize, pr=42)", 16),
@@ -737,8 +822,8 @@ mod tests {
         );
     }
 
-    /// A line wrapped from its words measured once wraps as `wrap` does at every width,
-    /// also at the narrowest width that wraps alike.
+    /// A line wrapped from its words measured once wraps as `wrap_cut` does at every
+    /// width and with every cut, also at the narrowest width that wraps alike.
     #[test]
     fn words_wrap_as_wrap_does() {
         for s in [
@@ -747,20 +832,53 @@ mod tests {
             "set_password(\"quizz\", \"github.com\", token)",
             "the user types WDJB-MJHT and approves the quizz app",
             "access_token gho_… with scope repo",
+            "ExitStatus{code: 0} conclusion=success",
+            "SELECT pg_try_advisory_lock(42) at \"2024-06-03T14:00:00Z\"",
             "日本語 の ラベル は 幅 が 二 倍",
         ] {
             let words = Words::new(s);
-            for max in 1..=60 {
-                assert_eq!(words.wrap(s, max), wrap(s, max), "{s:?} at {max}");
-                assert_eq!(
-                    words.count(s, max),
-                    wrap(s, max).len().max(1),
-                    "{s:?} at {max}"
-                );
+            for (max, cuts) in (1..=60).flat_map(|m| [Cuts::Fields, Cuts::Names].map(|c| (m, c))) {
+                let wrapped = wrap_cut(s, max, cuts);
+                let at = format!("{s:?} at {max}, {cuts:?}");
+                assert_eq!(words.wrap(s, max, cuts), wrapped, "{at}");
+                assert_eq!(words.count(s, max, cuts), wrapped.len().max(1), "{at}");
                 let same = words.same_as(max);
-                assert_eq!(wrap(s, same), wrap(s, max), "{s:?} at {max} and {same}");
+                assert_eq!(wrap_cut(s, same, cuts), wrapped, "{at} and {same}");
             }
         }
+    }
+
+    /// A name too wide for its line on its own (`pg_try_advisory_lock(`, a timestamp) was
+    /// kept whole, and its gap as wide as it: a sequence label may now cut it after its
+    /// `_` and `-`, as a last resort; graph labels and the first tries keep it whole.
+    #[test]
+    fn names_wider_than_the_line_cut_after_their_joiners_only_when_asked() {
+        let s = "SELECT pg_try_advisory_lock(42) at 2024-06-03T14:00:00Z";
+        assert_eq!(
+            wrap_cut(s, 14, Cuts::Names),
+            vec![
+                "SELECT pg_",
+                "try_advisory_",
+                "lock(42) at",
+                "2024-06-",
+                "03T14:00:00Z"
+            ]
+        );
+        for whole in [wrap(s, 14), wrap_fields(s, 14)] {
+            assert!(
+                whole.iter().any(|l| l.contains("pg_try_advisory_lock(")),
+                "{whole:?}"
+            );
+            assert!(
+                whole.iter().any(|l| l.contains("2024-06-03T14:00:00Z")),
+                "{whole:?}"
+            );
+        }
+        // a leading `--` or a `_` at a name's edge is no joiner
+        assert_eq!(
+            wrap_cut("--output-format _private", 8, Cuts::Names),
+            vec!["--output-", "format", "_private"]
+        );
     }
 
     /// A host or an address wider than the line breaks only after the `:` that ends it.

@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{display_width, max_width, wrap_all};
+use crate::text::{Cuts, display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
@@ -28,8 +28,21 @@ pub fn render_fitted(d: &Diagram, opts: &RenderOptions) -> Option<Vec<Line>> {
 /// options of a question), so they line up column for column; `None` when they do not all
 /// fit the width.
 pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
+    let whole: Vec<Labels> = ds.iter().map(Labels::new).collect();
+    fit_all(&whole, ds, opts).or_else(|| {
+        // a name cut after its `_` or `-` (`pg_try_` `advisory_lock(`) reads worse than
+        // one whole: only when nothing else fits, and where a label has one
+        if !whole.iter().any(|l| l.has_joiners_wider_than(MIN_WRAP)) {
+            return None;
+        }
+        let cut: Vec<Labels> = ds.iter().map(|d| Labels::cut(d, Cuts::Names)).collect();
+        fit_all(&cut, ds, opts)
+    })
+}
+
+/// The width search of [`render_fitted_all`] over labels cut as `labels` says.
+fn fit_all(labels: &[Labels], ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec<Line>>> {
     let fits = |cols: &[Columns]| cols.iter().all(|c| c.width <= opts.width);
-    let labels: Vec<Labels> = ds.iter().map(Labels::new).collect();
     let whole: Vec<Prepared> = labels
         .iter()
         .map(|l| prepare(l, usize::MAX, Names::Whole, &[]))
@@ -45,7 +58,7 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
     // Narrower: names wrapped in their boxes, labels wrapped, or both; fewest rows first.
     let search = Search {
         floors: labels.iter().map(|l| wrap_floors(l, MIN_WRAP)).collect(),
-        labels: &labels,
+        labels,
         wrapped: RefCell::new(Vec::new()),
         widest: whole.iter().map(widest_label).max().unwrap_or(0),
         width: opts.width,
@@ -699,7 +712,7 @@ fn rewrap(lines: &[String], text: &[String], room: usize) -> Option<Vec<String>>
     if room <= max_width(lines) || lines.len() <= text.len() {
         return None;
     }
-    let wider = wrap_all(text, room);
+    let wider: Vec<String> = text.iter().flat_map(|l| wrap_fields(l, room)).collect();
     (wider.len() < lines.len() && max_width(&wider) <= room).then_some(wider)
 }
 
@@ -767,5 +780,39 @@ mod tests {
         let text: Vec<String> = r.lines.iter().map(crate::Line::text).collect();
         assert_eq!(r.form, Form::Drawing, "{}", text.join("\n"));
         assert!(work.stages <= 9 && work.wraps <= 7, "{work:?}");
+    }
+
+    /// The stages a render lays out at `width`, and its form.
+    fn stages_at(src: &str, width: usize) -> (usize, Form) {
+        WORK.with(|w| w.set(Work::default()));
+        let r = render(
+            src,
+            &RenderOptions {
+                width,
+                ascii: false,
+            },
+        );
+        (WORK.with(std::cell::Cell::take).stages, r.form)
+    }
+
+    /// A diagram listed whatever its labels' wraps is searched again with its names cut
+    /// only when a word too wide for the narrowest wrap has a `_` or `-` to cut after:
+    /// short ones (`id_1`, `re-try`) cannot help, and the search is not repeated for them.
+    #[test]
+    fn names_are_cut_in_a_second_search_only_when_a_long_one_could_be() {
+        let plain = "sequenceDiagram
+    participant A as Alpha
+    participant B as Bravo
+    participant C as Charlie
+    A->>B: send the record with its number one
+    B->>C: pass it on and try again later";
+        let short = plain
+            .replace("number one", "id_1")
+            .replace("try again", "re-try");
+        let long = plain.replace("number one", "record_number_one");
+        let (plain_stages, form) = stages_at(plain, 20);
+        assert_eq!(form, Form::Compact);
+        assert_eq!(stages_at(&short, 20).0, plain_stages);
+        assert!(stages_at(&long, 20).0 > plain_stages);
     }
 }

@@ -3,7 +3,7 @@
 use crate::sequence::model::{
     Arrow, Diagram, Event, Group, NotePos, ParticipantId, PerParticipant,
 };
-use crate::text::{Words, display_width, max_width, wrap_into};
+use crate::text::{Cuts, Words, display_width, max_width, wrap_into};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
@@ -83,6 +83,8 @@ pub struct Labels<'a> {
     wrapped: RefCell<Vec<WrapsByWidth>>,
     /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
     wraps: Cell<usize>,
+    /// where a piece too wide for its line may be cut
+    cuts: Cuts,
     whole_names: PerParticipant<Vec<String>>,
     narrow_names: OnceCell<PerParticipant<Vec<String>>>,
     actors: PerParticipant<bool>,
@@ -90,7 +92,13 @@ pub struct Labels<'a> {
 }
 
 impl<'a> Labels<'a> {
+    /// The labels, a piece too wide for its line cut after `=` and `{` too.
     pub fn new(d: &'a Diagram) -> Self {
+        Self::cut(d, Cuts::Fields)
+    }
+
+    /// The labels, a piece too wide for its line cut where `cuts` allows.
+    pub fn cut(d: &'a Diagram, cuts: Cuts) -> Self {
         let texts: Vec<Vec<String>> = d
             .events
             .iter()
@@ -108,6 +116,7 @@ impl<'a> Labels<'a> {
             widest: texts.iter().map(|t| max_width(t)).collect(),
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
             wraps: Cell::new(0),
+            cuts,
             texts,
             whole_names: d.participants.map(|p| p.label.clone()),
             narrow_names: OnceCell::new(),
@@ -143,15 +152,26 @@ impl<'a> Labels<'a> {
         }
         let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words(i)) {
             // one line (most labels): its wrap as it comes, without gathering lines
-            ([line], [words]) => Rc::from(words.wrap(line, max)),
+            ([line], [words]) => Rc::from(words.wrap(line, max, self.cuts)),
             (texts, words) => texts
                 .iter()
                 .zip(words)
-                .flat_map(|(line, words)| words.wrap(line, max))
+                .flat_map(|(line, words)| words.wrap(line, max, self.cuts))
                 .collect(),
         };
         cache[i].push((max, Rc::clone(&lines)));
         lines
+    }
+
+    /// True when a label has a word wider than `min` (the narrowest wrap) with a `_` or
+    /// `-` inside: only such a word can [`Cuts::Names`] cut, and only then can cutting
+    /// names fit what did not fit whole.
+    pub fn has_joiners_wider_than(&self, min: usize) -> bool {
+        self.texts
+            .iter()
+            .flatten()
+            .flat_map(|t| t.split(' '))
+            .any(|w| w.contains(['_', '-']) && display_width(w) > min)
     }
 
     /// True when names wrapped in their boxes read as written (one word each): the
@@ -245,7 +265,9 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
         .zip(&labels.texts)
         .enumerate()
         .map(|(i, (e, text))| match e {
-            Event::Message { .. } | Event::Note { .. } => floor(text, labels.words(i), min),
+            Event::Message { .. } | Event::Note { .. } => {
+                floor(text, labels.words(i), min, labels.cuts)
+            }
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
@@ -253,12 +275,12 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
 }
 
 /// The narrowest width from `min` at which `lines` wrap into at most `GROWTH` more rows.
-fn floor(lines: &[String], words: &[Words], min: usize) -> usize {
+fn floor(lines: &[String], words: &[Words], min: usize, cuts: Cuts) -> usize {
     let rows = |max: usize| {
         lines
             .iter()
             .zip(words)
-            .map(|(l, w)| w.count(l, max))
+            .map(|(l, w)| w.count(l, max, cuts))
             .sum::<usize>()
     };
     let budget = lines.len() + GROWTH;

@@ -1,6 +1,7 @@
 //! Sequence diagrams: participants too wide for their boxes side by side at the width of
 //! an 80-column terminal, and where labels may break.
 
+use crate::mermaid_common::labels::{labels, pieces};
 use crate::mermaid_common::{at, text};
 use mermaid_terminal::Form;
 
@@ -83,4 +84,91 @@ fn host_names_stay_whole_dotted_names_still_break() {
             && all.contains("content[0].text"),
         "{all}"
     );
+}
+
+/// Six participants, a `par` with a `loop` inside, long messages and a note right of the
+/// last participant: its gaps were as wide as `ExitCode{value:` and `state=needs_review`,
+/// which could not break, and it was listed below 80 columns. A piece too wide for its line breaks after `{` and `=` too: drawn at 75.
+#[test]
+fn six_participants_with_fields_and_settings_drawn_at_75() {
+    let src = "sequenceDiagram
+    participant W as build worker
+    participant R as Runner
+    participant Q as Queue API
+    participant C as CacheStore
+    participant B as Blob storage
+    participant GH as GitHub Status API
+    W->>+R: Start(ctx, build.Plan)
+    par keepalive
+        loop every 15s until ctx.Done()
+            W->>Q: PUT /api/v2/builds/{build_id}/keepalive
+            W->>C: Touch(buildKey, 60s)
+            C-->>Q: TouchedAt
+        end
+    and artifacts
+        R-)W: Artifact{path, size, digest}
+        W->>B: PUT /artifacts/{build_id}/{digest}.tar
+    end
+    R-->>-W: ExitCode{value: 0}
+    opt build.Plan.PostStatus
+        W->>Q: POST /api/v2/builds/{build_id}/finish
+        Q->>GH: POST /repos/{owner}/{repo}/statuses/{sha}
+    end
+    Note right of GH: state=needs_review shows on the commit";
+    let r = at(src, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 75), "{all}");
+    let flat: String = all.split_whitespace().collect();
+    for piece in [
+        "ExitCode{",
+        "value:",
+        "state=",
+        "needs_review",
+        "TouchedAt",
+        "Touch(buildKey,",
+    ] {
+        assert!(flat.contains(piece), "{piece:?} missing:\n{all}");
+    }
+}
+
+/// Six participants whose messages between neighbours hold names too wide for any gap
+/// (`acquire_reindex_lease_for_shard(7)`, `"2025-01-14T03:00:00Z")`): each gap was as wide
+/// as its name, and the diagram was listed below 95 columns. When nothing else fits, a
+/// name is cut after its `_` or `-`: drawn at 75, every piece of every label there.
+#[test]
+fn names_too_wide_for_their_gap_cut_after_underscores_at_75() {
+    let src = "sequenceDiagram
+    participant Cr as cron (every hour)
+    participant IX as indexer-worker
+    participant ES as Elasticsearch
+    participant S3 as S3 snapshots
+    participant SL as slack-notifier
+    participant M as Prometheus
+    Cr->>+IX: reindex(since = \"2025-01-14T03:00:00Z\")
+    critical acquire_reindex_lease(shard_id)
+        IX->>ES: POST /_leases acquire_reindex_lease_for_shard(7)
+        ES-->>IX: lease granted
+    option lease held elsewhere
+        IX-->>Cr: skipped (another reindex_in_progress)
+    end
+    loop each changed document batch
+        IX->>ES: POST /products_v3/_bulk {index: products_v3}
+        ES-->>IX: 200 {errors: false, took: 112}
+    end
+    IX->>S3: PUT snapshot products_v3-2025-01-14.json
+    IX->>SL: notify #search-ops (documents_reindexed_total = 48210)
+    IX->>M: push reindex_duration_seconds{shard=\"7\"} 412
+    IX-->>-Cr: done
+    Note over IX,ES: a shard keeps its old index_alias_target until the bulk load finishes";
+    let r = at(src, 75);
+    let all = text(&r);
+    assert_eq!(r.form, Form::Drawing, "{all}");
+    assert!(r.lines.iter().all(|l| l.width() <= 75), "{all}");
+    let flat: String = all.split_whitespace().collect();
+    for label in labels(src) {
+        for piece in pieces(&label) {
+            assert!(flat.contains(&piece), "{piece:?} missing:\n{all}");
+        }
+    }
 }

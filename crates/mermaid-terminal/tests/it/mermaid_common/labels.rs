@@ -19,7 +19,10 @@ pub fn pieces(label: &str) -> Vec<String> {
             let mut cur = String::new();
             for c in word.chars() {
                 cur.push(c);
-                if matches!(c, ',' | '(' | '/' | ';' | ':' | '.') {
+                // `=` and `{` too, and last `_` and `-`: a sequence label's piece too wide
+                // for its line is cut after them (`conclusion=` `success`, `ExitStatus{`
+                // `code:`, `pg_try_` `advisory_lock(`)
+                if matches!(c, ',' | '(' | '/' | ';' | ':' | '.' | '=' | '{' | '_' | '-') {
                     out.push(std::mem::take(&mut cur));
                 }
             }
