@@ -2314,3 +2314,27 @@ fn answered_is_no_tick_until_the_answer_is_graded() {
     assert!(graded.contains("▸1✓ "), "q1 is right:\n{graded}");
     assert!(!graded.contains('●'), "{graded}");
 }
+
+/// Review: `J` (the code panel's scroll) on a quiz with no code did nothing and said
+/// nothing; `c` says why. Now `J` says so too, and with the code hidden, how to show it.
+#[test]
+fn scrolling_code_that_is_not_shown_says_why() {
+    let mut s = settings(false);
+    s.code = std::sync::Arc::new(crate::code::CodeBook::default());
+    let mut f = fixture_with(s, (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::CodeDown]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("This question points at no code.")
+    );
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("points at no code"), "{shown}");
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::CodeUp]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("The code is hidden: c shows it.")
+    );
+}

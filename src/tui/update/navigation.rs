@@ -482,7 +482,19 @@ pub fn toggle_code(app: &mut App) {
 }
 
 /// The code panel scrolls on its own, within what its lines leave below its height.
+/// With no panel to scroll, the status says why (`J`/`K` did nothing, silently).
 pub fn scroll_code(app: &mut App, delta: i16) {
+    if app.code().is_none() {
+        app.status = Some("This question points at no code.".into());
+        return;
+    }
+    if !app.code_open {
+        app.status = Some(format!(
+            "The code is hidden: {} shows it.",
+            key_for(Context::Question, &Action::ToggleCode)
+        ));
+        return;
+    }
     app.code_scroll = app
         .code_scroll
         .saturating_add_signed(delta)
