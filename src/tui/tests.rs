@@ -2338,3 +2338,25 @@ fn scrolling_code_that_is_not_shown_says_why() {
         Some("The code is hidden: c shows it.")
     );
 }
+
+/// Review: at 80 columns a read-only question's header cut "answered" off
+/// (`read-only (T takes over)      1/16`). The question's kind gives way first, then the
+/// word "Question": the note and the whole count stay.
+#[test]
+fn a_read_only_header_keeps_the_answered_count_whole_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = app_in(dir.path(), (80, 24));
+    run(&mut first, [Action::Start, Action::Pick(0), Action::Bottom]);
+    run(&mut first, [Action::ToggleFlag]);
+    let mut second = app_in(dir.path(), (80, 24));
+    run(&mut second, [Action::Start, Action::Bottom]);
+    assert_eq!(second.current(), 5);
+    let shown = screen(&mut second, 80, 24);
+    let header = shown.lines().next().unwrap_or_default();
+    assert!(header.contains("read-only (T takes over)"), "{header}");
+    assert!(header.contains("⚑ flagged"), "{header}");
+    assert!(header.trim_end().ends_with("1/6 answered"), "{header}");
+    let wide = screen(&mut second, 120, 30);
+    let header = wide.lines().next().unwrap_or_default();
+    assert!(header.contains("Question 6/6 · mermaid"), "{header}");
+}
