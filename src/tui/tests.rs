@@ -2360,3 +2360,103 @@ fn a_read_only_header_keeps_the_answered_count_whole_at_80_columns() {
     let header = wide.lines().next().unwrap_or_default();
     assert!(header.contains("Question 6/6 · mermaid"), "{header}");
 }
+
+/// The first choice of question `n` that is not its right one.
+fn wrong_choice(app: &App, n: usize) -> usize {
+    let right = app.session.quiz.questions[n].right_choice();
+    (0..4).find(|&c| Some(c) != right).unwrap()
+}
+
+/// The body row holding `text`, as the view built it.
+fn body_row<'a>(app: &'a App, text: &str) -> &'a ratatui::text::Line<'static> {
+    let lines = &app.view.question.as_ref().unwrap().lines;
+    lines
+        .iter()
+        .find(|l| l.to_string().contains(text))
+        .unwrap_or_else(|| panic!("no row with {text:?}"))
+}
+
+/// Review: a diagram question opened from the results showed the wrong pick in the green
+/// of "selected", no mark on the right option, and its only verdict ~160 rows down. Now
+/// the verdict is at the top, the right option says so and the wrong pick is marked as
+/// wrong; mcq and true/false alike.
+#[test]
+fn a_graded_question_marks_the_right_option_and_the_wrong_pick_at_the_top() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    let (mcq, tf, diagram) = (wrong_choice(app, 0), wrong_choice(app, 1), 1);
+    run(
+        app,
+        [Action::Start, Action::Pick(mcq), Action::NextQuestion],
+    );
+    run(
+        app,
+        [Action::Pick(tf), Action::Bottom, Action::Pick(diagram)],
+    );
+    submit_after(app, []);
+    let wrong_pick = app.settings.theme.wrong();
+    run(app, [Action::Bottom, Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q6");
+    let shown = screen(app, 80, 24);
+    let top: Vec<&str> = shown.lines().take(4).collect();
+    assert!(
+        top.iter()
+            .any(|l| l.contains("✗ Not quite: you picked Option B; the answer is Option D")),
+        "{shown}"
+    );
+    let picked = body_row(app, "2. Option B");
+    assert!(
+        picked
+            .to_string()
+            .contains("✗ (•) 2. Option B · your answer, wrong")
+    );
+    assert_eq!(picked.style, wrong_pick, "not the green of a pick");
+    let right = body_row(app, "4. Option D").to_string();
+    assert!(
+        right.contains("✓ ( ) 4. Option D · correct answer"),
+        "{right}"
+    );
+    // mcq and true/false, opened from the results.
+    for (n, wrong) in [(0, mcq), (1, tf)] {
+        run(app, [Action::Back, Action::Top]);
+        for _ in 0..n {
+            run(app, [Action::CursorDown]);
+        }
+        run(app, [Action::Choose]);
+        let shown = screen(app, 80, 24);
+        let q = app.question().unwrap().clone();
+        assert_eq!(q.id, format!("q{}", n + 1));
+        let right = q.right_choice().unwrap();
+        let top = shown.lines().nth(2).unwrap_or_default();
+        assert!(top.contains("✗ Not quite: you picked"), "{shown}");
+        let lines = &app.view.question.as_ref().unwrap().lines;
+        let rows: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        let lead = |c: usize| match q.kind {
+            QuestionKind::TrueFalse { .. } => format!("{} ", ["t", "f"][c]),
+            _ => format!("{}. ", c + 1),
+        };
+        let row_of = |c: usize| {
+            rows.iter()
+                .position(|r| {
+                    r.contains(&format!("(•) {}", lead(c)))
+                        || r.contains(&format!("( ) {}", lead(c)))
+                })
+                .unwrap()
+        };
+        assert!(
+            rows[row_of(wrong)].starts_with(&format!("✗ (•) {}", lead(wrong))),
+            "{shown}"
+        );
+        assert_eq!(lines[row_of(wrong)].style, wrong_pick);
+        assert!(
+            rows[row_of(right)].starts_with(&format!("✓ ( ) {}", lead(right))),
+            "{shown}"
+        );
+        assert!(
+            rows[row_of(right)..]
+                .iter()
+                .any(|r| r.contains("correct answer")),
+            "{shown}"
+        );
+    }
+}
