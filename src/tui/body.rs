@@ -223,9 +223,8 @@ impl Marks {
         let mut style = match self.right {
             Some(right) if right == i => theme.right(),
             Some(_) if self.picked == Some(i) => theme.wrong(),
-            Some(_) => Style::new(),
             None if self.picked == Some(i) => theme.chosen(),
-            None => Style::new(),
+            _ => Style::new(),
         };
         if self.cursor == Some(i) {
             style = style.patch(theme.cursor());
