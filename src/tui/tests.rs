@@ -2460,3 +2460,55 @@ fn a_graded_question_marks_the_right_option_and_the_wrong_pick_at_the_top() {
         );
     }
 }
+
+/// Whether the body on screen shows option `title`'s title row.
+fn title_on_screen(app: &mut App, w: u16, h: u16, title: &str) -> bool {
+    let shown = screen(app, w, h);
+    shown
+        .lines()
+        .skip(2)
+        .take(usize::from(h) - 3)
+        .any(|l| l.contains(title))
+}
+
+/// Review: on a diagram question at 100x30, `j j j` to `4. Option D`, then a resize to
+/// 80x24 jumped back to the prompt (the options, drawn again for the new width elsewhere,
+/// listed titles only meanwhile, and the scroll fell to 0). The focused option stays in
+/// view, whether the drawing comes at once or later.
+#[test]
+fn a_resize_keeps_the_focused_option_in_view() {
+    for later in [false, true] {
+        let mut f = fixture_with(settings(false), (100, 30));
+        let app = &mut f.app;
+        run(app, [Action::Start, Action::Bottom]);
+        run(
+            app,
+            [Action::CursorDown, Action::CursorDown, Action::CursorDown],
+        );
+        assert!(title_on_screen(app, 100, 30, "4. Option D"));
+        assert!(app.scroll() > 0);
+        let (asked, jobs) = std::sync::mpsc::channel();
+        if later {
+            let asked = std::sync::Mutex::new(asked);
+            app.drawings.drawer =
+                super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
+                    asked.lock().unwrap().send(job).unwrap();
+                }));
+        }
+        run(app, [Action::Resize(90, 27), Action::Resize(80, 24)]);
+        while let Ok(job) = jobs.try_recv() {
+            let drawn = std::sync::Arc::new(job.run());
+            run(app, [Action::DiagramsDrawn(job.key, drawn)]);
+        }
+        assert!(app.diagrams.is_some());
+        let shown = screen(app, 80, 24);
+        assert!(
+            title_on_screen(app, 80, 24, "4. Option D"),
+            "later: {later}\n{shown}"
+        );
+        // Back at the top, a resize keeps the prompt in view.
+        run(app, [Action::Top, Action::Resize(100, 30)]);
+        assert_eq!(app.current(), 5);
+        assert_eq!(app.scroll(), 0);
+    }
+}
