@@ -285,6 +285,22 @@ pub struct App {
     pub view: super::view::View,
     /// The rest of the quiz, while it is written (`None`: the quiz is whole).
     pub writing: Option<super::rest::Writing>,
+    /// Where the taker was on the question before a resize, kept until the options are
+    /// drawn for the new width (or a key moves elsewhere).
+    pub place: Option<Place>,
+}
+
+/// A place on a question's body that outlives its rows being laid out again: option
+/// `option`'s title `from_top` rows below the top of the view, or when negative, the
+/// view starting that many rows into the option (`rows` tall when it was measured).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub question: usize,
+    pub option: usize,
+    pub from_top: isize,
+    pub rows: usize,
+    /// The view was at the very top (the prompt in view): it stays there when it can.
+    pub at_top: bool,
 }
 
 impl App {
@@ -322,6 +338,7 @@ impl App {
             drawings: super::drawings::Drawings::default(),
             view: super::view::View::default(),
             writing: None,
+            place: None,
         }
     }
 

@@ -28,6 +28,13 @@ pub fn build(app: &App, width: usize) -> Body {
         option_rows: Vec::new(),
     };
     let Some(q) = app.question() else { return body };
+    // The verdict above the prompt: a diagram question's options run far below the fold.
+    let verdict = Marks::of(app, q, app.session.answer(&q.id)).verdict(q);
+    if let Some((text, style)) = verdict {
+        body.lines
+            .extend(markdown::plain(&text, width, style_of(theme, style)));
+        body.lines.push(Line::default());
+    }
     body.lines.extend(markdown::render(&q.prompt, width, theme));
     if let Some(anchor) = &q.anchor {
         let range = match (anchor.start_line, anchor.end_line) {
@@ -42,21 +49,18 @@ pub fn build(app: &App, width: usize) -> Body {
     }
     body.lines.push(Line::default());
     let saved = app.session.answer(&q.id);
-    let picked = saved.and_then(|s| q.choice_of(s));
-    let cursor = app.cursors.get(app.current()).copied().unwrap_or(0);
+    let marks = Marks::of(app, q, saved);
     match &q.kind {
         QuestionKind::Mcq { options, .. } => {
             for (i, option) in options.iter().enumerate() {
-                let chosen = picked == Some(i);
-                let marker = format!("{} {}. ", if chosen { "(•)" } else { "( )" }, i + 1);
-                push_option(&mut body, &marker, option, width, row_style(theme, chosen, i == cursor), theme);
+                let marker = format!("{}{}. ", marks.lead(i), i + 1);
+                push_option(&mut body, &marker, option, marks.words(i), width, marks.style(theme, i), theme);
             }
         }
         QuestionKind::TrueFalse { .. } => {
             for (i, (key, label)) in [("t", "true"), ("f", "false")].iter().enumerate() {
-                let chosen = picked == Some(i);
-                let marker = format!("{} {key}  ", if chosen { "(•)" } else { "( )" });
-                push_option(&mut body, &marker, label, width, row_style(theme, chosen, i == cursor), theme);
+                let marker = format!("{}{key}  ", marks.lead(i));
+                push_option(&mut body, &marker, label, marks.words(i), width, marks.style(theme, i), theme);
             }
         }
         QuestionKind::Mermaid { options, .. } => {
@@ -77,9 +81,9 @@ pub fn build(app: &App, width: usize) -> Body {
                 .iter()
                 .enumerate()
                 .map(|(i, option)| {
-                    let chosen = picked == Some(i);
-                    let title = format!("{} {}. Option {} ", if chosen { "(•)" } else { "( )" }, i + 1, sanitize_line(&option.label));
-                    Line::styled(title, row_style(theme, chosen, i == cursor))
+                    let words = marks.words(i).map(|w| format!("· {w} ")).unwrap_or_default();
+                    let title = format!("{}{}. Option {} {words}", marks.lead(i), i + 1, sanitize_line(&option.label));
+                    Line::styled(title, marks.style(theme, i))
                 })
                 .collect();
             if let Some(note) = &arranged.note {
@@ -142,26 +146,154 @@ fn graded_open(body: &mut Body, app: &App, q: &Question, width: usize) {
     }
 }
 
-fn row_style(theme: Theme, chosen: bool, under_cursor: bool) -> Style {
-    let mut style = if chosen { theme.chosen() } else { Style::new() };
-    if under_cursor {
-        style = style.patch(theme.cursor());
-    }
-    style
+/// What the options' rows say: which is picked, which is under the cursor, and once the
+/// verdict shows (graded, or in practice once answered and rated) which is right and
+/// whether the pick was wrong, in a glyph, a colour and, on titles, in words.
+struct Marks {
+    picked: Option<usize>,
+    /// The right choice, once the verdict shows.
+    right: Option<usize>,
+    /// Where the cursor picks (on a graded question nothing is picked: no cursor).
+    cursor: Option<usize>,
 }
 
-/// An option: marker, then text wrapped with a hanging indent under the marker.
+/// How a verdict line looks: right, wrong, or not answered.
+#[derive(Clone, Copy)]
+enum VerdictStyle {
+    Right,
+    Wrong,
+    Unanswered,
+}
+
+fn style_of(theme: Theme, style: VerdictStyle) -> Style {
+    match style {
+        VerdictStyle::Right => theme.right(),
+        VerdictStyle::Wrong => theme.wrong(),
+        VerdictStyle::Unanswered => theme.warn(),
+    }
+}
+
+impl Marks {
+    fn of(app: &App, q: &Question, saved: Option<&str>) -> Self {
+        let picked = saved.and_then(|s| q.choice_of(s));
+        let practice_shown =
+            app.settings.practice && picked.is_some() && app.rating() != Some(q.id.as_str());
+        let shown = app.reading() || practice_shown;
+        Self {
+            picked,
+            right: q.right_choice().filter(|_| shown),
+            cursor: (!app.reading()).then(|| app.cursors.get(app.current()).copied().unwrap_or(0)),
+        }
+    }
+
+    /// `(•) ` or `( ) `; once the verdict shows, after `✓ ` on the right option, `✗ ` on
+    /// a wrong pick, or two spaces.
+    fn lead(&self, i: usize) -> String {
+        let dot = if self.picked == Some(i) {
+            "(•) "
+        } else {
+            "( ) "
+        };
+        if self.right.is_none() {
+            return dot.to_string();
+        }
+        let glyph = if self.right == Some(i) {
+            "✓ "
+        } else if self.picked == Some(i) {
+            "✗ "
+        } else {
+            "  "
+        };
+        format!("{glyph}{dot}")
+    }
+
+    /// The verdict on option `i` in words, once it shows (none for an option neither
+    /// right nor picked).
+    fn words(&self, i: usize) -> Option<&'static str> {
+        let right = self.right?;
+        match (right == i, self.picked == Some(i)) {
+            (true, true) => Some("your answer, correct"),
+            (true, false) => Some("correct answer"),
+            (false, true) => Some("your answer, wrong"),
+            (false, false) => None,
+        }
+    }
+
+    fn style(&self, theme: Theme, i: usize) -> Style {
+        let mut style = match self.right {
+            Some(right) if right == i => theme.right(),
+            Some(_) if self.picked == Some(i) => theme.wrong(),
+            None if self.picked == Some(i) => theme.chosen(),
+            _ => Style::new(),
+        };
+        if self.cursor == Some(i) {
+            style = style.patch(theme.cursor());
+        }
+        style
+    }
+
+    /// The verdict in one sentence, naming the pick and the right option (`None` until
+    /// it shows).
+    fn verdict(&self, q: &Question) -> Option<(String, VerdictStyle)> {
+        let right = self.right?;
+        let name = |i: usize| choice_name(q, i);
+        Some(match self.picked {
+            Some(p) if p == right => (
+                format!("✓ Right: you picked {}.", name(p)),
+                VerdictStyle::Right,
+            ),
+            Some(p) => (
+                format!(
+                    "✗ Not quite: you picked {}; the answer is {}, marked ✓.",
+                    name(p),
+                    name(right)
+                ),
+                VerdictStyle::Wrong,
+            ),
+            None => (
+                format!("· Not answered: the answer is {}, marked ✓.", name(right)),
+                VerdictStyle::Unanswered,
+            ),
+        })
+    }
+}
+
+/// How the verdict names a choice: `option 2`, `true`, `Option B`.
+fn choice_name(q: &Question, i: usize) -> String {
+    match &q.kind {
+        QuestionKind::Mermaid { options, .. } => options
+            .get(i)
+            .map(|o| format!("Option {}", sanitize_line(&o.label)))
+            .unwrap_or_default(),
+        QuestionKind::TrueFalse { .. } => if i == 0 { "true" } else { "false" }.to_string(),
+        _ => format!("option {}", i + 1),
+    }
+}
+
+/// An option: marker, then text wrapped with a hanging indent under the marker, then its
+/// verdict's `words` (after the last row when they fit there, else on a row of their own).
 fn push_option(
     body: &mut Body,
     marker: &str,
     text: &str,
+    words: Option<&str>,
     width: usize,
     style: Style,
     theme: Theme,
 ) {
     let start = body.lines.len();
     let indent = display_width(marker);
-    let rows = markdown::render(text, width.saturating_sub(indent).max(8), theme);
+    let text_width = width.saturating_sub(indent).max(8);
+    let mut rows = markdown::render(text, text_width, theme);
+    if let Some(words) = words {
+        let words = format!(" · {words}");
+        match rows.last_mut() {
+            Some(last) if last.width() + display_width(&words) <= text_width => {
+                last.spans.push(Span::raw(words));
+            }
+            _ => rows.push(Line::from(words.trim_start().to_string())),
+        }
+    }
     for (n, row) in rows.into_iter().enumerate() {
         let lead = if n == 0 {
             marker.to_string()

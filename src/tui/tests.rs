@@ -2314,3 +2314,201 @@ fn answered_is_no_tick_until_the_answer_is_graded() {
     assert!(graded.contains("▸1✓ "), "q1 is right:\n{graded}");
     assert!(!graded.contains('●'), "{graded}");
 }
+
+/// Review: `J` (the code panel's scroll) on a quiz with no code did nothing and said
+/// nothing; `c` says why. Now `J` says so too, and with the code hidden, how to show it.
+#[test]
+fn scrolling_code_that_is_not_shown_says_why() {
+    let mut s = settings(false);
+    s.code = std::sync::Arc::new(crate::code::CodeBook::default());
+    let mut f = fixture_with(s, (80, 24));
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::CodeDown]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("This question points at no code.")
+    );
+    let shown = screen(app, 80, 24);
+    assert!(shown.contains("points at no code"), "{shown}");
+    let mut f = fixture();
+    let app = &mut f.app;
+    run(app, [Action::Start, Action::CodeUp]);
+    assert_eq!(
+        app.status.as_deref(),
+        Some("The code is hidden: c shows it.")
+    );
+}
+
+/// Review: at 80 columns a read-only question's header cut "answered" off
+/// (`read-only (T takes over)      1/16`). The question's kind gives way first, then the
+/// word "Question": the note and the whole count stay.
+#[test]
+fn a_read_only_header_keeps_the_answered_count_whole_at_80_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = app_in(dir.path(), (80, 24));
+    run(&mut first, [Action::Start, Action::Pick(0), Action::Bottom]);
+    run(&mut first, [Action::ToggleFlag]);
+    let mut second = app_in(dir.path(), (80, 24));
+    run(&mut second, [Action::Start, Action::Bottom]);
+    assert_eq!(second.current(), 5);
+    let shown = screen(&mut second, 80, 24);
+    let header = shown.lines().next().unwrap_or_default();
+    assert!(header.contains("read-only (T takes over)"), "{header}");
+    assert!(header.contains("⚑ flagged"), "{header}");
+    assert!(header.trim_end().ends_with("1/6 answered"), "{header}");
+    let wide = screen(&mut second, 120, 30);
+    let header = wide.lines().next().unwrap_or_default();
+    assert!(header.contains("Question 6/6 · mermaid"), "{header}");
+}
+
+/// The first choice of question `n` that is not its right one.
+fn wrong_choice(app: &App, n: usize) -> usize {
+    let right = app.session.quiz.questions[n].right_choice();
+    (0..4).find(|&c| Some(c) != right).unwrap()
+}
+
+/// The body row holding `text`, as the view built it.
+fn body_row<'a>(app: &'a App, text: &str) -> &'a ratatui::text::Line<'static> {
+    let lines = &app.view.question.as_ref().unwrap().lines;
+    lines
+        .iter()
+        .find(|l| l.to_string().contains(text))
+        .unwrap_or_else(|| panic!("no row with {text:?}"))
+}
+
+/// Review: a diagram question opened from the results showed the wrong pick in the green
+/// of "selected", no mark on the right option, and its only verdict ~160 rows down. Now
+/// the verdict is at the top, the right option says so and the wrong pick is marked as
+/// wrong; mcq and true/false alike.
+#[test]
+fn a_graded_question_marks_the_right_option_and_the_wrong_pick_at_the_top() {
+    let mut f = fixture();
+    let app = &mut f.app;
+    let (mcq, tf, diagram) = (wrong_choice(app, 0), wrong_choice(app, 1), 1);
+    run(
+        app,
+        [Action::Start, Action::Pick(mcq), Action::NextQuestion],
+    );
+    run(
+        app,
+        [Action::Pick(tf), Action::Bottom, Action::Pick(diagram)],
+    );
+    submit_after(app, []);
+    let wrong_pick = app.settings.theme.wrong();
+    run(app, [Action::Bottom, Action::Choose]);
+    assert_eq!(app.question().unwrap().id, "q6");
+    let shown = screen(app, 80, 24);
+    let top: Vec<&str> = shown.lines().take(4).collect();
+    assert!(
+        top.iter()
+            .any(|l| l.contains("✗ Not quite: you picked Option B; the answer is Option D")),
+        "{shown}"
+    );
+    let picked = body_row(app, "2. Option B");
+    assert!(
+        picked
+            .to_string()
+            .contains("✗ (•) 2. Option B · your answer, wrong")
+    );
+    assert_eq!(picked.style, wrong_pick, "not the green of a pick");
+    let right = body_row(app, "4. Option D").to_string();
+    assert!(
+        right.contains("✓ ( ) 4. Option D · correct answer"),
+        "{right}"
+    );
+    // mcq and true/false, opened from the results.
+    for (n, wrong) in [(0, mcq), (1, tf)] {
+        run(app, [Action::Back, Action::Top]);
+        for _ in 0..n {
+            run(app, [Action::CursorDown]);
+        }
+        run(app, [Action::Choose]);
+        let shown = screen(app, 80, 24);
+        let q = app.question().unwrap().clone();
+        assert_eq!(q.id, format!("q{}", n + 1));
+        let right = q.right_choice().unwrap();
+        let top = shown.lines().nth(2).unwrap_or_default();
+        assert!(top.contains("✗ Not quite: you picked"), "{shown}");
+        let lines = &app.view.question.as_ref().unwrap().lines;
+        let rows: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        let lead = |c: usize| match q.kind {
+            QuestionKind::TrueFalse { .. } => format!("{} ", ["t", "f"][c]),
+            _ => format!("{}. ", c + 1),
+        };
+        let row_of = |c: usize| {
+            rows.iter()
+                .position(|r| {
+                    r.contains(&format!("(•) {}", lead(c)))
+                        || r.contains(&format!("( ) {}", lead(c)))
+                })
+                .unwrap()
+        };
+        assert!(
+            rows[row_of(wrong)].starts_with(&format!("✗ (•) {}", lead(wrong))),
+            "{shown}"
+        );
+        assert_eq!(lines[row_of(wrong)].style, wrong_pick);
+        assert!(
+            rows[row_of(right)].starts_with(&format!("✓ ( ) {}", lead(right))),
+            "{shown}"
+        );
+        assert!(
+            rows[row_of(right)..]
+                .iter()
+                .any(|r| r.contains("correct answer")),
+            "{shown}"
+        );
+    }
+}
+
+/// Whether the body on screen shows option `title`'s title row.
+fn title_on_screen(app: &mut App, w: u16, h: u16, title: &str) -> bool {
+    let shown = screen(app, w, h);
+    shown
+        .lines()
+        .skip(2)
+        .take(usize::from(h) - 3)
+        .any(|l| l.contains(title))
+}
+
+/// Review: on a diagram question at 100x30, `j j j` to `4. Option D`, then a resize to
+/// 80x24 jumped back to the prompt (the options, drawn again for the new width elsewhere,
+/// listed titles only meanwhile, and the scroll fell to 0). The focused option stays in
+/// view, whether the drawing comes at once or later.
+#[test]
+fn a_resize_keeps_the_focused_option_in_view() {
+    for later in [false, true] {
+        let mut f = fixture_with(settings(false), (100, 30));
+        let app = &mut f.app;
+        run(app, [Action::Start, Action::Bottom]);
+        run(
+            app,
+            [Action::CursorDown, Action::CursorDown, Action::CursorDown],
+        );
+        assert!(title_on_screen(app, 100, 30, "4. Option D"));
+        assert!(app.scroll() > 0);
+        let (asked, jobs) = std::sync::mpsc::channel();
+        if later {
+            let asked = std::sync::Mutex::new(asked);
+            app.drawings.drawer =
+                super::drawings::Drawer::Elsewhere(std::sync::Arc::new(move |job| {
+                    asked.lock().unwrap().send(job).unwrap();
+                }));
+        }
+        run(app, [Action::Resize(90, 27), Action::Resize(80, 24)]);
+        while let Ok(job) = jobs.try_recv() {
+            let drawn = std::sync::Arc::new(job.run());
+            run(app, [Action::DiagramsDrawn(job.key, drawn)]);
+        }
+        assert!(app.diagrams.is_some());
+        let shown = screen(app, 80, 24);
+        assert!(
+            title_on_screen(app, 80, 24, "4. Option D"),
+            "later: {later}\n{shown}"
+        );
+        // Back at the top, a resize keeps the prompt in view.
+        run(app, [Action::Top, Action::Resize(100, 30)]);
+        assert_eq!(app.current(), 5);
+        assert_eq!(app.scroll(), 0);
+    }
+}

@@ -28,12 +28,21 @@ pub fn window_note(app: &App) -> Option<String> {
     }
 }
 
-pub fn header(frame: &mut Frame, area: Rect, app: &App, title: &str) {
+/// The header with the first of `titles` (longest first) that fits beside the whole
+/// answered count: a shorter title goes before the count loses its word.
+pub fn header(frame: &mut Frame, area: Rect, app: &App, titles: &[String]) {
     let theme = app.settings.theme;
     let width = usize::from(area.width);
-    let mut left = format!(" quizz · {}", sanitize_line(title));
     let (done, all) = (app.session.answered_count(), app.planned_count());
     let mut right = format!("{done}/{all} answered ");
+    let with_quizz = |title: &String| format!(" quizz · {}", sanitize_line(title));
+    let fits = |left: &String| display_width(left) + display_width(&right) < width;
+    let mut left = titles
+        .iter()
+        .map(with_quizz)
+        .find(fits)
+        .or_else(|| titles.last().map(with_quizz))
+        .unwrap_or_default();
     // A long title gives way: the count goes short, then the title is cut.
     if display_width(&left) + display_width(&right) + 1 > width {
         right = format!("{done}/{all} ");

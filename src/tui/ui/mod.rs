@@ -50,17 +50,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-/// "Question 3/6 · mcq" and the like, for headers.
-fn position_title(app: &App) -> String {
-    let kind = app.question().map_or("", |q| q.kind.type_name());
-    format!(
-        "{} · Question {}/{} · {kind}",
-        source_title(app),
-        app.current() + 1,
-        app.planned_count()
-    )
-}
-
 fn source_title(app: &App) -> String {
     let quiz = &app.session.quiz;
     match &app.session.origin {

@@ -3,7 +3,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::{chrome, position_title};
+use super::{chrome, source_title};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{Context, key_for};
@@ -17,17 +17,7 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
     };
     let areas = &view.areas;
     if let Some(header) = areas.header {
-        let mut title = position_title(app);
-        // read-only first: on a narrow terminal the end of the title gives way
-        if app.reading() {
-            title.push_str(" · graded, read only");
-        } else if let Some(note) = chrome::window_note(app) {
-            title.push_str(&note);
-        }
-        if app.session.is_flagged(&q.id) {
-            title.push_str(" · ⚑ flagged");
-        }
-        chrome::header(frame, header, app, &title);
+        chrome::header(frame, header, app, &titles(app, &q.id));
     }
     chrome::strip(frame, areas.strip, app);
 
@@ -62,6 +52,31 @@ pub fn draw(frame: &mut Frame, _area: Rect, app: &App) {
         super::code::draw(frame, code_area, app, code, lines);
     }
     chrome::footer(frame, areas.footer, app);
+}
+
+/// The header's title, longest first: on a narrow terminal the question's kind goes, then
+/// the word "Question", before the read-only note or the answered count would be cut.
+fn titles(app: &App, id: &str) -> Vec<String> {
+    // read-only first: when even the shortest is too long, its end gives way
+    let mut notes = String::new();
+    if app.reading() {
+        notes.push_str(" · graded, read only");
+    } else if let Some(note) = chrome::window_note(app) {
+        notes.push_str(&note);
+    }
+    if app.session.is_flagged(id) {
+        notes.push_str(" · ⚑ flagged");
+    }
+    let source = source_title(app);
+    let place = format!("{}/{}", app.current() + 1, app.planned_count());
+    let kind = app.question().map_or("", |q| q.kind.type_name());
+    let full = format!("{source} · Question {place} · {kind}");
+    let without_kind = format!("{source} · Question {place}");
+    let short = format!("{source} · Q{place}");
+    [full, without_kind, short]
+        .into_iter()
+        .map(|title| title + &notes)
+        .collect()
 }
 
 /// The open answer: the editor while it has the focus, else the text with a marker when it

@@ -68,6 +68,13 @@ pub fn update(app: &mut App, action: Action) -> Effect {
         || matches!(&action, Action::DiagramsDrawn(key, _) if key.view.differences);
     let reform = matches!(action, Action::ToggleDiagramList);
     let before = (app.on_question(), app.current());
+    // A resize lays the body out again: the place is kept by what is there, not by row.
+    let resized = matches!(action, Action::Resize(..));
+    if resized {
+        app.place = app.place.or_else(|| navigation::place(app));
+    } else if !action.is_passive() || matches!(action, Action::WheelDown | Action::WheelUp) {
+        app.place = None;
+    }
     let effect = writing::handle(app, &action).unwrap_or_else(|| apply(app, action));
     if (app.on_question(), app.current()) != before && app.on_question() {
         app.arrived = Some(Instant::now());
@@ -88,6 +95,9 @@ pub fn update(app: &mut App, action: Action) -> Effect {
     }
     if moves_view {
         navigation::clamp_scrolls(app);
+    }
+    if app.place.is_some() {
+        navigation::restore_place(app);
     }
     effect
 }

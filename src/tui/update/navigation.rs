@@ -4,7 +4,7 @@
 use super::{editing, refuse_answer_change, saved};
 use crate::quiz::QuestionKind;
 use crate::tui::action::Action;
-use crate::tui::app::{App, Entered, Overlay, QuestionScreen, ResultsScreen, Screen};
+use crate::tui::app::{App, Entered, Overlay, Place, QuestionScreen, ResultsScreen, Screen};
 use crate::tui::keymap::{Context, key_for};
 
 pub fn go(app: &mut App, index: usize) {
@@ -202,6 +202,77 @@ pub fn keep_place_after_reform(app: &mut App) {
     if let Some(&(start, _)) = option_rows(app).get(cursor) {
         set_scroll(app, clamp_u16(start));
     }
+}
+
+/// Where the taker is on the question's body, as laid out now: the option under the
+/// cursor when its title is in view, else the option the view starts inside, else the
+/// first whose title is in view (`None`: only the prompt is in view).
+pub fn place(app: &App) -> Option<Place> {
+    let options = option_rows(app);
+    let top = usize::from(app.scroll());
+    let bottom = top + viewport_rows(app);
+    let title_in_view = |&(start, _): &(usize, usize)| start >= top && start < bottom;
+    let cursor = app
+        .cursors
+        .get(app.current())
+        .copied()
+        .filter(|_| !app.reading());
+    let option = cursor
+        .filter(|&c| options.get(c).is_some_and(title_in_view))
+        .or_else(|| options.iter().position(|&(s, e)| s < top && top < e))
+        .or_else(|| options.iter().position(title_in_view))?;
+    let (start, end) = options[option];
+    Some(Place {
+        question: app.current(),
+        option,
+        from_top: signed(start) - signed(top),
+        rows: end - start,
+        at_top: top == 0,
+    })
+}
+
+/// Puts the view back at `app.place` in the body as laid out now; the place is kept while
+/// the options are still being drawn for this width (they list only titles meanwhile).
+pub fn restore_place(app: &mut App) {
+    let Some(place) = app
+        .place
+        .filter(|p| p.question == app.current() && app.on_question())
+    else {
+        app.place = None;
+        return;
+    };
+    let drawing = app
+        .question()
+        .is_some_and(|q| matches!(q.kind, QuestionKind::Mermaid { .. }))
+        && app.diagrams.is_none();
+    if !drawing {
+        app.place = None;
+    }
+    let Some(&(start, end)) = option_rows(app).get(place.option) else {
+        return;
+    };
+    let viewport = viewport_rows(app);
+    let scroll = match usize::try_from(place.from_top) {
+        // At the top the prompt stays in view unless the option's title would not.
+        Ok(_) if place.at_top => usize::from(scroll_to_show(
+            0,
+            (clamp_u16(start), clamp_u16(start + 1)),
+            clamp_u16(viewport),
+        )),
+        Ok(from_top) => start.saturating_sub(from_top.min(viewport.saturating_sub(1))),
+        // Inside a tall option: as far into it, in proportion to its new height.
+        Err(_) => {
+            let into = place.from_top.unsigned_abs();
+            let rows = end - start;
+            start + (into * rows / place.rows.max(1)).min(rows.saturating_sub(1))
+        }
+    };
+    set_scroll(app, clamp_u16(scroll));
+    clamp_scrolls(app);
+}
+
+fn signed(n: usize) -> isize {
+    isize::try_from(n).unwrap_or(isize::MAX)
 }
 
 /// Keeps the option under the cursor on screen (tall diagrams scroll into view).
@@ -482,7 +553,19 @@ pub fn toggle_code(app: &mut App) {
 }
 
 /// The code panel scrolls on its own, within what its lines leave below its height.
+/// With no panel to scroll, the status says why (`J`/`K` did nothing, silently).
 pub fn scroll_code(app: &mut App, delta: i16) {
+    if app.code().is_none() {
+        app.status = Some("This question points at no code.".into());
+        return;
+    }
+    if !app.code_open {
+        app.status = Some(format!(
+            "The code is hidden: {} shows it.",
+            key_for(Context::Question, &Action::ToggleCode)
+        ));
+        return;
+    }
     app.code_scroll = app
         .code_scroll
         .saturating_add_signed(delta)
