@@ -27,7 +27,7 @@ enum Part {
 
 /// The graph with the labels of the items `differing` (their texts as
 /// [`crate::what_differs`] keys them) in stand-in letters of the same widths and kinds,
-/// or their edges in another line (solid for dotted, dotted for solid), as `shown` asks,
+/// or their edges in another line (thick for solid or dotted, solid for thick), as `shown` asks,
 /// so that a drawing of it shows where they are; `None` when none of them is drawn so.
 pub fn with_stand_ins(g: &Graph, differing: &[&str], shown: Shown) -> Option<Graph> {
     let said = parts(g);
@@ -42,9 +42,10 @@ pub fn with_stand_ins(g: &Graph, differing: &[&str], shown: Shown) -> Option<Gra
         if shown == Shown::Edges {
             if let Part::Edge(e) = *part {
                 let edge = &mut out.edges[e];
+                // Thick lines take the room solid ones do (dotted ones need longer shafts).
                 edge.line = match edge.line {
-                    LineKind::Solid => LineKind::Dotted,
-                    LineKind::Dotted | LineKind::Thick => LineKind::Solid,
+                    LineKind::Solid | LineKind::Dotted => LineKind::Thick,
+                    LineKind::Thick => LineKind::Solid,
                 };
                 changed = true;
             }

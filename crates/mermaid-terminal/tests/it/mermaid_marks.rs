@@ -69,11 +69,40 @@ fn only_what_the_options_say_differently_is_marked_in_graph_drawings() {
             assert!(hits.iter().all(|h| !h), "{label} marked:\n{}", show(r, m));
         }
     }
+    // Nor are the frames of boxes every option has (an edge's line beside them may be).
+    for (r, m) in drawn.iter().zip(&marks) {
+        let frames = frame_cells(r, "Worker.poll(ctx)");
+        assert!(!frames.is_empty());
+        for (row, col) in frames {
+            let hit = m[row].iter().any(|range| range.contains(&col));
+            assert!(!hit, "frame of Worker.poll at {row}:{col}:\n{}", show(r, m));
+        }
+    }
     // A's loop back to `take` is its own: its `yes` is marked.
     let yes_marked = marked_cells(&drawn[0].lines, &marks[0], "yes");
     assert!(yes_marked.contains(&true), "{}", show(&drawn[0], &marks[0]));
     // C and D say the same as each other; what C marks is what another option lacks.
     assert_eq!(marks[2], marks[3]);
+}
+
+/// The cells of the frame around `label`'s box: the rows over and under it, across the
+/// label's row from one side of the box to the other.
+fn frame_cells(r: &mermaid_terminal::Rendered, label: &str) -> Vec<(usize, usize)> {
+    let texts: Vec<String> = r.lines.iter().map(mermaid_terminal::Line::text).collect();
+    let Some(row) = texts.iter().position(|t| t.contains(label)) else {
+        return Vec::new();
+    };
+    let t = &texts[row];
+    let at = mermaid_terminal::display_width(&t[..t.find(label).unwrap_or(0)]);
+    let (from, to) = (
+        at.saturating_sub(2),
+        at + mermaid_terminal::display_width(label) + 2,
+    );
+    let mut out = Vec::new();
+    for r in [row.saturating_sub(1), row + 1] {
+        out.extend((from..to).map(|c| (r, c)));
+    }
+    out
 }
 
 fn show(r: &mermaid_terminal::Rendered, m: &Marks) -> String {
