@@ -127,11 +127,23 @@ fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usiz
     }
 }
 
+/// Whether two nodes shown by their labels have the same label (then each is listed with
+/// its id). `[*]`, choices, bars and subgraph names are not shown by a label: a diagram
+/// with two `[*]` lists its states as they are drawn.
+pub fn labels_repeat(g: &Graph) -> bool {
+    let mut labels: Vec<String> = g
+        .nodes
+        .ids()
+        .filter(|&n| !g.nodes[n].shape.is_point() && names_cluster(g, n).is_none())
+        .map(|n| g.nodes[n].label.join(" "))
+        .collect();
+    labels.sort();
+    labels.windows(2).any(|w| w[0] == w[1])
+}
+
 pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let glyphs = Glyphs::new(ascii);
-    let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
-    labels.sort();
-    let dup = labels.windows(2).any(|w| w[0] == w[1]);
+    let dup = labels_repeat(g);
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
     for c in g.clusters.ids() {

@@ -4,7 +4,7 @@
 
 use crate::compare::Shown;
 use crate::glyphs::{Glyphs, LineKind};
-use crate::graph::compact::{edge_token, node_text};
+use crate::graph::compact::{edge_token, labels_repeat, node_text};
 use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
 use crate::items::{Item, ItemKind};
@@ -98,10 +98,8 @@ fn stand_in(text: &str) -> String {
 }
 
 fn parts(g: &Graph) -> Vec<(Item, Part)> {
-    let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
-    labels.sort();
     // Labels that repeat are told apart by their ids, as the listing does.
-    let dup = labels.windows(2).any(|w| w[0] == w[1]);
+    let dup = labels_repeat(g);
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let item = |kind, text: String, involves: Vec<String>, label: String| Item {
         kind,

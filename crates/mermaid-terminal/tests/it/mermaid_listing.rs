@@ -44,3 +44,25 @@ fn a_composites_start_and_end_are_named_apart_and_a_choice_is_bracketed() {
     assert!(!all.contains("<<choice>>"), "{all}");
     assert!(!all.contains("[*] of"), "{all}");
 }
+
+/// A runner's states, named in quotes as a quiz bot writes them, with a start and an end.
+const RUNNER: &str = "stateDiagram-v2\n    state \"Waiting for work (GET /tasks/next)\" as Waiting\n    state \"Running a claimed task\" as Working\n    [*] --> Waiting\n    Waiting --> Working: 200 task claimed\n    Working --> Waiting: task done\n    Waiting --> [*]: shutdown";
+
+/// Two `[*]` are no repeated label: states are listed, and compared, by the text they are
+/// drawn with, not as `Waiting[Waiting for work …]`.
+#[test]
+fn states_are_listed_and_compared_by_the_text_they_are_drawn_with() {
+    let all = listed(RUNNER).join("\n");
+    assert!(
+        all.contains("[Waiting for work (GET /tasks/next)] ──▶ [Running a claimed task]"),
+        "{all}"
+    );
+    assert!(!all.contains("Waiting["), "{all}");
+    let other = RUNNER.replace("task done", "task finished");
+    let says = mermaid_terminal::what_differs::compare(&[RUNNER, other.as_str()]);
+    let rows: Vec<&str> = says.differing(0);
+    assert_eq!(
+        rows,
+        vec!["[Running a claimed task] ──▶ [Waiting for work (GET /tasks/next)] : task done"]
+    );
+}
