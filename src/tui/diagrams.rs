@@ -107,16 +107,23 @@ pub fn arrange(
         let halves = rendered(options, half, view);
         let all_drawn = halves.iter().all(|r| r.form == mermaid::Form::Drawing);
         if all_drawn || view.list {
-            return marked(&halves, options, theme, view, true);
+            return marked(&halves, options, half, theme, view, true);
         }
         let full = rendered(options, width, view);
         if full.iter().all(|r| r.form != mermaid::Form::Drawing) {
             // Listed either way: the narrower lists pair up.
-            return marked(&halves, options, theme, view, true);
+            return marked(&halves, options, half, theme, view, true);
         }
-        return marked(&full, options, theme, view, false);
+        return marked(&full, options, width, theme, view, false);
     }
-    marked(&rendered(options, width, view), options, theme, view, false)
+    marked(
+        &rendered(options, width, view),
+        options,
+        width,
+        theme,
+        view,
+        false,
+    )
 }
 
 /// The options drawn for `width` columns, in one form for all of them.
@@ -163,6 +170,7 @@ fn rendered(options: &[MermaidOption], width: usize, view: View) -> Vec<Rendered
 fn marked(
     rendered_options: &[Rendered],
     options: &[MermaidOption],
+    width: usize,
     theme: Theme,
     view: View,
     pairs: bool,
@@ -200,7 +208,12 @@ fn marked(
         .enumerate()
     {
         if structured && !says.unread.contains(&i) {
-            *m = mermaid::compare::within(&r.lines, m, &says.differing(i), &says.same);
+            let opts = RenderOptions {
+                width,
+                ascii: false,
+            };
+            let (differing, same) = (says.differing(i), &says.same);
+            *m = mermaid::compare::marks_of(sources[i], r, &opts, m, &differing, same);
         }
     }
     let apart: Vec<&str> = options

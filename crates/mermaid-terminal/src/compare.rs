@@ -19,7 +19,7 @@ use std::ops::Range;
 
 use crate::style::Line;
 use crate::text::clusters;
-use crate::{Form, Rendered};
+use crate::{DiagramKind, Form, RegionLayout, RenderOptions, Rendered, Want};
 
 /// Per row of an option's lines: the display-column ranges that differ from the other
 /// options (empty: the row reads the same in all of them). In a drawing a range may run
@@ -386,6 +386,189 @@ pub fn within(lines: &[Line], marks: &Marks, differing: &[&str], same: &[String]
             ranges(&flags)
         })
         .collect()
+}
+
+/// The marks of one option, by what it says (see [`crate::what_differs`]): in a graph
+/// drawing, on the labels and edge lines of `differing` (the items this option has that
+/// another lacks) wherever they are drawn, never on a label every option has; elsewhere
+/// as [`within`] keeps them. `drawn` is the option
+/// as rendered from `source` for `opts`.
+pub fn marks_of(
+    source: &str,
+    drawn: &Rendered,
+    opts: &RenderOptions,
+    marks: &Marks,
+    differing: &[&str],
+    same: &[String],
+) -> Marks {
+    if differing.is_empty() {
+        return vec![Vec::new(); drawn.lines.len()];
+    }
+    let Some(labels) = shown_cells(source, drawn, opts, differing, Shown::Labels) else {
+        return within(&drawn.lines, marks, differing, same);
+    };
+    // Edges drawn in another line can take another route: their cell marks then.
+    let edges = shown_cells(source, drawn, opts, differing, Shown::Edges)
+        .unwrap_or_else(|| marked_lines(&drawn.lines, marks));
+    let shown: Vec<Vec<bool>> = labels
+        .iter()
+        .zip(&edges)
+        .map(|(l, e)| l.iter().zip(e).map(|(l, e)| *l || *e).collect())
+        .collect();
+    by_structure(&drawn.lines, &shown)
+}
+
+/// The cells of lines, arrows and corners (not of a line passing down) that the cell
+/// marks cover.
+fn marked_lines(lines: &[Line], marks: &Marks) -> Vec<Vec<bool>> {
+    let passing = |t: &str| matches!(t, "│" | "┆" | "┊" | "╎" | "┃" | "║" | "|" | ":");
+    let none = Vec::new();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(n, line)| {
+            let row_marks = marks.get(n).unwrap_or(&none);
+            grid_row(line)
+                .iter()
+                .enumerate()
+                .map(|(k, cell)| {
+                    row_marks.iter().any(|r| r.contains(&k)) && line_glyph(cell) && !passing(cell)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What a second drawing stands in for, to be found in the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// labels, in stand-in letters
+    Labels,
+    /// edges, in another line
+    Edges,
+}
+
+/// Per row and cell of a graph drawing: whether it shows an item of `differing` (a label,
+/// an edge's line, as `shown` asks). Found by drawing the graph again with those labels in
+/// stand-in letters or those edges in another line: the cells that change are theirs. `None` when
+/// it is no graph drawing, or the second drawing differs anywhere else (it could not tell
+/// them apart then).
+fn shown_cells(
+    source: &str,
+    drawn: &Rendered,
+    opts: &RenderOptions,
+    differing: &[&str],
+    shown: Shown,
+) -> Option<Vec<Vec<bool>>> {
+    let graph = matches!(
+        drawn.kind,
+        DiagramKind::Flowchart | DiagramKind::State | DiagramKind::Class
+    );
+    if drawn.form != Form::Drawing || !graph {
+        return None;
+    }
+    let body = crate::strip_front_matter(source);
+    let (header, rest) = crate::split_header(body.text)?;
+    let want = match (drawn.regions == RegionLayout::Stacked, drawn.turned) {
+        (true, true) => Want::StackedTurned,
+        (true, false) => Want::StackedOwn,
+        (false, true) => Want::Turned,
+        (false, false) => Want::Own,
+    };
+    let opts = RenderOptions {
+        width: opts.width.max(crate::MIN_WIDTH),
+        ascii: opts.ascii,
+    };
+    let nothing = || {
+        drawn
+            .lines
+            .iter()
+            .map(|l| vec![false; grid_row(l).len()])
+            .collect()
+    };
+    let Some(other) =
+        crate::graph::drawn_with_stand_ins(drawn.kind, header, rest, differing, shown, &opts, want)
+    else {
+        // no differing item shows a label
+        return Some(nothing());
+    };
+    let title = usize::from(body.title.is_some());
+    // The legend under a drawing names the lines it mixes: not compared.
+    let legend = |ls: &[Line]| ls.iter().rev().take_while(|l| dim(l)).count();
+    let (mine, theirs) = (&drawn.lines[title..], &other[..]);
+    let (mine, theirs) = (
+        &mine[..mine.len() - legend(mine)],
+        &theirs[..theirs.len() - legend(theirs)],
+    );
+    if mine.len() != theirs.len() {
+        return None;
+    }
+    let mut cells: Vec<Vec<bool>> = nothing();
+    for (row, (mine, theirs)) in cells[title..].iter_mut().zip(mine.iter().zip(theirs)) {
+        let (a, b) = (grid_row(mine), grid_row(theirs));
+        if a.len() != b.len() {
+            return None;
+        }
+        let letters = |c: &str| c.chars().all(|ch| ch.is_ascii_alphanumeric());
+        for ((flag, x), y) in row.iter_mut().zip(&a).zip(&b) {
+            let shown = (letters(x) && letters(y)) || (line_glyph(x) && line_glyph(y));
+            match (x == y, shown) {
+                (true, _) => {}
+                (false, true) => *flag = true,
+                (false, false) => return None,
+            }
+        }
+    }
+    Some(cells)
+}
+
+/// A drawing's marks from `shown` (its cells showing a differing item, see
+/// [`shown_cells`]): each piece of text holding such a cell whole, and the lines of
+/// differing edges.
+fn by_structure(lines: &[Line], shown: &[Vec<bool>]) -> Marks {
+    lines
+        .iter()
+        .zip(shown)
+        .map(|(line, shown)| {
+            let row = grid_row(line);
+            let mut flags = shown.clone();
+            for (start, end) in pieces(&row) {
+                if shown[start..end].contains(&true) {
+                    flags[start..end].fill(true);
+                }
+            }
+            ranges(&flags)
+        })
+        .collect()
+}
+
+/// A line all of one dim style (a legend's, a note's).
+fn dim(line: &Line) -> bool {
+    line.spans.iter().all(|s| s.style == crate::Style::Dim)
+}
+
+/// A cell of a line, frame, arrow or head (box drawing, arrows, geometric shapes).
+fn line_glyph(cell: &str) -> bool {
+    cell.chars().next().is_some_and(|c| {
+        ('\u{2500}'..='\u{25FF}').contains(&c) || ('\u{2190}'..='\u{21FF}').contains(&c)
+    })
+}
+
+/// The pieces of text of a row (start, end): runs of cells neither blank nor line glyphs,
+/// so `queue.Requeue(job,` is one piece and a label on a shaft is cut from it.
+fn pieces(row: &[String]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (k, cell) in row.iter().enumerate() {
+        let text = !blank(Some(cell)) && !line_glyph(cell);
+        if !text {
+            continue;
+        }
+        match out.last_mut() {
+            Some((_, end)) if *end == k => *end = k + 1,
+            _ => out.push((k, k + 1)),
+        }
+    }
+    out
 }
 
 /// Runs of `true` as ranges.

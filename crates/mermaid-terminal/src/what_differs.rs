@@ -76,9 +76,17 @@ struct Keyed {
 }
 
 fn keyed(items: &Items) -> Vec<Keyed> {
+    keyed_items(&items.items)
+}
+
+/// The texts `items` are compared by (a repeat told apart as `… (2nd)`), in order.
+pub(crate) fn keyed_texts(items: &[Item]) -> Vec<String> {
+    keyed_items(items).into_iter().map(|k| k.text).collect()
+}
+
+fn keyed_items(items: &[Item]) -> Vec<Keyed> {
     let mut seen: HashMap<(ItemKind, &str), usize> = HashMap::new();
     items
-        .items
         .iter()
         .map(|item| {
             let n = seen.entry((item.kind, item.text.as_str())).or_insert(0);

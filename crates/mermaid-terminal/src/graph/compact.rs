@@ -22,8 +22,8 @@ fn names_cluster(g: &Graph, n: NodeId) -> Option<ClusterId> {
 }
 
 /// A node as text: its label in shape brackets, with the id when labels repeat. A
-/// subgraph is named by its title (as in its `subgraph` row); an inner `[*]` by its
-/// composite state.
+/// subgraph is named by its title (as in its `subgraph` row); an inner `[*]` as the
+/// start or end of its composite state.
 pub fn node_text(g: &Graph, n: NodeId, with_id: bool) -> String {
     let node = &g.nodes[n];
     if let Some(c) = names_cluster(g, n) {
@@ -45,14 +45,21 @@ pub fn node_text(g: &Graph, n: NodeId, with_id: bool) -> String {
         Shape::Trapezoid => ("[/", "\\]"),
         Shape::TrapezoidAlt => ("[\\", "/]"),
         Shape::Asymmetric => (">", "]"),
+        // Inside a composite, its start and end are both `[*]`: named apart.
         Shape::Start | Shape::End => {
+            let end = if node.shape == Shape::Start {
+                "start"
+            } else {
+                "end"
+            };
             return match node.cluster {
-                Some(c) => format!("[*] of {}", g.cluster_name(c)),
+                Some(c) => format!("{end} of {}", g.cluster_name(c)),
                 None => "[*]".into(),
             };
         }
         Shape::Bar => return format!("{}<<fork/join>>", node.id),
-        Shape::Choice => return format!("{}<<choice>>", node.id),
+        // A choice is drawn as a diamond: listed by its name as a flowchart's decision is.
+        Shape::Choice => return format!("{{{}}}", node.id),
     };
     let plain_rect = node.shape == Shape::Rect && label == node.id;
     let body = if plain_rect {
@@ -120,11 +127,23 @@ fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usiz
     }
 }
 
+/// Whether two nodes shown by their labels have the same label (then each is listed with
+/// its id). `[*]`, choices, bars and subgraph names are not shown by a label: a diagram
+/// with two `[*]` lists its states as they are drawn.
+pub fn labels_repeat(g: &Graph) -> bool {
+    let mut labels: Vec<String> = g
+        .nodes
+        .ids()
+        .filter(|&n| !g.nodes[n].shape.is_point() && names_cluster(g, n).is_none())
+        .map(|n| g.nodes[n].label.join(" "))
+        .collect();
+    labels.sort();
+    labels.windows(2).any(|w| w[0] == w[1])
+}
+
 pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
     let glyphs = Glyphs::new(ascii);
-    let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
-    labels.sort();
-    let dup = labels.windows(2).any(|w| w[0] == w[1]);
+    let dup = labels_repeat(g);
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let mut out = Vec::new();
     for c in g.clusters.ids() {

@@ -2,17 +2,104 @@
 //! [`crate::items`]): nodes by what their box shows, edges between them, members,
 //! subgraphs and notes. Node ids are not compared: `A[start]` and `X[start]` read alike.
 
-use crate::glyphs::Glyphs;
-use crate::graph::compact::{edge_token, node_text};
-use crate::graph::ids::{ClusterId, IdVec, NodeId};
+use crate::compare::Shown;
+use crate::glyphs::{Glyphs, LineKind};
+use crate::graph::compact::{edge_token, labels_repeat, node_text};
+use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
 use crate::items::{Item, ItemKind};
 
 pub fn items(g: &Graph) -> Vec<Item> {
-    let mut labels: Vec<String> = g.nodes.iter().map(|n| n.label.join(" ")).collect();
-    labels.sort();
+    parts(g).into_iter().map(|(item, _)| item).collect()
+}
+
+/// The part of a graph an item says, whose label its drawing shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Direction,
+    Cluster(ClusterId),
+    Node(NodeId),
+    /// a node's compartment and line in it
+    Member(NodeId, usize, usize),
+    Edge(EdgeId),
+    Note(usize),
+}
+
+/// The graph with the labels of the items `differing` (their texts as
+/// [`crate::what_differs`] keys them) in stand-in letters of the same widths and kinds,
+/// or their edges in another line (thick for solid or dotted, solid for thick), as `shown` asks,
+/// so that a drawing of it shows where they are; `None` when none of them is drawn so.
+pub fn with_stand_ins(g: &Graph, differing: &[&str], shown: Shown) -> Option<Graph> {
+    let said = parts(g);
+    let items: Vec<Item> = said.iter().map(|(item, _)| item.clone()).collect();
+    let keys = crate::what_differs::keyed_texts(&items);
+    let mut out = g.clone();
+    let mut changed = false;
+    for ((_, part), key) in said.iter().zip(&keys) {
+        if !differing.contains(&key.as_str()) {
+            continue;
+        }
+        if shown == Shown::Edges {
+            if let Part::Edge(e) = *part {
+                let edge = &mut out.edges[e];
+                // Thick lines take the room solid ones do (dotted ones need longer shafts).
+                edge.line = match edge.line {
+                    LineKind::Solid | LineKind::Dotted => LineKind::Thick,
+                    LineKind::Thick => LineKind::Solid,
+                };
+                changed = true;
+            }
+            continue;
+        }
+        let label: Option<&mut [String]> = match *part {
+            Part::Direction => None,
+            Part::Cluster(c) => Some(std::slice::from_mut(&mut out.clusters[c].title)),
+            Part::Node(n) => Some(&mut out.nodes[n].label[..]),
+            Part::Member(n, s, k) => out.nodes[n]
+                .sections
+                .get_mut(s)
+                .and_then(|section| section.get_mut(k..=k)),
+            Part::Edge(e) => Some(&mut out.edges[e].label[..]),
+            Part::Note(k) => out.notes.get_mut(k).map(|note| &mut note.text[..]),
+        };
+        if let Some(label) = label {
+            changed |= stand_in_all(label);
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Stands in for every letter and digit of `lines` (see [`stand_in`]); whether any was.
+fn stand_in_all(lines: &mut [String]) -> bool {
+    let mut changed = false;
+    for line in lines {
+        let other = stand_in(line);
+        changed |= other != *line;
+        *line = other;
+    }
+    changed
+}
+
+/// A text of the same width and shape, each ASCII letter and digit the next of its kind
+/// (`a`→`b`, `z`→`a`, `9`→`0`): it wraps and sizes its box as the text does.
+fn stand_in(text: &str) -> String {
+    let next = |c: char, first: char, count: u8| -> char {
+        let at = u32::from(c) - u32::from(first);
+        char::from_u32(u32::from(first) + (at + 1) % u32::from(count)).unwrap_or(c)
+    };
+    text.chars()
+        .map(|c| match c {
+            'a'..='z' => next(c, 'a', 26),
+            'A'..='Z' => next(c, 'A', 26),
+            '0'..='9' => next(c, '0', 10),
+            _ => c,
+        })
+        .collect()
+}
+
+fn parts(g: &Graph) -> Vec<(Item, Part)> {
     // Labels that repeat are told apart by their ids, as the listing does.
-    let dup = labels.windows(2).any(|w| w[0] == w[1]);
+    let dup = labels_repeat(g);
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let item = |kind, text: String, involves: Vec<String>, label: String| Item {
         kind,
@@ -27,18 +114,24 @@ pub fn items(g: &Graph) -> Vec<Item> {
         Direction::LeftRight => "left to right",
         Direction::RightLeft => "right to left",
     };
-    let mut out = vec![item(
-        ItemKind::Direction,
-        across.to_string(),
-        Vec::new(),
-        String::new(),
+    let mut out = vec![(
+        item(
+            ItemKind::Direction,
+            across.to_string(),
+            Vec::new(),
+            String::new(),
+        ),
+        Part::Direction,
     )];
     for c in g.clusters.ids() {
-        out.push(item(
-            ItemKind::Subgraph,
-            nesting(g, c),
-            Vec::new(),
-            g.cluster_name(c),
+        out.push((
+            item(
+                ItemKind::Subgraph,
+                nesting(g, c),
+                Vec::new(),
+                g.cluster_name(c),
+            ),
+            Part::Cluster(c),
         ));
     }
     for (n, node) in g.nodes.iter_enumerated() {
@@ -52,7 +145,7 @@ pub fn items(g: &Graph) -> Vec<Item> {
             Some(c) => format!(" in {}", g.cluster_name(c)),
             None => String::new(),
         };
-        out.push(Item {
+        let said = Item {
             id: node.id.clone(),
             ..item(
                 ItemKind::Node,
@@ -60,32 +153,37 @@ pub fn items(g: &Graph) -> Vec<Item> {
                 vec![text[n].clone()],
                 node.label.join(" "),
             )
-        });
-        for member in node.sections.iter().flatten() {
-            out.push(item(
-                ItemKind::Member,
-                format!("{}: {member}", text[n]),
-                vec![text[n].clone()],
-                member.clone(),
-            ));
+        };
+        out.push((said, Part::Node(n)));
+        for (s, section) in node.sections.iter().enumerate() {
+            for (k, member) in section.iter().enumerate() {
+                let said = item(
+                    ItemKind::Member,
+                    format!("{}: {member}", text[n]),
+                    vec![text[n].clone()],
+                    member.clone(),
+                );
+                out.push((said, Part::Member(n, s, k)));
+            }
         }
     }
     let glyphs = Glyphs::new(false);
-    for e in g.edges.iter().filter(|e| !e.invisible) {
+    for (id, e) in g.edges.iter_enumerated().filter(|(_, e)| !e.invisible) {
         let label = e.label.join(" ");
         let mut row = format!("{} {} {}", text[e.from], edge_token(glyphs, e), text[e.to]);
         if !label.is_empty() {
             row.push_str(" : ");
             row.push_str(&label);
         }
-        out.push(item(
+        let said = item(
             ItemKind::Edge,
             row,
             vec![text[e.from].clone(), text[e.to].clone()],
             label,
-        ));
+        );
+        out.push((said, Part::Edge(id)));
     }
-    for note in &g.notes {
+    for (k, note) in g.notes.iter().enumerate() {
         let body = note.text.join(" ");
         let (place, involves) = match (note.node, note.side) {
             (Some(n), NoteSide::Left) => {
@@ -96,12 +194,8 @@ pub fn items(g: &Graph) -> Vec<Item> {
             }
             (None, _) => ("note".to_string(), Vec::new()),
         };
-        out.push(item(
-            ItemKind::Note,
-            format!("{place}: {body}"),
-            involves,
-            body,
-        ));
+        let said = item(ItemKind::Note, format!("{place}: {body}"), involves, body);
+        out.push((said, Part::Note(k)));
     }
     out
 }

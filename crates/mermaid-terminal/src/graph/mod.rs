@@ -61,6 +61,29 @@ pub fn class_items(body: &str) -> Result<Vec<crate::items::Item>, String> {
     Ok(items::items(&parse_class::parse(body)?))
 }
 
+/// The drawing of a flowchart, state or class diagram (by `kind`) with the labels of its
+/// items `differing` in stand-in letters, or their edges in another line (see
+/// [`items::with_stand_ins`]); `None` when it is no graph or none of them is drawn so.
+pub(crate) fn drawn_with_stand_ins(
+    kind: crate::DiagramKind,
+    header: &str,
+    body: &str,
+    differing: &[&str],
+    shown: crate::compare::Shown,
+    opts: &RenderOptions,
+    want: Want,
+) -> Option<Vec<Line>> {
+    let g = match kind {
+        crate::DiagramKind::Flowchart => parse_flowchart::parse(header, body),
+        crate::DiagramKind::State => parse_state::parse(body),
+        crate::DiagramKind::Class => parse_class::parse(body),
+        _ => return None,
+    }
+    .ok()?;
+    let g = items::with_stand_ins(&g, differing, shown)?;
+    Some(render_graph(&g, opts, want).lines)
+}
+
 pub fn render_class(body: &str, opts: &RenderOptions, want: Want) -> Result<Output, String> {
     let g = parse_class::parse(body)?;
     Ok(render_graph(&g, opts, want))

@@ -22,6 +22,8 @@ mod mermaid_fit;
 mod mermaid_glyphs;
 mod mermaid_labels;
 mod mermaid_layers;
+mod mermaid_listing;
+mod mermaid_marks;
 mod mermaid_measure;
 mod mermaid_placement;
 mod mermaid_props;

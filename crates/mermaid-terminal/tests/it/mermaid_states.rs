@@ -419,7 +419,7 @@ fn concurrent_regions_are_dashed_frames_each_with_its_own_start_and_end() {
 }
 
 /// In the listing each region is a subgraph of its own, named after its composite, with
-/// its own `[*]`: the rows tell which region a state and its start belong to.
+/// its own start and end: the rows tell which region a state and its start belong to.
 #[test]
 fn the_listing_names_each_region_and_its_start() {
     let opts = RenderOptions {
@@ -431,9 +431,9 @@ fn the_listing_names_each_region_and_its_start() {
     assert!(all.contains(composite), "{all}");
     for (k, [first, second]) in REGIONS.iter().enumerate() {
         let name = format!("region {} of Fulfilling", k + 1);
-        let row = format!("subgraph {name}: [*] of {name}, {first}, {second}, [*] of {name}");
+        let row = format!("subgraph {name}: start of {name}, {first}, {second}, end of {name}");
         assert!(all.contains(&row), "{row}\n{all}");
-        let start = format!("[*] of {name} ──▶ {first}");
+        let start = format!("start of {name} ──▶ {first}");
         assert!(all.contains(&start), "{start}\n{all}");
     }
 }
