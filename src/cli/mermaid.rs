@@ -39,7 +39,8 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
     } else {
         args.files.clone()
     };
-    let mut out = std::io::stdout().lock();
+    // Buffered whole: stdout is line-buffered, a flushed write per line.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut not_drawn = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let source = read_text(file)?;
@@ -55,9 +56,8 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
         }
         let rendered = render(&source, &opts);
         // The renderer knows no tokens: mask the ones quizz knows, as everywhere else.
-        for line in &rendered.lines {
-            writeln!(out, "{}", crate::redact::redact(line.text().trim_end()))?;
-        }
+        let drawing = plain_text(&rendered.lines);
+        out.write_all(crate::redact::redact(&drawing).as_bytes())?;
         // A type this renderer does not draw (pie, gantt…) is shown as source on purpose;
         // empty input, no header, or a diagram it cannot read or draw is an error.
         if let Some(reason) = &rendered.fallback
@@ -75,11 +75,28 @@ pub fn run(args: &MermaidArgs) -> Result<()> {
             ));
         }
     }
+    out.flush()?;
     if not_drawn.is_empty() {
         Ok(())
     } else {
         Err(super::UsageError(format!("not drawn: {}", not_drawn.join("; "))).into())
     }
+}
+
+/// The lines as one text, each cut of trailing spaces and ended by a newline: one string
+/// to mask and one write, where a line each cost a mask, a copy and a flushed write.
+fn plain_text(lines: &[crate::mermaid::Line]) -> String {
+    let mut text = String::new();
+    for line in lines {
+        let start = text.len();
+        for span in &line.spans {
+            text.push_str(&span.text);
+        }
+        let kept = text[start..].trim_end().len();
+        text.truncate(start + kept);
+        text.push('\n');
+    }
+    text
 }
 
 fn terminal_width() -> usize {

@@ -1,5 +1,5 @@
-//! The sequence options of the realistic sets (quiz, unseen, fresh, final) at 60, 75, 95 and 160
-//! columns, for profiling and for checking that a speed-up draws the same:
+//! The sequence options of the realistic sets (quiz, unseen, fresh, final, fifth) at 60,
+//! 75, 95 and 160 columns, for profiling and for checking that a speed-up draws the same:
 //! `cargo run -p mermaid-terminal --example sequence_profile -- dump > before.txt` prints
 //! every option alone and every question's options together (of all questions, graphs
 //! too); `-- run [ROUNDS]` only renders the sequence questions (under
@@ -13,7 +13,7 @@ use mermaid_terminal::{Line, RenderOptions, render, render_options};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const SETS: [&str; 4] = ["quiz", "unseen", "fresh", "final"];
+const SETS: [&str; 5] = ["quiz", "unseen", "fresh", "final", "fifth"];
 const WIDTHS: [usize; 4] = [60, 75, 95, 160];
 
 /// (question id, its options) of every question with a sequence option (`all`: of every

@@ -11,8 +11,11 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{Cuts, display_width, max_width, wrap_fields};
+use crate::text::{Cuts, clusters, display_width, max_width, wrap_fields};
 use std::cell::RefCell;
+
+/// How far a message label may move off its centre to clear the lifelines it passes.
+const NUDGE: usize = 4;
 
 /// Labels are never wrapped narrower than this (the compact form takes over instead).
 const MIN_WRAP: usize = 8;
@@ -543,34 +546,35 @@ impl Drawer<'_> {
         let top = self.rows(lines.len());
         let w = max_width(lines);
         // Centred over its own arrow, covering the lifelines a long message passes (a label
-        // off to one side would read as a message to the neighbour), a cell off any it
-        // would just touch.
+        // off to one side would read as a message to the neighbour) mid-word only: a
+        // lifeline beside or under a label's end or a space reads as the text cut there.
         let first = lo + 2;
         let last = hi.saturating_sub(w + 1).max(first);
         let centre = (lo + hi)
             .div_ceil(2)
             .saturating_sub(w / 2)
             .clamp(first, last);
-        let touches = |c: usize, w: usize| {
+        let touches = |c: usize, line: &str| {
             self.c
                 .x
                 .iter()
                 .filter(|&&x| x != lo && x != hi)
-                .any(|&x| x + 1 == c || x == c + w)
+                .any(|&x| !clear_of(line, c, x))
         };
-        let off_lines = |c: usize, w: usize| {
-            let last = hi.saturating_sub(w + 1).max(first);
-            [c, c + 1, c.saturating_sub(1)]
-                .into_iter()
+        let off_lines = |c: usize, line: &str| {
+            let last = hi.saturating_sub(display_width(line) + 1).max(first);
+            (0..=NUDGE)
+                .flat_map(|d| [c + d, c.saturating_sub(d)])
                 .filter(|&c| (first..=last).contains(&c))
-                .find(|&c| !touches(c, w))
+                .find(|&c| !touches(c, line))
                 .unwrap_or(c)
         };
-        let col = off_lines(centre, w);
+        let widest = lines.iter().find(|l| display_width(l) == w);
+        let col = widest.map_or(centre, |l| off_lines(centre, l));
         for (k, line) in lines.iter().enumerate() {
             let lw = display_width(line);
-            // each line centred under the first, and a cell off any lifeline it would touch
-            let c = off_lines(col + (w - lw) / 2, lw);
+            // each line centred under the widest, and clear of the lifelines it passes
+            let c = off_lines(col + (w - lw) / 2, line);
             self.label_over(top + k, c, line);
         }
         if activate {
@@ -704,6 +708,26 @@ impl Drawer<'_> {
             self.canvas.text(top + 1 + k, c0 + 2, line, Style::Note);
         }
     }
+}
+
+/// True when `line`, written from column `c`, leaves column `x` (a lifeline) clear: no
+/// cell of it within one column of `x`, or letters at `x` and on both sides of it.
+fn clear_of(line: &str, c: usize, x: usize) -> bool {
+    let end = c + display_width(line);
+    if x + 1 < c || x > end {
+        return true;
+    }
+    if x < c + 1 || x + 2 > end {
+        return false;
+    }
+    let mut col = c;
+    for (cluster, w) in clusters(line) {
+        if col + w > x - 1 && col <= x + 1 && cluster.trim().is_empty() {
+            return false;
+        }
+        col += w;
+    }
+    true
 }
 
 /// `text` wrapped again to `room` columns when that takes fewer rows than `lines` and

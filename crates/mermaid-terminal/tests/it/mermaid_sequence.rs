@@ -172,3 +172,40 @@ fn names_too_wide_for_their_gap_cut_after_underscores_at_75() {
         }
     }
 }
+
+/// Messages that pass other participants (a handler called past the worker that set it
+/// up, its reply back): the label covers the lifelines it crosses, and one ending on such
+/// a lifeline, or a cell from it, or with a space over it, read as cut there
+/// (`│      handler(args)  │`, the `h` on a lifeline). Over every arrow crossing a
+/// lifeline, the label's row holds the lifeline clear a cell each side, or letters there.
+#[test]
+fn labels_over_lifelines_they_pass_cover_them_mid_word_or_stay_a_cell_off() {
+    let src = "sequenceDiagram
+    participant W as webhook
+    participant D as dispatch_worker
+    participant Q as job_queue
+    participant S as status_api
+    W->>D: dispatch(job_id)
+    D->>Q: push(job)
+    Q-->>D: queued
+    D-->>W: accepted
+    W->>S: handler(args)
+    S-->>W: ok response
+    W->>Q: peek(job_id)
+    Q-->>W: still queued";
+    let is_letter = |c: char| !matches!(c, ' ' | '│' | '┃');
+    for width in 50..=100 {
+        let all = text(&at(src, width));
+        let rows: Vec<Vec<char>> = all.lines().map(|l| l.chars().collect()).collect();
+        for pair in rows.windows(2) {
+            let (label, arrow) = (&pair[0], &pair[1]);
+            for x in (1..arrow.len()).filter(|&x| arrow[x] == '┼') {
+                let at = |c: usize| label.get(c).copied().unwrap_or(' ');
+                let near = [at(x - 1), at(x), at(x + 1)];
+                let clear = !is_letter(near[0]) && !is_letter(near[2]) && near[1] != ' ';
+                let mid_word = near.iter().all(|&c| is_letter(c));
+                assert!(clear || mid_word, "at {width}, column {x}:\n{all}");
+            }
+        }
+    }
+}
