@@ -142,6 +142,9 @@ pub struct Graph {
     pub notes: Vec<Note>,
     /// the directions subgraphs ask for of their own (drawn in the graph's direction)
     pub inner_directions: Vec<(ClusterId, Direction)>,
+    /// composite states: an edge between a member and a node outside keeps that node above
+    /// or below the whole frame, as an edge from the frame itself does
+    pub frames_whole: bool,
 }
 
 impl Graph {
@@ -153,6 +156,7 @@ impl Graph {
             clusters: IdVec::new(),
             notes: Vec::new(),
             inner_directions: Vec::new(),
+            frames_whole: false,
         }
     }
 

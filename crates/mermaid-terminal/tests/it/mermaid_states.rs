@@ -556,3 +556,32 @@ fn sibling_options_stack_their_regions_alike() {
         }
     }
 }
+
+/// A composite state left from one of its members (`Sending --> Aborted`), not from its
+/// frame: the state it reaches was ranked right after the member, so it sat beside the
+/// frame, squeezed between the frame and the edges round it, and the drawing took 120
+/// columns (fifth p13 C). It is now drawn below the whole frame, as one reached from the
+/// frame is, the edge leaving through the frame's bottom border.
+#[test]
+fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
+    let src = "stateDiagram-v2
+    [*] --> Queued
+    Queued --> Upload : worker picks the job
+    state Upload {
+        [*] --> Hashing
+        Hashing --> Sending : digest ready
+        Sending --> Verifying : bytes sent
+        Verifying --> Checked : checksum matches
+        Checked --> [*]
+    }
+    Upload --> Done : upload confirmed
+    Sending --> Aborted : connection reset by peer
+    Aborted --> [*]
+    Done --> [*]";
+    let r = at(src, 75);
+    assert_eq!(r.form, Form::Drawing, "{}", text(&r));
+    let grid = rows(&r);
+    let (_, _, bottom, _) = frame(&grid, "Upload");
+    let (aborted, _) = find(&grid, "Aborted").expect("Aborted drawn");
+    assert!(aborted > bottom, "{}", text(&r));
+}
