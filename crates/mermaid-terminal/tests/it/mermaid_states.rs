@@ -585,3 +585,37 @@ fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
     let (aborted, _) = find(&grid, "Aborted").expect("Aborted drawn");
     assert!(aborted > bottom, "{}", text(&r));
 }
+
+/// The edge from a member to a state below the frame runs inside the frame down to its
+/// bottom border: out through the frame's side, its bends squeezed between the frame and
+/// the edges round it, and its label pushed the frame wider.
+#[test]
+fn an_edge_from_a_member_leaves_through_the_frame_bottom() {
+    let src = "stateDiagram-v2
+    [*] --> Queued
+    Queued --> Upload : worker picks the job
+    state Upload {
+        [*] --> Hashing
+        Hashing --> Sending : digest ready
+        Sending --> Verifying : bytes sent
+        Verifying --> Checked : checksum matches
+        Checked --> [*]
+    }
+    Upload --> Done : upload confirmed
+    Sending --> Aborted : connection reset by peer
+    Aborted --> [*]
+    Done --> [*]";
+    let r = at(src, 75);
+    let grid = rows(&r);
+    let (top, left, bottom, right) = frame(&grid, "Upload");
+    let sides_crossed = (top + 1..bottom)
+        .filter(|&row| [left, right].iter().any(|&c| grid[row][c] != '│'))
+        .count();
+    assert_eq!(sides_crossed, 0, "{}", text(&r));
+    let (label, col) = find(&grid, "connection").expect("label drawn");
+    assert!(
+        top < label && label < bottom && left < col && col < right,
+        "{}",
+        text(&r)
+    );
+}
