@@ -142,9 +142,11 @@ pub struct Graph {
     pub notes: Vec<Note>,
     /// the directions subgraphs ask for of their own (drawn in the graph's direction)
     pub inner_directions: Vec<(ClusterId, Direction)>,
-    /// composite states: an edge between a member and a node outside keeps that node above
-    /// or below the whole frame, as an edge from the frame itself does
-    pub frames_whole: bool,
+    /// a state diagram's: its subgraphs are composite states, each kept whole. An edge
+    /// between a member and a state outside keeps that state above or below the whole
+    /// frame, as one from the frame itself does; a back edge to or from a frame may be
+    /// routed round the outside.
+    pub composite_states: bool,
 }
 
 impl Graph {
@@ -156,7 +158,7 @@ impl Graph {
             clusters: IdVec::new(),
             notes: Vec::new(),
             inner_directions: Vec::new(),
-            frames_whole: false,
+            composite_states: false,
         }
     }
 

@@ -11,7 +11,7 @@ use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 pub fn parse(body: &str) -> Result<Graph, String> {
     let mut p = Parser {
         g: Graph {
-            frames_whole: true,
+            composite_states: true,
             ..Graph::new(Direction::TopDown)
         },
         stack: Vec::new(),

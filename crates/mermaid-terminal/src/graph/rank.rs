@@ -68,7 +68,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
             .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter_enumerated() {
-        let (left, entered) = if g.frames_whole {
+        let (left, entered) = if g.composite_states {
             crossed_frames(g, e.from, e.to)
         } else {
             (None, None)
@@ -234,7 +234,9 @@ fn items_and_segments(
         let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
         let mut prev = u;
         for l in layers {
-            let inside = g.frames_whole.then(|| dummy_cluster(g, &spans, ends, l));
+            let inside = g
+                .composite_states
+                .then(|| dummy_cluster(g, &spans, ends, l));
             let cluster = inside.flatten().or(common);
             let d = items.push(Item {
                 node: None,
@@ -410,9 +412,10 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
 /// edge drawn through the layers climbs between the boxes it skips and crosses the edges
 /// leaving them. A back edge to the next layer up stays (it runs beside its forward
-/// partner), and so does one naming a subgraph, and unless `inside_frames` one inside a
-/// subgraph (round the outside it leaves its frame and comes back in). `None` when there
-/// is nothing to take out.
+/// partner), and so does one naming a flowchart's subgraph (a composite state's frame
+/// is reached on its border), and unless `inside_frames` one inside a subgraph (round the
+/// outside it leaves its frame and comes back in). `None` when there is nothing to take
+/// out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
     let lane: IdVec<EdgeId, bool> = g
@@ -421,8 +424,7 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
         .map(|(i, e)| {
             r.reversed[i]
                 && e.from != e.to
-                && e.from_frame.is_none()
-                && e.to_frame.is_none()
+                && (g.composite_states || (e.from_frame.is_none() && e.to_frame.is_none()))
                 && (inside_frames
                     || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)

@@ -619,3 +619,37 @@ fn an_edge_from_a_member_leaves_through_the_frame_bottom() {
         text(&r)
     );
 }
+
+/// A retry that goes back to a composite state (`Retrying --> Running`) from below a
+/// choice stayed in the layers, as back edges naming a frame did: it climbed beside the
+/// choice's branches, whose labels then found no room, and the diagram was listed (fresh
+/// m12 A at 75; this one below 60). It is now routed round the outside to the frame's
+/// border, as a back edge between two states is.
+#[test]
+fn a_back_edge_to_a_composite_goes_round_the_outside() {
+    let src = "stateDiagram-v2
+    [*] --> Waiting
+    Waiting --> Syncing : scheduler.tick()
+    state Syncing {
+        [*] --> Fetching
+        Fetching --> Applying : diff computed
+        Applying --> [*] : all rows written
+    }
+    state outcome <<choice>>
+    Syncing --> outcome : sync returned
+    outcome --> Synced : errors == 0
+    outcome --> Backoff : errors > 0 and attempt < 3
+    outcome --> Broken : attempt >= 3
+    Backoff --> Syncing : retry after backoff
+    Synced --> [*]
+    Broken --> [*]";
+    let r = at(src, 52);
+    assert_eq!(r.form, Form::Drawing, "{}", text(&r));
+    let grid = rows(&r);
+    let (top, left, bottom, right) = frame(&grid, "Syncing");
+    // the retry's head on the frame's side, pointing in from outside
+    let on_side = (top + 1..bottom).any(|row| {
+        grid[row].get(left.wrapping_sub(1)) == Some(&'▶') || grid[row].get(right + 1) == Some(&'◀')
+    });
+    assert!(on_side, "{}", text(&r));
+}
