@@ -6,7 +6,7 @@
 //! which takes it up the outside of the drawing, one lane per edge.
 
 use crate::glyphs::{DOWN, Dir4, Head, LEFT, RIGHT, UP};
-use crate::graph::ids::{EdgeId, ItemId, NodeId};
+use crate::graph::ids::{ClusterId, EdgeId, ItemId, NodeId};
 use crate::graph::layout::Plan;
 use crate::graph::model::Graph;
 use crate::graph::plane::{BLOCK, DrawError, FRAME, Plane, bit, edge_owner, footnote};
@@ -136,8 +136,34 @@ fn edge_at(p: &Plane, cell: (usize, usize)) -> bool {
 /// of each side, a cell clear of the corners when the side is long enough, never next to
 /// another edge's end.
 fn ports(p: &Plane, n: NodeId, grid: Grid) -> Vec<Port> {
-    let (row, col) = p.box_at[n];
-    let (w, h) = p.plan.boxes[n];
+    side_ports(
+        p,
+        p.box_at[n],
+        p.plan.boxes[n],
+        p.plan.texts[n].shape.is_point(),
+        grid,
+    )
+}
+
+/// The ports of an edge's end: on the border of the subgraph's frame it names (a back
+/// edge to a composite state), else round its node.
+fn end_ports(p: &Plane, frame: Option<ClusterId>, n: NodeId, grid: Grid) -> Vec<Port> {
+    let Some(f) = frame.and_then(|c| p.plan.frame(c)) else {
+        return ports(p, n, grid);
+    };
+    let (r0, c0, r1, c1) = p.frame_rect(f);
+    side_ports(p, (r0, c0), (c1 + 1 - c0, r1 + 1 - r0), false, grid)
+}
+
+/// The free cells round the rectangle at `(row, col)` of size `(w, h)` (see [`ports`]);
+/// a point shape is left from its mark.
+fn side_ports(
+    p: &Plane,
+    (row, col): (usize, usize),
+    (w, h): (usize, usize),
+    point: bool,
+    grid: Grid,
+) -> Vec<Port> {
     let mut out = Vec::new();
     let mut consider = |border: (usize, usize), d: Dir4, straight: Option<u8>| {
         if let Some(bits) = straight
@@ -168,7 +194,7 @@ fn ports(p: &Plane, n: NodeId, grid: Grid) -> Vec<Port> {
             border: straight.map(|_| border),
         });
     };
-    if p.plan.texts[n].shape.is_point() {
+    if point {
         let mark = (row + h / 2, col + w / 2);
         for d in DIRS {
             consider(mark, d, None);
@@ -248,8 +274,8 @@ fn route(p: &mut Plane, g: &Graph, e: EdgeId, lanes: usize) -> Result<(), DrawEr
     let edge = &g.edges[e];
     let grid = grid(p, 6, lanes);
     let cols = grid.cols;
-    let starts = ports(p, edge.from, grid);
-    let goals = ports(p, edge.to, grid);
+    let starts = end_ports(p, edge.from_frame, edge.from, grid);
+    let goals = end_ports(p, edge.to_frame, edge.to, grid);
     let path = SCRATCH
         .with(|scratch| search::search(&mut scratch.borrow_mut(), p, grid, &starts, &goals))
         .ok_or(DrawError::NoWayRound)?;

@@ -235,9 +235,9 @@ fn draw_fitted(
     let params = stages(&g, big);
     // Back edges that skip layers taken out and routed round the outside (when they do
     // not all find a way, only those that skip two or more), else as they are; back edges
-    // naming a subgraph stay in the layers: as they are, and with their dummies moved to
-    // the far side. Back edges inside a subgraph stay in its frame, unless nothing else
-    // fits.
+    // naming a flowchart's subgraph stay in the layers: as they are, and with their
+    // dummies moved to the far side. Back edges inside a subgraph stay in its frame,
+    // unless nothing else fits.
     let (laned, longest, framed) = if big {
         (None, None, None)
     } else {

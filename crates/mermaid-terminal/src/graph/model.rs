@@ -142,6 +142,11 @@ pub struct Graph {
     pub notes: Vec<Note>,
     /// the directions subgraphs ask for of their own (drawn in the graph's direction)
     pub inner_directions: Vec<(ClusterId, Direction)>,
+    /// a state diagram's: its subgraphs are composite states, each kept whole. An edge
+    /// between a member and a state outside keeps that state above or below the whole
+    /// frame, as one from the frame itself does; a back edge to or from a frame may be
+    /// routed round the outside.
+    pub composite_states: bool,
 }
 
 impl Graph {
@@ -153,6 +158,7 @@ impl Graph {
             clusters: IdVec::new(),
             notes: Vec::new(),
             inner_directions: Vec::new(),
+            composite_states: false,
         }
     }
 

@@ -10,7 +10,10 @@ use crate::text::{collapse_spaces, label_lines, sanitize, truncate};
 
 pub fn parse(body: &str) -> Result<Graph, String> {
     let mut p = Parser {
-        g: Graph::new(Direction::TopDown),
+        g: Graph {
+            composite_states: true,
+            ..Graph::new(Direction::TopDown)
+        },
         stack: Vec::new(),
         starts: Vec::new(),
         open_note: None,

@@ -68,7 +68,14 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
             .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter_enumerated() {
-        if let Some(c) = e.to_frame {
+        let (left, entered) = if g.composite_states {
+            crossed_frames(g, e.from, e.to)
+        } else {
+            (None, None)
+        };
+        let from_frame = e.from_frame.or(left);
+        let to_frame = e.to_frame.or(entered);
+        if let Some(c) = to_frame {
             out.extend(members(c).filter(|&m| m != e.from).map(|m| Constraint {
                 from: e.from,
                 to: m,
@@ -76,7 +83,7 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
                 soft: true,
             }));
         }
-        if let Some(c) = e.from_frame {
+        if let Some(c) = from_frame {
             out.extend(members(c).filter(|&m| m != e.to).map(|m| Constraint {
                 from: m,
                 to: e.to,
@@ -86,6 +93,17 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
         }
     }
     out
+}
+
+/// The outermost subgraph an edge from `from` to `to` leaves, and the outermost one it
+/// enters. An edge from a member to a node outside keeps that node off the frame's side,
+/// below all its members, as an edge from the frame itself does (beside the frame it
+/// squeezed the frame's rows and crossed them).
+fn crossed_frames(g: &Graph, from: NodeId, to: NodeId) -> (Option<ClusterId>, Option<ClusterId>) {
+    let pf = g.cluster_path(g.nodes[from].cluster);
+    let pt = g.cluster_path(g.nodes[to].cluster);
+    let shared = pf.iter().zip(&pt).take_while(|(x, y)| x == y).count();
+    (pf.get(shared).copied(), pt.get(shared).copied())
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
@@ -200,6 +218,7 @@ fn items_and_segments(
         })
         .collect();
     let mut segs = IdVec::new();
+    let spans = cluster_spans(g, layer);
     for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
@@ -209,11 +228,16 @@ fn items_and_segments(
         } else {
             (e.from, e.to)
         };
-        let cluster = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let common = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let ends = [g.nodes[u].cluster, g.nodes[v].cluster];
         let layers = layer[u] + 1..layer[v];
         let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
         let mut prev = u;
         for l in layers {
+            let inside = g
+                .composite_states
+                .then(|| dummy_cluster(g, &spans, ends, l));
+            let cluster = inside.flatten().or(common);
             let d = items.push(Item {
                 node: None,
                 layer: l,
@@ -237,6 +261,41 @@ fn items_and_segments(
         });
     }
     (items, segs)
+}
+
+/// The first and last layer of each cluster's members (`None`: no members).
+fn cluster_spans(
+    g: &Graph,
+    layer: &IdVec<NodeId, usize>,
+) -> IdVec<ClusterId, Option<(usize, usize)>> {
+    let mut spans: IdVec<ClusterId, Option<(usize, usize)>> = IdVec::filled(g.clusters.len(), None);
+    for n in g.nodes.ids() {
+        for c in g.cluster_path(g.nodes[n].cluster) {
+            let l = layer[n];
+            spans[c] = Some(spans[c].map_or((l, l), |(a, b)| (a.min(l), b.max(l))));
+        }
+    }
+    spans
+}
+
+/// The deepest subgraph holding one of an edge's ends whose layers reach layer `l`: the
+/// edge runs inside that frame and crosses its top or bottom border, not its side (where
+/// it pushed the frame aside and crossed the edges round it).
+fn dummy_cluster(
+    g: &Graph,
+    spans: &IdVec<ClusterId, Option<(usize, usize)>>,
+    ends: [Option<ClusterId>; 2],
+    l: usize,
+) -> Option<ClusterId> {
+    let reaches = |c: &ClusterId| spans[*c].is_some_and(|(a, b)| a <= l && l <= b);
+    ends.iter()
+        .filter_map(|&end| {
+            let path = g.cluster_path(end);
+            let depth = path.iter().take_while(|c| reaches(c)).count();
+            depth.checked_sub(1).map(|d| (depth, path[d]))
+        })
+        .max_by_key(|&(depth, _)| depth)
+        .map(|(_, c)| c)
 }
 
 /// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
@@ -353,9 +412,10 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// it (with their dummies), to be drawn around the outside once the rest is drawn: such an
 /// edge drawn through the layers climbs between the boxes it skips and crosses the edges
 /// leaving them. A back edge to the next layer up stays (it runs beside its forward
-/// partner), and so does one naming a subgraph, and unless `inside_frames` one inside a
-/// subgraph (round the outside it leaves its frame and comes back in). `None` when there
-/// is nothing to take out.
+/// partner), and so does one naming a flowchart's subgraph (a composite state's frame
+/// is reached on its border), and unless `inside_frames` one inside a subgraph (round the
+/// outside it leaves its frame and comes back in). `None` when there is nothing to take
+/// out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
     let lane: IdVec<EdgeId, bool> = g
@@ -364,8 +424,7 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
         .map(|(i, e)| {
             r.reversed[i]
                 && e.from != e.to
-                && e.from_frame.is_none()
-                && e.to_frame.is_none()
+                && (g.composite_states || (e.from_frame.is_none() && e.to_frame.is_none()))
                 && (inside_frames
                     || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)

@@ -556,3 +556,100 @@ fn sibling_options_stack_their_regions_alike() {
         }
     }
 }
+
+/// A composite state left from one of its members (`Sending --> Aborted`), not from its
+/// frame: the state it reaches was ranked right after the member, so it sat beside the
+/// frame, squeezed between the frame and the edges round it, and the drawing took 120
+/// columns (fifth p13 C). It is now drawn below the whole frame, as one reached from the
+/// frame is, the edge leaving through the frame's bottom border.
+#[test]
+fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
+    let src = "stateDiagram-v2
+    [*] --> Queued
+    Queued --> Upload : worker picks the job
+    state Upload {
+        [*] --> Hashing
+        Hashing --> Sending : digest ready
+        Sending --> Verifying : bytes sent
+        Verifying --> Checked : checksum matches
+        Checked --> [*]
+    }
+    Upload --> Done : upload confirmed
+    Sending --> Aborted : connection reset by peer
+    Aborted --> [*]
+    Done --> [*]";
+    let r = at(src, 75);
+    assert_eq!(r.form, Form::Drawing, "{}", text(&r));
+    let grid = rows(&r);
+    let (_, _, bottom, _) = frame(&grid, "Upload");
+    let (aborted, _) = find(&grid, "Aborted").expect("Aborted drawn");
+    assert!(aborted > bottom, "{}", text(&r));
+}
+
+/// The edge from a member to a state below the frame runs inside the frame down to its
+/// bottom border: out through the frame's side, its bends squeezed between the frame and
+/// the edges round it, and its label pushed the frame wider.
+#[test]
+fn an_edge_from_a_member_leaves_through_the_frame_bottom() {
+    let src = "stateDiagram-v2
+    [*] --> Queued
+    Queued --> Upload : worker picks the job
+    state Upload {
+        [*] --> Hashing
+        Hashing --> Sending : digest ready
+        Sending --> Verifying : bytes sent
+        Verifying --> Checked : checksum matches
+        Checked --> [*]
+    }
+    Upload --> Done : upload confirmed
+    Sending --> Aborted : connection reset by peer
+    Aborted --> [*]
+    Done --> [*]";
+    let r = at(src, 75);
+    let grid = rows(&r);
+    let (top, left, bottom, right) = frame(&grid, "Upload");
+    let sides_crossed = (top + 1..bottom)
+        .filter(|&row| [left, right].iter().any(|&c| grid[row][c] != '│'))
+        .count();
+    assert_eq!(sides_crossed, 0, "{}", text(&r));
+    let (label, col) = find(&grid, "connection").expect("label drawn");
+    assert!(
+        top < label && label < bottom && left < col && col < right,
+        "{}",
+        text(&r)
+    );
+}
+
+/// A retry that goes back to a composite state (`Retrying --> Running`) from below a
+/// choice stayed in the layers, as back edges naming a frame did: it climbed beside the
+/// choice's branches, whose labels then found no room, and the diagram was listed (fresh
+/// m12 A at 75; this one below 60). It is now routed round the outside to the frame's
+/// border, as a back edge between two states is.
+#[test]
+fn a_back_edge_to_a_composite_goes_round_the_outside() {
+    let src = "stateDiagram-v2
+    [*] --> Waiting
+    Waiting --> Syncing : scheduler.tick()
+    state Syncing {
+        [*] --> Fetching
+        Fetching --> Applying : diff computed
+        Applying --> [*] : all rows written
+    }
+    state outcome <<choice>>
+    Syncing --> outcome : sync returned
+    outcome --> Synced : errors == 0
+    outcome --> Backoff : errors > 0 and attempt < 3
+    outcome --> Broken : attempt >= 3
+    Backoff --> Syncing : retry after backoff
+    Synced --> [*]
+    Broken --> [*]";
+    let r = at(src, 52);
+    assert_eq!(r.form, Form::Drawing, "{}", text(&r));
+    let grid = rows(&r);
+    let (top, left, bottom, right) = frame(&grid, "Syncing");
+    // the retry's head on the frame's side, pointing in from outside
+    let on_side = (top + 1..bottom).any(|row| {
+        grid[row].get(left.wrapping_sub(1)) == Some(&'▶') || grid[row].get(right + 1) == Some(&'◀')
+    });
+    assert!(on_side, "{}", text(&r));
+}
