@@ -108,6 +108,8 @@ pub fn read_text(path: &Path) -> Result<String, SourceError> {
         if size > limit {
             return Err(SourceError::TooLarge { name, size });
         }
+        // one read for the whole file (it grew from 32 bytes, 7 reads for a diagram)
+        bytes.reserve(usize::try_from(size).map_or(0, |n| n + 1));
         file.take(limit + 1)
             .read_to_end(&mut bytes)
             .map_err(read_err)?;
