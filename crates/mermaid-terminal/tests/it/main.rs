@@ -24,6 +24,7 @@ mod mermaid_labels;
 mod mermaid_layers;
 mod mermaid_measure;
 mod mermaid_placement;
+mod mermaid_points;
 mod mermaid_props;
 mod mermaid_realistic;
 mod mermaid_sequence;
