@@ -36,3 +36,60 @@ fn edges_leaving_a_choice_up_and_down_have_their_own_exits() {
         }
     }
 }
+
+/// Region 2 starts at a state region 1 already claimed (a slip a bot makes), so its `[*]`
+/// sits in a stacked region, kept below region 1 by edges that are never drawn.
+const STACKED_REGIONS: &str = "stateDiagram-v2
+    state \"Waiting for a build slot\" as Waiting
+    state \"Running the pipeline\" as Running
+    [*] --> Waiting
+    Waiting --> Running: slot granted
+    state Running {
+        [*] --> Compiling
+        Compiling --> Compiling: incremental rebuild
+        Testing --> Flaky: 2 retries failed
+        --
+        [*] --> Testing
+        Testing --> Uploading: all tests green
+        Uploading --> [*]
+    }
+    Running --> Waiting: cancelled by user
+    Running --> [*]: artifacts published
+";
+
+/// The cells of a line running from column `from` of `row` in `step` (±1) up to what ends
+/// it: `None` when the line only runs on into blank space (a stub that leads nowhere).
+fn end_of_run(row: &[char], from: usize, step: isize) -> Option<char> {
+    let mut at = from as isize + step;
+    let mut ran = false;
+    while let Some(&c) = usize::try_from(at).ok().and_then(|i| row.get(i)) {
+        if c != '─' {
+            return (c != ' ' || !ran).then_some(c);
+        }
+        ran = true;
+        at += step;
+    }
+    (!ran).then_some(' ')
+}
+
+/// A `[*]` keeps no bar for the edges that are never drawn: `└─●──` with `──` leading
+/// nowhere reads as an edge cut off.
+#[test]
+fn a_start_point_has_no_stub_that_leads_nowhere() {
+    for width in [60, 75, 76, 95] {
+        let r = at(STACKED_REGIONS, width);
+        assert_eq!(r.form, Form::Drawing);
+        let drawn = text(&r);
+        for line in drawn.lines() {
+            let row: Vec<char> = line.chars().collect();
+            for (col, _) in row.iter().enumerate().filter(|(_, c)| **c == '●') {
+                for step in [-1, 1] {
+                    assert!(
+                        end_of_run(&row, col, step).is_some(),
+                        "at {width}, a line from a ● leads nowhere:\n{drawn}"
+                    );
+                }
+            }
+        }
+    }
+}
