@@ -57,19 +57,20 @@ const STACKED_REGIONS: &str = "stateDiagram-v2
     Running --> [*]: artifacts published
 ";
 
-/// The cells of a line running from column `from` of `row` in `step` (±1) up to what ends
-/// it: `None` when the line only runs on into blank space (a stub that leads nowhere).
-fn end_of_run(row: &[char], from: usize, step: isize) -> Option<char> {
-    let mut at = from as isize + step;
-    let mut ran = false;
-    while let Some(&c) = usize::try_from(at).ok().and_then(|i| row.get(i)) {
-        if c != '─' {
-            return (c != ' ' || !ran).then_some(c);
-        }
-        ran = true;
-        at += step;
+/// What ends the line running from column `from` of `row` (rightwards, or leftwards when
+/// `left`): `None` when it only runs on into blank space (a stub that leads nowhere).
+fn end_of_run(row: &[char], from: usize, left: bool) -> Option<char> {
+    let cells: Vec<char> = if left {
+        row[..from].iter().rev().copied().collect()
+    } else {
+        row[from + 1..].to_vec()
+    };
+    let ran = cells.iter().take_while(|&&c| c == '─').count();
+    match cells.get(ran) {
+        Some(' ') | None if ran > 0 => None,
+        Some(&c) => Some(c),
+        None => Some(' '),
     }
-    (!ran).then_some(' ')
 }
 
 /// A `[*]` keeps no bar for the edges that are never drawn: `└─●──` with `──` leading
@@ -83,9 +84,9 @@ fn a_start_point_has_no_stub_that_leads_nowhere() {
         for line in drawn.lines() {
             let row: Vec<char> = line.chars().collect();
             for (col, _) in row.iter().enumerate().filter(|(_, c)| **c == '●') {
-                for step in [-1, 1] {
+                for left in [true, false] {
                     assert!(
-                        end_of_run(&row, col, step).is_some(),
+                        end_of_run(&row, col, left).is_some(),
                         "at {width}, a line from a ● leads nowhere:\n{drawn}"
                     );
                 }
