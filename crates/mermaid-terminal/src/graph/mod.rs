@@ -152,6 +152,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 widen: 0,
                 aligned: None,
                 inside: false,
+                names: false,
             });
         }
     };
@@ -280,10 +281,14 @@ fn draw_fitted(
         let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
         worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
     };
+    // Last of all: node labels cut inside the names no wrap width breaks.
+    let named = names_cut(&g, &params);
+    let names_in = |dir| names_fit(&g, &variants, dir, &named, opts);
     let fit = |dir| {
         first(dir)
             .or_else(|| lined_up(dir))
             .or_else(|| lowered_in(dir))
+            .or_else(|| names_in(dir))
     };
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
@@ -305,19 +310,15 @@ fn draw_fitted(
                     .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)
                     .or_else(|| drawn(split_in(own), own))
                     .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)
-                    .or_else(|| drawn(inside_in(down), down))?
+                    .or_else(|| drawn(inside_in(down), down))
+                    .or_else(|| drawn(names_in(own), own))
+                    .or_else(|| (own != down).then(|| drawn(names_in(down), down))?)?
             }
         }
     };
     if dir != own {
         // Say the direction the picture runs in: `flowchart RL` turned runs bottom-up.
-        let note = match dir {
-            model::Direction::LeftRight => "drawn left to right to fit",
-            model::Direction::RightLeft => "drawn right to left to fit",
-            model::Direction::TopDown => "drawn top-down to fit",
-            model::Direction::BottomUp => "drawn bottom-up to fit",
-        };
-        lines.insert(0, Line::styled(note, Style::Dim));
+        lines.insert(0, Line::styled(turned_note(dir), Style::Dim));
     }
     let inner = inner_direction_notes(&g, dir);
     let at = usize::from(dir != own);
@@ -349,6 +350,65 @@ fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
 struct Variant<'a> {
     r: &'a rank::Ranked,
     fallback: bool,
+}
+
+/// The wrapping stages again with node labels cut after the `_` and `-` inside names, when
+/// a node's label has a word wider than the narrowest wrap with one inside (else none: a
+/// graph whose names are short is not laid out twice).
+fn names_cut(g: &Graph, params: &[layout::Params]) -> Vec<layout::Params> {
+    let Some(narrowest) = params.iter().map(|p| p.wrap).min() else {
+        return Vec::new();
+    };
+    let cuttable = g.nodes.iter().flat_map(|n| &n.label).any(|l| {
+        l.split(' ')
+            .any(|w| crate::text::display_width(w) > narrowest && w.contains(['_', '-']))
+    });
+    if !cuttable {
+        return Vec::new();
+    }
+    params
+        .iter()
+        .filter(|p| p.wrap != usize::MAX)
+        .map(|&p| layout::Params { names: true, ..p })
+        .collect()
+}
+
+/// What a drawing turned to fit says of the direction it runs in.
+fn turned_note(dir: model::Direction) -> &'static str {
+    match dir {
+        model::Direction::LeftRight => "drawn left to right to fit",
+        model::Direction::RightLeft => "drawn right to left to fit",
+        model::Direction::TopDown => "drawn top-down to fit",
+        model::Direction::BottomUp => "drawn bottom-up to fit",
+    }
+}
+
+/// [`first_fit_lined`] with the stages of [`names_cut`] (`named`): `None` when there are
+/// none.
+fn names_fit(
+    g: &Graph,
+    variants: &[Variant],
+    dir: model::Direction,
+    named: &[layout::Params],
+    opts: &RenderOptions,
+) -> Option<Vec<Line>> {
+    if named.is_empty() {
+        return None;
+    }
+    let long = lined_with(named, align::Blocks::Long);
+    let pairs = lined_with(named, align::Blocks::Pairs);
+    first_fit_lined(g, variants, dir, [named, &long, &pairs], opts)
+}
+
+/// The stages with the boxes lined up in `blocks`.
+fn lined_with(params: &[layout::Params], blocks: align::Blocks) -> Vec<layout::Params> {
+    params
+        .iter()
+        .map(|&p| layout::Params {
+            aligned: Some(blocks),
+            ..p
+        })
+        .collect()
 }
 
 /// The same stages with frame members pulled only by their neighbours inside the frame.

@@ -23,6 +23,7 @@ mod mermaid_glyphs;
 mod mermaid_labels;
 mod mermaid_layers;
 mod mermaid_measure;
+mod mermaid_names;
 mod mermaid_placement;
 mod mermaid_points;
 mod mermaid_props;
