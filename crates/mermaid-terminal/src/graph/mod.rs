@@ -201,16 +201,33 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
     Some((g, ranked))
 }
 
-/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
-/// top-down, TD left to right). Returns the lines and whether they are turned.
+/// [`draw_fitted_with`] the stages of [`stages`], and when nothing fits, the whole search
+/// again with node labels cut inside the names no wrap width breaks (the last resort).
 fn draw_fitted(
     g: &Graph,
     opts: &RenderOptions,
     want: Want,
 ) -> Option<(Vec<Line>, model::Direction)> {
+    draw_fitted_with(g, opts, want, false).or_else(|| draw_fitted_with(g, opts, want, true))
+}
+
+/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
+/// top-down, TD left to right). Returns the lines and whether they are turned. `names`:
+/// the stages of [`names_cut`] (`None` when the graph has no name to cut).
+fn draw_fitted_with(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+    names: bool,
+) -> Option<(Vec<Line>, model::Direction)> {
     let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
+    let params = if names {
+        Some(names_cut(&g, &params)).filter(|named| !named.is_empty())?
+    } else {
+        params
+    };
     // Back edges that skip layers taken out and routed round the outside (when they do
     // not all find a way, only those that skip two or more), else as they are; back edges
     // naming a subgraph stay in the layers: as they are, and with their dummies moved to
@@ -281,14 +298,10 @@ fn draw_fitted(
         let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
         worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
     };
-    // Last of all: node labels cut inside the names no wrap width breaks.
-    let named = names_cut(&g, &params);
-    let names_in = |dir| names_fit(&g, &variants, dir, &named, opts);
     let fit = |dir| {
         first(dir)
             .or_else(|| lined_up(dir))
             .or_else(|| lowered_in(dir))
-            .or_else(|| names_in(dir))
     };
     let own = g.direction;
     let (mut lines, dir) = if want == Want::Turned {
@@ -310,9 +323,7 @@ fn draw_fitted(
                     .or_else(|| (own != down).then(|| drawn(lowered_in(down), down))?)
                     .or_else(|| drawn(split_in(own), own))
                     .or_else(|| (own != down).then(|| drawn(split_in(down), down))?)
-                    .or_else(|| drawn(inside_in(down), down))
-                    .or_else(|| drawn(names_in(own), own))
-                    .or_else(|| (own != down).then(|| drawn(names_in(down), down))?)?
+                    .or_else(|| drawn(inside_in(down), down))?
             }
         }
     };
@@ -381,34 +392,6 @@ fn turned_note(dir: model::Direction) -> &'static str {
         model::Direction::TopDown => "drawn top-down to fit",
         model::Direction::BottomUp => "drawn bottom-up to fit",
     }
-}
-
-/// [`first_fit_lined`] with the stages of [`names_cut`] (`named`): `None` when there are
-/// none.
-fn names_fit(
-    g: &Graph,
-    variants: &[Variant],
-    dir: model::Direction,
-    named: &[layout::Params],
-    opts: &RenderOptions,
-) -> Option<Vec<Line>> {
-    if named.is_empty() {
-        return None;
-    }
-    let long = lined_with(named, align::Blocks::Long);
-    let pairs = lined_with(named, align::Blocks::Pairs);
-    first_fit_lined(g, variants, dir, [named, &long, &pairs], opts)
-}
-
-/// The stages with the boxes lined up in `blocks`.
-fn lined_with(params: &[layout::Params], blocks: align::Blocks) -> Vec<layout::Params> {
-    params
-        .iter()
-        .map(|&p| layout::Params {
-            aligned: Some(blocks),
-            ..p
-        })
-        .collect()
 }
 
 /// The same stages with frame members pulled only by their neighbours inside the frame.
