@@ -688,6 +688,11 @@ pub fn wrap_all(lines: &[String], max: usize) -> Vec<String> {
     lines.iter().flat_map(|l| wrap(l, max)).collect()
 }
 
+/// Like [`wrap_all`], a piece still wider than `max` cut where `cuts` allows.
+pub fn wrap_all_cut(lines: &[String], max: usize, cuts: Cuts) -> Vec<String> {
+    lines.iter().flat_map(|l| wrap_cut(l, max, cuts)).collect()
+}
+
 /// Widest line of a label.
 pub fn max_width(lines: &[String]) -> usize {
     lines.iter().map(|l| display_width(l)).max().unwrap_or(0)

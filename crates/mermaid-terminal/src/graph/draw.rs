@@ -158,8 +158,8 @@ fn boxes(p: &mut Plane, g: &Graph, r: &Ranked) {
 }
 
 /// A `[*]` or a choice widened only for edges that its subgraph's frame sends out (drawn
-/// from the frame's border, not from the point) keeps no bar there: it would join
-/// nothing. Its bar spans the ports that meet it, if any.
+/// from the frame's border, not from the point) or for invisible edges keeps no bar there:
+/// it would join nothing. Its bar spans the ports that meet it, if any.
 fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: ItemId, (row, col): (usize, usize)) {
     let Some(n) = r.items[item].node else { return };
     let shape = p.plan.texts[n].shape;
@@ -171,7 +171,12 @@ fn bare_point(p: &mut Plane, g: &Graph, r: &Ranked, item: ItemId, (row, col): (u
     }
     let base = if horizontal { row } else { col };
     let (mut lo, mut hi) = (len / 2, len / 2);
-    for (si, s) in r.segs.iter_enumerated() {
+    // an invisible edge (one that only keeps regions apart) draws nothing to join
+    for (si, s) in r
+        .segs
+        .iter_enumerated()
+        .filter(|(_, s)| !g.edges[s.edge].invisible)
+    {
         let at = if s.upper == item && !(s.first && upper_frame(g, r, s.edge).is_some()) {
             p.plan.ports[si].0
         } else if s.lower == item && !(s.last && lower_frame(g, r, s.edge).is_some()) {

@@ -11,7 +11,7 @@ use crate::graph::model::{Direction, Graph, NoteSide};
 use crate::graph::rank::Ranked;
 use crate::graph::route::LabelAt;
 use crate::graph::shapes::NodeText;
-use crate::text::{display_width, max_width, wrap, wrap_all};
+use crate::text::{Cuts, display_width, max_width, wrap, wrap_all, wrap_all_cut};
 
 mod gaps;
 mod main_axis;
@@ -43,6 +43,9 @@ pub struct Params {
     /// TD: a subgraph member pulled only by its neighbours inside its frame (see
     /// [`crate::graph::cross::cross_positions`]); tried when nothing else draws
     pub inside: bool,
+    /// node labels may be cut after the `_` or `-` inside a name (`grade_pending_`
+    /// `answers()`); tried when nothing else draws
+    pub names: bool,
 }
 
 impl Params {
@@ -53,15 +56,21 @@ impl Params {
 
     /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
     pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
-        (self.sep, self.wrap, self.widen, self.aligned, self.inside)
-            == (
-                other.sep,
-                other.wrap,
-                other.widen,
-                other.aligned,
-                other.inside,
-            )
-            && self.port_spacing(horizontal) == other.port_spacing(horizontal)
+        (
+            self.sep,
+            self.wrap,
+            self.widen,
+            self.aligned,
+            self.inside,
+            self.names,
+        ) == (
+            other.sep,
+            other.wrap,
+            other.widen,
+            other.aligned,
+            other.inside,
+            other.names,
+        ) && self.port_spacing(horizontal) == other.port_spacing(horizontal)
     }
 }
 
@@ -373,7 +382,11 @@ impl<'a> Builder<'a> {
             .nodes
             .iter()
             .map(|n| {
-                let label = wrap_all(&n.label, p.wrap);
+                let label = if p.names {
+                    wrap_all_cut(&n.label, p.wrap, Cuts::Names)
+                } else {
+                    wrap_all(&n.label, p.wrap)
+                };
                 let sections =
                     wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
                 NodeText {

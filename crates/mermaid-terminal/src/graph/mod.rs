@@ -175,6 +175,7 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
                 widen: 0,
                 aligned: None,
                 inside: false,
+                names: false,
             });
         }
     };
@@ -223,16 +224,33 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
     Some((g, ranked))
 }
 
-/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
-/// top-down, TD left to right). Returns the lines and whether they are turned.
+/// [`draw_fitted_with`] the stages of [`stages`], and when nothing fits, the whole search
+/// again with node labels cut inside the names no wrap width breaks (the last resort).
 fn draw_fitted(
     g: &Graph,
     opts: &RenderOptions,
     want: Want,
 ) -> Option<(Vec<Line>, model::Direction)> {
+    draw_fitted_with(g, opts, want, false).or_else(|| draw_fitted_with(g, opts, want, true))
+}
+
+/// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
+/// top-down, TD left to right). Returns the lines and whether they are turned. `names`:
+/// the stages of [`names_cut`] (`None` when the graph has no name to cut).
+fn draw_fitted_with(
+    g: &Graph,
+    opts: &RenderOptions,
+    want: Want,
+    names: bool,
+) -> Option<(Vec<Line>, model::Direction)> {
     let (g, ranked) = prepared(g)?;
     let big = ranked.items.len() > 300;
     let params = stages(&g, big);
+    let params = if names {
+        Some(names_cut(&g, &params)).filter(|named| !named.is_empty())?
+    } else {
+        params
+    };
     // Back edges that skip layers taken out and routed round the outside (when they do
     // not all find a way, only those that skip two or more), else as they are; back edges
     // naming a flowchart's subgraph stay in the layers: as they are, and with their
@@ -334,13 +352,7 @@ fn draw_fitted(
     };
     if dir != own {
         // Say the direction the picture runs in: `flowchart RL` turned runs bottom-up.
-        let note = match dir {
-            model::Direction::LeftRight => "drawn left to right to fit",
-            model::Direction::RightLeft => "drawn right to left to fit",
-            model::Direction::TopDown => "drawn top-down to fit",
-            model::Direction::BottomUp => "drawn bottom-up to fit",
-        };
-        lines.insert(0, Line::styled(note, Style::Dim));
+        lines.insert(0, Line::styled(turned_note(dir), Style::Dim));
     }
     let inner = inner_direction_notes(&g, dir);
     let at = usize::from(dir != own);
@@ -372,6 +384,37 @@ fn inner_direction_notes(g: &Graph, dir: model::Direction) -> Vec<Line> {
 struct Variant<'a> {
     r: &'a rank::Ranked,
     fallback: bool,
+}
+
+/// The wrapping stages again with node labels cut after the `_` and `-` inside names, when
+/// a node's label has a word wider than the narrowest wrap with one inside (else none: a
+/// graph whose names are short is not laid out twice).
+fn names_cut(g: &Graph, params: &[layout::Params]) -> Vec<layout::Params> {
+    let Some(narrowest) = params.iter().map(|p| p.wrap).min() else {
+        return Vec::new();
+    };
+    let cuttable = g.nodes.iter().flat_map(|n| &n.label).any(|l| {
+        l.split(' ')
+            .any(|w| crate::text::display_width(w) > narrowest && w.contains(['_', '-']))
+    });
+    if !cuttable {
+        return Vec::new();
+    }
+    params
+        .iter()
+        .filter(|p| p.wrap != usize::MAX)
+        .map(|&p| layout::Params { names: true, ..p })
+        .collect()
+}
+
+/// What a drawing turned to fit says of the direction it runs in.
+fn turned_note(dir: model::Direction) -> &'static str {
+    match dir {
+        model::Direction::LeftRight => "drawn left to right to fit",
+        model::Direction::RightLeft => "drawn right to left to fit",
+        model::Direction::TopDown => "drawn top-down to fit",
+        model::Direction::BottomUp => "drawn bottom-up to fit",
+    }
 }
 
 /// The same stages with frame members pulled only by their neighbours inside the frame.

@@ -74,6 +74,7 @@ impl Builder<'_> {
         let r = self.r;
         let mut via_frames: Vec<(usize, SegId)> = Vec::new(); // (side, segment)
         for i in r.items.ids() {
+            let mut first_side: Vec<i64> = Vec::new();
             let (lo, hi) = self.port_range(i);
             let point = r.items[i]
                 .node
@@ -100,6 +101,10 @@ impl Builder<'_> {
                     centre_ports(&mut spots, straight, self.center(i), (lo, hi));
                 }
                 self.incoming_on_mark(i, side, &mut list, &mut spots);
+                if point {
+                    self.apart_from_other_side(i, &first_side, &mut spots);
+                    first_side.clone_from(&spots);
+                }
                 for (&si, pos) in list.iter().zip(spots) {
                     self.set_port(si, side, pos);
                 }
@@ -149,6 +154,45 @@ impl Builder<'_> {
         spots[near] = mark;
         let incoming = list.remove(at);
         list.insert(near, incoming);
+    }
+
+    /// A point is one cell thick: a port off its mark on one side and one at the same cell
+    /// on the other meet there (`◆┤`), and two edges seem to split at one exit. Side 1's
+    /// ports off the mark move to cells side 0 leaves free, keeping their order.
+    fn apart_from_other_side(&self, i: ItemId, other: &[i64], spots: &mut [i64]) {
+        let Some(n) = self.r.items[i].node else {
+            return;
+        };
+        let (lo, hi) = self.port_range(i);
+        let mark = lo + self.box_cross(n) as i64 / 2;
+        let shared = |x: i64| x != mark && other.contains(&x);
+        if !spots.iter().any(|&x| shared(x)) {
+            return;
+        }
+        let off_mark = spots.iter().filter(|&&x| x != mark).count();
+        let free: Vec<i64> = (lo..=hi)
+            .filter(|&x| x != mark && !other.contains(&x))
+            .collect();
+        if free.len() < off_mark {
+            return;
+        }
+        // the free cells nearest the ones asked for, in cross order
+        let mut chosen: Vec<i64> = Vec::new();
+        for &x in spots.iter().filter(|&&x| x != mark) {
+            let near = free
+                .iter()
+                .copied()
+                .filter(|c| !chosen.contains(c))
+                .min_by_key(|&c| (c - x).abs());
+            chosen.extend(near);
+        }
+        chosen.sort_unstable();
+        let mut next = chosen.into_iter();
+        for x in spots.iter_mut().filter(|x| **x != mark) {
+            if let Some(c) = next.next() {
+                *x = c;
+            }
+        }
     }
 
     /// Order a side's segments by where their other end is (back edges to the outside).

@@ -106,7 +106,9 @@ pub fn flowchart_labels(src: &str) -> Vec<String> {
             if c == '|'
                 && let Some(j) = chars[i + 1..].iter().position(|&x| x == '|')
             {
-                out.push(chars[i + 1..i + 1 + j].iter().collect());
+                // `|"4xx / attempts >= 8"|`: the quotes only let the text hold `>`
+                let label: String = chars[i + 1..i + 1 + j].iter().collect();
+                out.push(label.trim_matches('"').to_string());
                 i += j + 2;
                 continue;
             }
