@@ -77,7 +77,8 @@ fn end_of_run(row: &[char], from: usize, left: bool) -> Option<char> {
 /// nowhere reads as an edge cut off.
 #[test]
 fn a_start_point_has_no_stub_that_leads_nowhere() {
-    for width in [60, 75, 76, 95] {
+    // (from 65: with the states3 rules merged it is listed at 60, as final n10 B is)
+    for width in [65, 75, 76, 95] {
         let r = at(STACKED_REGIONS, width);
         assert_eq!(r.form, Form::Drawing);
         let drawn = text(&r);
