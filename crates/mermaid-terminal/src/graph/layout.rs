@@ -233,22 +233,68 @@ pub enum Unplanned {
     Failed(String),
 }
 
-/// Compute the whole geometry; `Err` when something cannot be placed without overlap,
-/// or, given up once the boxes are sized, when they alone need more than `width` columns
-/// (the least any plan of them takes: most stages that do not fit end there).
-pub fn plan(
-    g: &Graph,
-    r: &Ranked,
+/// A plan's boxes sized and its texts wrapped, not yet placed.
+pub struct Sized<'a>(Builder<'a>);
+
+/// Everything a plan is placed from beside the graph, its layers and its direction: stages
+/// whose wraps give the same texts (no label as wide as the wraps between) place alike.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlanKey {
+    /// (sep, widen, port spacing, no wrap, titles broken inside words)
+    knobs: (usize, usize, usize, bool, bool),
+    aligned: Option<crate::graph::align::Blocks>,
+    inside: bool,
+    texts: IdVec<NodeId, NodeText>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
+    titles: IdVec<ClusterId, Vec<String>>,
+    notes: Vec<NotePlan>,
+}
+
+/// The boxes of stage `p` sized; `Err` when something cannot be placed.
+pub fn sized<'a>(
+    g: &'a Graph,
+    r: &'a Ranked,
     dir: Direction,
     p: Params,
-    width: usize,
-) -> Result<Plan, Unplanned> {
+) -> Result<Sized<'a>, String> {
     let mut b = Builder::new(g, r, dir, p);
-    b.sizes().map_err(Unplanned::Failed)?;
-    if b.least_width() > width {
-        return Err(Unplanned::TooWide);
+    b.sizes()?;
+    Ok(Sized(b))
+}
+
+impl Sized<'_> {
+    /// The columns any plan of these boxes takes at least (see [`Builder::least_width`]):
+    /// more than allowed, the stage is given up before it is placed.
+    pub fn least_width(&self) -> usize {
+        self.0.least_width()
     }
-    b.place_all().map_err(Unplanned::Failed)
+
+    /// What the placement depends on (the phases after the sizes read only these, the
+    /// graph, its layers and its direction).
+    pub fn key(&self) -> PlanKey {
+        let b = &self.0;
+        let p = b.p;
+        PlanKey {
+            knobs: (
+                p.sep,
+                p.widen,
+                b.spacing,
+                p.wrap == usize::MAX,
+                p.wrap <= TITLE_WORDS_BREAK,
+            ),
+            aligned: p.aligned,
+            inside: p.inside,
+            texts: b.texts.clone(),
+            edge_labels: b.edge_labels.clone(),
+            titles: b.titles.clone(),
+            notes: b.notes.clone(),
+        }
+    }
+
+    /// The whole geometry; `Err` when something cannot be placed without overlap.
+    pub fn place(self) -> Result<Plan, String> {
+        self.0.place_all()
+    }
 }
 
 impl Builder<'_> {

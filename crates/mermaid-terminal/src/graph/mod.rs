@@ -582,7 +582,7 @@ fn draw_stage(
     // Each stage either draws without any overlap or reports why it cannot.
     let within = if bounded { opts.width } else { usize::MAX };
     let plan = stages
-        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p, within))
+        .plan(p, dir.horizontal(), within, || layout::sized(g, r, dir, p))
         .map_err(|e| match e {
             layout::Unplanned::TooWide => Stage::TooWide,
             layout::Unplanned::Failed(_) => Stage::Overlap,
