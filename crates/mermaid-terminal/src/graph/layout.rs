@@ -291,9 +291,11 @@ impl Sized<'_> {
         }
     }
 
-    /// The whole geometry; `Err` when something cannot be placed without overlap.
-    pub fn place(self) -> Result<Plan, String> {
-        self.0.place_all()
+    /// The whole geometry; `Err` when something cannot be placed without overlap, or,
+    /// given up once the boxes are placed across, when they alone span more than
+    /// `within` columns.
+    pub fn place(self, within: usize) -> Result<Plan, Unplanned> {
+        self.0.place_all(within)
     }
 }
 
@@ -326,7 +328,7 @@ impl Builder<'_> {
     }
 
     /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.
-    fn place_all(mut self) -> Result<Plan, String> {
+    fn place_all(mut self, within: usize) -> Result<Plan, Unplanned> {
         super::work::count(|w| w.placed += 1);
         // the lower bound a stage may be given up at holds for every plan placed
         #[cfg(debug_assertions)]
@@ -338,7 +340,11 @@ impl Builder<'_> {
         // border: widen the frame.
         let mut spread = p.widen;
         for round in 0..6 {
-            self.place_cross(spread)?;
+            self.place_cross(spread).map_err(Unplanned::Failed)?;
+            // the boxes already span more than allowed: no label or frame narrows the plan
+            if self.boxes_span() > within {
+                return Err(Unplanned::TooWide);
+            }
             self.assign_ports();
             match self.route_gaps(spread >= 16) {
                 Ok(()) => {}
@@ -346,7 +352,7 @@ impl Builder<'_> {
                     spread += 8;
                     continue;
                 }
-                Err(Routing::Edges(e)) => return Err(e),
+                Err(Routing::Edges(e)) => return Err(Unplanned::Failed(e)),
             }
             self.main_positions();
             // frames widen for their labels in the first rounds, then take them as they are
@@ -357,7 +363,24 @@ impl Builder<'_> {
                 return Ok(plan);
             }
         }
-        Err("no room for a subgraph title".into())
+        Err(Unplanned::Failed("no room for a subgraph title".into()))
+    }
+
+    /// TD: the columns from the first box's left edge to the last's right edge (left to
+    /// right: 0, the layers' lengths are not placed yet); never more than
+    /// [`Builder::width`].
+    fn boxes_span(&self) -> usize {
+        if self.horizontal {
+            return 0;
+        }
+        let lo = self.cross.iter().copied().min();
+        let hi = (self.cross.iter_enumerated())
+            .map(|(i, &c)| c + self.csize[i] as i64)
+            .max();
+        match (lo, hi) {
+            (Some(lo), Some(hi)) => (hi - lo).max(0) as usize,
+            _ => 0,
+        }
     }
 }
 

@@ -49,7 +49,8 @@ impl Stages {
         made
     }
 
-    /// The boxes sized by `size` placed, unless boxes and texts placed alike were already.
+    /// The boxes sized by `size` placed, unless boxes and texts placed alike were already
+    /// (a placement given up at `within` is not kept).
     fn placed<'a>(
         &mut self,
         size: impl FnOnce() -> Result<Sized<'a>, String>,
@@ -63,8 +64,10 @@ impl Stages {
         if let Some((_, known)) = self.placed.iter().find(|(k, _)| *k == key) {
             return known.clone();
         }
-        let made = sized.place().map(Rc::new).map_err(Unplanned::Failed);
-        self.placed.push((key, made.clone()));
+        let made = sized.place(within).map(Rc::new);
+        if made != Err(Unplanned::TooWide) {
+            self.placed.push((key, made.clone()));
+        }
         made
     }
 
