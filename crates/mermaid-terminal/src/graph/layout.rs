@@ -233,22 +233,70 @@ pub enum Unplanned {
     Failed(String),
 }
 
-/// Compute the whole geometry; `Err` when something cannot be placed without overlap,
-/// or, given up once the boxes are sized, when they alone need more than `width` columns
-/// (the least any plan of them takes: most stages that do not fit end there).
-pub fn plan(
-    g: &Graph,
-    r: &Ranked,
+/// A plan's boxes sized and its texts wrapped, not yet placed.
+pub struct Sized<'a>(Builder<'a>);
+
+/// Everything a plan is placed from beside the graph, its layers and its direction: stages
+/// whose wraps give the same texts (no label as wide as the wraps between) place alike.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlanKey {
+    /// (sep, widen, port spacing, no wrap, titles broken inside words)
+    knobs: (usize, usize, usize, bool, bool),
+    aligned: Option<crate::graph::align::Blocks>,
+    inside: bool,
+    texts: IdVec<NodeId, NodeText>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
+    titles: IdVec<ClusterId, Vec<String>>,
+    notes: Vec<NotePlan>,
+}
+
+/// The boxes of stage `p` sized; `Err` when something cannot be placed.
+pub fn sized<'a>(
+    g: &'a Graph,
+    r: &'a Ranked,
     dir: Direction,
     p: Params,
-    width: usize,
-) -> Result<Plan, Unplanned> {
+) -> Result<Sized<'a>, String> {
     let mut b = Builder::new(g, r, dir, p);
-    b.sizes().map_err(Unplanned::Failed)?;
-    if b.least_width() > width {
-        return Err(Unplanned::TooWide);
+    b.sizes()?;
+    Ok(Sized(b))
+}
+
+impl Sized<'_> {
+    /// The columns any plan of these boxes takes at least (see [`Builder::least_width`]):
+    /// more than allowed, the stage is given up before it is placed.
+    pub fn least_width(&self) -> usize {
+        self.0.least_width()
     }
-    b.place_all().map_err(Unplanned::Failed)
+
+    /// What the placement depends on (the phases after the sizes read only these, the
+    /// graph, its layers and its direction).
+    pub fn key(&self) -> PlanKey {
+        let b = &self.0;
+        let p = b.p;
+        PlanKey {
+            knobs: (
+                p.sep,
+                p.widen,
+                b.spacing,
+                p.wrap == usize::MAX,
+                p.wrap <= TITLE_WORDS_BREAK,
+            ),
+            aligned: p.aligned,
+            inside: p.inside,
+            texts: b.texts.clone(),
+            edge_labels: b.edge_labels.clone(),
+            titles: b.titles.clone(),
+            notes: b.notes.clone(),
+        }
+    }
+
+    /// The whole geometry; `Err` when something cannot be placed without overlap, or,
+    /// given up once the boxes are placed across, when they alone span more than
+    /// `within` columns.
+    pub fn place(self, within: usize) -> Result<Plan, Unplanned> {
+        self.0.place_all(within)
+    }
 }
 
 impl Builder<'_> {
@@ -280,7 +328,7 @@ impl Builder<'_> {
     }
 
     /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.
-    fn place_all(mut self) -> Result<Plan, String> {
+    fn place_all(mut self, within: usize) -> Result<Plan, Unplanned> {
         super::work::count(|w| w.placed += 1);
         // the lower bound a stage may be given up at holds for every plan placed
         #[cfg(debug_assertions)]
@@ -292,7 +340,11 @@ impl Builder<'_> {
         // border: widen the frame.
         let mut spread = p.widen;
         for round in 0..6 {
-            self.place_cross(spread)?;
+            self.place_cross(spread).map_err(Unplanned::Failed)?;
+            // the boxes already span more than allowed: no label or frame narrows the plan
+            if self.boxes_span() > within {
+                return Err(Unplanned::TooWide);
+            }
             self.assign_ports();
             match self.route_gaps(spread >= 16) {
                 Ok(()) => {}
@@ -300,7 +352,7 @@ impl Builder<'_> {
                     spread += 8;
                     continue;
                 }
-                Err(Routing::Edges(e)) => return Err(e),
+                Err(Routing::Edges(e)) => return Err(Unplanned::Failed(e)),
             }
             self.main_positions();
             // frames widen for their labels in the first rounds, then take them as they are
@@ -311,7 +363,24 @@ impl Builder<'_> {
                 return Ok(plan);
             }
         }
-        Err("no room for a subgraph title".into())
+        Err(Unplanned::Failed("no room for a subgraph title".into()))
+    }
+
+    /// TD: the columns from the first box's left edge to the last's right edge (left to
+    /// right: 0, the layers' lengths are not placed yet); never more than
+    /// [`Builder::width`].
+    fn boxes_span(&self) -> usize {
+        if self.horizontal {
+            return 0;
+        }
+        let lo = self.cross.iter().copied().min();
+        let hi = (self.cross.iter_enumerated())
+            .map(|(i, &c)| c + self.csize[i] as i64)
+            .max();
+        match (lo, hi) {
+            (Some(lo), Some(hi)) => (hi - lo).max(0) as usize,
+            _ => 0,
+        }
     }
 }
 

@@ -1,13 +1,14 @@
 //! The stages of one layout variant that come out alike, planned and drawn once: knobs
-//! that plan the same way (`spread` left to right), and different knobs that happen to
-//! give an equal plan (ports that had no room to spread). Drawing a plan can route back
+//! that plan the same way (`spread` left to right), wraps that wrap no text differently,
+//! and different knobs that happen to give an equal plan (ports that had no room to
+//! spread). Drawing a plan can route back
 //! edges for milliseconds; the same plan always draws the same picture.
 
 use std::rc::Rc;
 
 use super::Stage;
 use super::draw::Drawing;
-use super::layout::{Params, Plan, Unplanned};
+use super::layout::{Params, Plan, PlanKey, Sized, Unplanned};
 
 /// What came of drawing a plan.
 type Drawn = Result<Rc<Drawing>, Stage>;
@@ -17,18 +18,22 @@ type Drawn = Result<Rc<Drawing>, Stage>;
 pub(super) struct Stages {
     /// knobs and their plan (or why nothing could be placed)
     planned: Vec<(Params, Result<Rc<Plan>, Unplanned>)>,
+    /// what the placement depended on and what came of it
+    placed: Vec<(PlanKey, Result<Rc<Plan>, Unplanned>)>,
     /// plans drawn and what came of each
     drawn: Vec<(Rc<Plan>, Drawn)>,
 }
 
 impl Stages {
-    /// The plan of `p`, made by `plan` unless knobs that plan alike made it already. A
-    /// stage given up at its width's lower bound is not kept: asked again, it is planned.
-    pub(super) fn plan(
+    /// The plan of `p`, sized by `size`, unless knobs that plan alike made it already. A
+    /// stage whose boxes alone are wider than `within` is given up and not kept: asked
+    /// again, it is planned.
+    pub(super) fn plan<'a>(
         &mut self,
         p: Params,
         horizontal: bool,
-        plan: impl FnOnce() -> Result<Plan, Unplanned>,
+        within: usize,
+        size: impl FnOnce() -> Result<Sized<'a>, String>,
     ) -> Result<Rc<Plan>, Unplanned> {
         if let Some((_, known)) = self
             .planned
@@ -37,9 +42,31 @@ impl Stages {
         {
             return known.clone();
         }
-        let made = plan().map(Rc::new);
+        let made = self.placed(size, within);
         if made != Err(Unplanned::TooWide) {
             self.planned.push((p, made.clone()));
+        }
+        made
+    }
+
+    /// The boxes sized by `size` placed, unless boxes and texts placed alike were already
+    /// (a placement given up at `within` is not kept).
+    fn placed<'a>(
+        &mut self,
+        size: impl FnOnce() -> Result<Sized<'a>, String>,
+        within: usize,
+    ) -> Result<Rc<Plan>, Unplanned> {
+        let sized = size().map_err(Unplanned::Failed)?;
+        if sized.least_width() > within {
+            return Err(Unplanned::TooWide);
+        }
+        let key = sized.key();
+        if let Some((_, known)) = self.placed.iter().find(|(k, _)| *k == key) {
+            return known.clone();
+        }
+        let made = sized.place(within).map(Rc::new);
+        if made != Err(Unplanned::TooWide) {
+            self.placed.push((key, made.clone()));
         }
         made
     }

@@ -25,6 +25,7 @@ mod shapes;
 mod work;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use crate::style::{Line, Style};
@@ -306,15 +307,17 @@ fn draw_fitted_with(
     // back edges round the outside, else as they are. Then, only when the direction is
     // free (siblings asked to turn alike keep the drawings they had): sinks of the last
     // layer moved to a new one under it.
-    let (lowered, split) = if big {
-        (Vec::new(), Vec::new())
-    } else {
-        (rank::lowered(&g, &ranked), rank::split_bottom(&g, &ranked))
-    };
-    let (lowered, split) = (plain_variants(&lowered), plain_variants(&split));
+    // (ranked only when asked for: most graphs fit before)
+    let (lowered, split) = (OnceCell::new(), OnceCell::new());
     let knobs = [&params[..], &long, &pairs];
-    let lowered_in = |dir| first_fit_lined(&g, &lowered, dir, knobs, opts);
-    let split_in = |dir| first_fit_lined(&g, &split, dir, knobs, opts);
+    let lowered_in = |dir| {
+        let rs = lowered.get_or_init(|| layerings(&g, &ranked, big, rank::lowered));
+        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+    };
+    let split_in = |dir| {
+        let rs = split.get_or_init(|| layerings(&g, &ranked, big, rank::split_bottom));
+        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+    };
     // The very last, top-down: frame members pulled only by their neighbours in the frame.
     let inside = pulled_inside(&params);
     let inside_in = |dir: model::Direction| {
@@ -423,6 +426,16 @@ fn pulled_inside(params: &[layout::Params]) -> Vec<layout::Params> {
         .iter()
         .map(|&p| layout::Params { inside: true, ..p })
         .collect()
+}
+
+/// The layerings `rank` makes of `r` (none for a big graph).
+fn layerings(
+    g: &Graph,
+    r: &rank::Ranked,
+    big: bool,
+    rank: fn(&Graph, &rank::Ranked) -> Vec<rank::Ranked>,
+) -> Vec<rank::Ranked> {
+    if big { Vec::new() } else { rank(g, r) }
 }
 
 /// Each layering a variant of its own, none a fallback.
@@ -582,7 +595,7 @@ fn draw_stage(
     // Each stage either draws without any overlap or reports why it cannot.
     let within = if bounded { opts.width } else { usize::MAX };
     let plan = stages
-        .plan(p, dir.horizontal(), || layout::plan(g, r, dir, p, within))
+        .plan(p, dir.horizontal(), within, || layout::sized(g, r, dir, p))
         .map_err(|e| match e {
             layout::Unplanned::TooWide => Stage::TooWide,
             layout::Unplanned::Failed(_) => Stage::Overlap,
