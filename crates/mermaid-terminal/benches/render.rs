@@ -54,6 +54,7 @@ fn realistic(c: &mut Criterion) {
         ("fresh", "realistic-mermaid/fresh.json"),
         ("final", "realistic-mermaid/final.json"),
         ("fifth", "realistic-mermaid/fifth.json"),
+        ("sixth", "realistic-mermaid/sixth.json"),
     ] {
         let set = realistic_set(file);
         for width in [60, 75, 95, 160] {

@@ -1,5 +1,5 @@
 //! What a user sees on the realistic sets (`realistic-mermaid/quiz.json`, tuned with the
-//! renderer; `unseen.json`, `fresh.json`, `final.json` and `fifth.json`, written without it) at the option widths
+//! renderer; `unseen.json`, `fresh.json`, `final.json`, `fifth.json` and `sixth.json`, written without it) at the option widths
 //! of 60-, 80- and 100-column terminals: questions whose four options are all pictures,
 //! questions listed and why (each option alone, and the narrowest width it draws at),
 //! labels shown as footnotes, footnotes whose text differs from the source, lines wider
@@ -12,12 +12,13 @@ use crate::mermaid_common as common;
 use common::labels::{labels, pieces};
 use mermaid_terminal::{Form, Line, RenderOptions, Rendered, Style, render, render_options};
 
-pub const SETS: [&str; 5] = [
+pub const SETS: [&str; 6] = [
     "realistic-mermaid/quiz.json",
     "realistic-mermaid/unseen.json",
     "realistic-mermaid/fresh.json",
     "realistic-mermaid/final.json",
     "realistic-mermaid/fifth.json",
+    "realistic-mermaid/sixth.json",
 ];
 const WIDTHS: [usize; 3] = [60, 75, 95];
 
