@@ -557,14 +557,8 @@ fn sibling_options_stack_their_regions_alike() {
     }
 }
 
-/// A composite state left from one of its members (`Sending --> Aborted`), not from its
-/// frame: the state it reaches was ranked right after the member, so it sat beside the
-/// frame, squeezed between the frame and the edges round it, and the drawing took 120
-/// columns (fifth p13 C). It is now drawn below the whole frame, as one reached from the
-/// frame is, the edge leaving through the frame's bottom border.
-#[test]
-fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
-    let src = "stateDiagram-v2
+/// An upload composite left from its member `Sending` (to `Aborted`) and from its frame.
+const LEFT_FROM_A_MEMBER: &str = "stateDiagram-v2
     [*] --> Queued
     Queued --> Upload : worker picks the job
     state Upload {
@@ -578,7 +572,15 @@ fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
     Sending --> Aborted : connection reset by peer
     Aborted --> [*]
     Done --> [*]";
-    let r = at(src, 75);
+
+/// A composite state left from one of its members (`Sending --> Aborted`), not from its
+/// frame: the state it reaches was ranked right after the member, so it sat beside the
+/// frame, squeezed between the frame and the edges round it, and the drawing took 120
+/// columns (fifth p13 C). It is now drawn below the whole frame, as one reached from the
+/// frame is, the edge leaving through the frame's bottom border.
+#[test]
+fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
+    let r = at(LEFT_FROM_A_MEMBER, 75);
     assert_eq!(r.form, Form::Drawing, "{}", text(&r));
     let grid = rows(&r);
     let (_, _, bottom, _) = frame(&grid, "Upload");
@@ -591,21 +593,7 @@ fn a_state_reached_from_a_member_is_drawn_below_the_frame() {
 /// the edges round it, and its label pushed the frame wider.
 #[test]
 fn an_edge_from_a_member_leaves_through_the_frame_bottom() {
-    let src = "stateDiagram-v2
-    [*] --> Queued
-    Queued --> Upload : worker picks the job
-    state Upload {
-        [*] --> Hashing
-        Hashing --> Sending : digest ready
-        Sending --> Verifying : bytes sent
-        Verifying --> Checked : checksum matches
-        Checked --> [*]
-    }
-    Upload --> Done : upload confirmed
-    Sending --> Aborted : connection reset by peer
-    Aborted --> [*]
-    Done --> [*]";
-    let r = at(src, 75);
+    let r = at(LEFT_FROM_A_MEMBER, 75);
     let grid = rows(&r);
     let (top, left, bottom, right) = frame(&grid, "Upload");
     let sides_crossed = (top + 1..bottom)
