@@ -362,7 +362,6 @@ pub fn within(lines: &[Line], marks: &Marks, differing: &[&str], same: &[String]
     let words: HashSet<String> = differing.iter().flat_map(|t| split(t)).collect();
     let common: HashSet<String> = same.iter().flat_map(|t| split(t)).collect();
     let word = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
-    let passing = |t: &str| matches!(t, "│" | "┆" | "┊" | "╎" | "┃" | "║" | "|" | ":");
     let none = Vec::new();
     lines
         .iter()
@@ -377,7 +376,7 @@ pub fn within(lines: &[Line], marks: &Marks, differing: &[&str], same: &[String]
                 let keep = if word(&text) {
                     words.contains(&text) && (marked || !common.contains(&text))
                 } else {
-                    marked && text != " " && !passing(&text)
+                    marked && text != " " && !passes_down(&text)
                 };
                 if keep {
                     flags[start..start + cells].fill(true);
@@ -421,7 +420,6 @@ pub fn marks_of(
 /// The cells of lines, arrows and corners (not of a line passing down) that the cell
 /// marks cover.
 fn marked_lines(lines: &[Line], marks: &Marks) -> Vec<Vec<bool>> {
-    let passing = |t: &str| matches!(t, "│" | "┆" | "┊" | "╎" | "┃" | "║" | "|" | ":");
     let none = Vec::new();
     lines
         .iter()
@@ -432,7 +430,9 @@ fn marked_lines(lines: &[Line], marks: &Marks) -> Vec<Vec<bool>> {
                 .iter()
                 .enumerate()
                 .map(|(k, cell)| {
-                    row_marks.iter().any(|r| r.contains(&k)) && line_glyph(cell) && !passing(cell)
+                    row_marks.iter().any(|r| r.contains(&k))
+                        && line_glyph(cell)
+                        && !passes_down(cell)
                 })
                 .collect()
         })
@@ -584,6 +584,11 @@ fn ranges(flags: &[bool]) -> Vec<Range<usize>> {
         }
     }
     out
+}
+
+/// A cell of a line passing down (a lifeline, a frame's side): not what an edge mark covers.
+fn passes_down(t: &str) -> bool {
+    matches!(t, "│" | "┆" | "┊" | "╎" | "┃" | "║" | "|" | ":")
 }
 
 #[cfg(test)]

@@ -243,14 +243,25 @@ fn cut_wide_word<'a>(word: &'a str, max: usize, cuts: Cuts, out: &mut impl FnMut
 
 /// Break `s` after each `_` or `-` between two letters or digits.
 fn after_joiners<'a>(s: &'a str, out: &mut impl FnMut(&'a str)) {
+    split_where(s, out, |before_prev, prev, c| {
+        matches!(prev, Some('_' | '-'))
+            && before_prev.is_some_and(char::is_alphanumeric)
+            && c.is_alphanumeric()
+    });
+}
+
+/// Hand `out` the pieces of `s`, a piece ending before each character `c` where
+/// `breakable(the char two back, the char before, c)` says so.
+fn split_where<'a>(
+    s: &'a str,
+    out: &mut impl FnMut(&'a str),
+    mut breakable: impl FnMut(Option<char>, Option<char>, char) -> bool,
+) {
     let mut start = 0;
     let mut before_prev: Option<char> = None;
     let mut prev: Option<char> = None;
     for (i, c) in s.char_indices() {
-        let breakable = matches!(prev, Some('_' | '-'))
-            && before_prev.is_some_and(char::is_alphanumeric)
-            && c.is_alphanumeric();
-        if breakable && i > start {
+        if breakable(before_prev, prev, c) && i > start {
             out(&s[start..i]);
             start = i;
         }
@@ -322,34 +333,18 @@ fn after_host<'a>(piece: &'a str, out: &mut impl FnMut(&'a str)) {
 /// `,` `(` `/` inside words, handing each piece to `out` (no list built: wrapping runs
 /// often while a layout searches its width).
 fn code_pieces<'a>(s: &'a str, inside: impl Fn(char) -> bool, out: &mut impl FnMut(&'a str)) {
-    let mut start = 0;
-    let mut prev: Option<char> = None;
-    let mut before_prev: Option<char> = None;
-    for (i, c) in s.char_indices() {
-        let breakable = match prev {
-            Some(' ') => c != ' ',
-            Some(p) if !inside(p) => false,
-            // between names, and after a call or index (`rows[0].` `id`, `f().` `g()`)
-            Some('.') => {
-                before_prev.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | ')' | ']'))
-                    && (c.is_alphabetic() || c == '_')
-            }
-            Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
-            Some('(') => {
-                before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')')
-            }
-            _ => false,
-        };
-        if breakable && i > start {
-            out(&s[start..i]);
-            start = i;
+    split_where(s, out, |before_prev, prev, c| match prev {
+        Some(' ') => c != ' ',
+        Some(p) if !inside(p) => false,
+        // between names, and after a call or index (`rows[0].` `id`, `f().` `g()`)
+        Some('.') => {
+            before_prev.is_some_and(|b| b.is_alphanumeric() || matches!(b, '_' | ')' | ']'))
+                && (c.is_alphabetic() || c == '_')
         }
-        before_prev = prev;
-        prev = Some(c);
-    }
-    if start < s.len() {
-        out(&s[start..]);
-    }
+        Some(',' | '/') => c != ' ' && !matches!(c, ',' | ')' | '/'),
+        Some('(') => before_prev.is_some_and(|b| b != ' ' && b != '(') && !matches!(c, ' ' | ')'),
+        _ => false,
+    });
 }
 
 /// One piece of a line with its width, with and without trailing spaces.

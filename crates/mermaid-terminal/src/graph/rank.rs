@@ -126,18 +126,30 @@ pub fn rank(g: &Graph) -> Ranked {
         .collect();
     let depth = layer.iter().copied().max().unwrap_or(0) + 1;
     let (items, segs) = items_and_segments(g, &layer, &reversed);
+    ordered(
+        g,
+        Ranked {
+            layers: layered(&items, depth),
+            items,
+            segs,
+            reversed,
+            loops,
+            lanes: Vec::new(),
+        },
+    )
+}
+
+/// Each layer's items, in item order.
+fn layered(items: &IdVec<ItemId, Item>, depth: usize) -> Vec<Vec<ItemId>> {
     let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); depth];
     for (i, it) in items.iter_enumerated() {
         layers[it.layer].push(i);
     }
-    let mut r = Ranked {
-        items,
-        layers,
-        segs,
-        reversed,
-        loops,
-        lanes: Vec::new(),
-    };
+    layers
+}
+
+/// `r` with each layer ordered across to cut crossings.
+fn ordered(g: &Graph, mut r: Ranked) -> Ranked {
     order(g, &mut r);
     r
 }
@@ -460,20 +472,17 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
             })
         })
         .collect::<Option<IdVec<SegId, Seg>>>()?;
-    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); r.layers.len()];
-    for (i, it) in items.iter_enumerated() {
-        layers[it.layer].push(i);
-    }
-    let mut out = Ranked {
-        items,
-        layers,
-        segs,
-        reversed: r.reversed.clone(),
-        loops: r.loops.clone(),
-        lanes: g.edges.ids().filter(|&i| lane[i]).collect(),
-    };
-    order(g, &mut out);
-    Some(out)
+    Some(ordered(
+        g,
+        Ranked {
+            layers: layered(&items, r.layers.len()),
+            items,
+            segs,
+            reversed: r.reversed.clone(),
+            loops: r.loops.clone(),
+            lanes: g.edges.ids().filter(|&i| lane[i]).collect(),
+        },
+    ))
 }
 
 /// The same layering with states that lead nowhere further down (the choice's `Retrying`
@@ -557,20 +566,17 @@ fn sinks_moved_down(g: &Graph, r: &Ranked, row_below: bool) -> Option<Ranked> {
         .map(|&l| l + 1)
         .fold(r.layers.len(), usize::max);
     let (items, segs) = items_and_segments(g, &layer, &r.reversed);
-    let mut layers: Vec<Vec<ItemId>> = vec![Vec::new(); depth];
-    for (i, it) in items.iter_enumerated() {
-        layers[it.layer].push(i);
-    }
-    let mut out = Ranked {
-        items,
-        layers,
-        segs,
-        reversed: r.reversed.clone(),
-        loops: r.loops.clone(),
-        lanes: Vec::new(),
-    };
-    order(g, &mut out);
-    Some(out)
+    Some(ordered(
+        g,
+        Ranked {
+            layers: layered(&items, depth),
+            items,
+            segs,
+            reversed: r.reversed.clone(),
+            loops: r.loops.clone(),
+            lanes: Vec::new(),
+        },
+    ))
 }
 
 /// The least columns between two neighbours in a layer.

@@ -771,20 +771,7 @@ mod tests {
 
     /// Six participants with long names, drawn at 75 columns only with their boxes in two
     /// rows: the last of five names layouts.
-    const SIX_WIDE: &str = "sequenceDiagram
-    participant GH as GitHub
-    participant H as pull_request_handler
-    participant R as ReviewSummarizer
-    participant Q as QuizQueue
-    participant N as TerminalNotifier
-    participant L as AttemptLog
-    GH->>+H: POST /hooks/pull_request (opened)
-    H->>R: summarize(&diff)
-    R-->>H: Summary { files: 4 }
-    H->>Q: push(Quiz::new(summary))
-    H->>N: notify(\"quiz ready\")
-    H-)L: record(pr_number)
-    H-->>-GH: 202 Accepted";
+    const SIX_WIDE: &str = include_str!("../../tests/fixtures/sequence/six-wide-participants.mmd");
 
     /// Four layouts fail at 75 columns: each stops at its narrowest wrap (its unwrapped
     /// labels cannot fit either), and a width's labels are wrapped once for all of them

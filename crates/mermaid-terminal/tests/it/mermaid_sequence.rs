@@ -11,20 +11,7 @@ use mermaid_terminal::Form;
 /// columns, each lifeline clear of the boxes beside it.
 #[test]
 fn six_wide_participants_drawn_with_boxes_in_two_rows() {
-    let src = "sequenceDiagram
-    participant GH as GitHub
-    participant H as pull_request_handler
-    participant R as ReviewSummarizer
-    participant Q as QuizQueue
-    participant N as TerminalNotifier
-    participant L as AttemptLog
-    GH->>+H: POST /hooks/pull_request (opened)
-    H->>R: summarize(&diff)
-    R-->>H: Summary { files: 4 }
-    H->>Q: push(Quiz::new(summary))
-    H->>N: notify(\"quiz ready\")
-    H-)L: record(pr_number)
-    H-->>-GH: 202 Accepted";
+    let src = include_str!("../fixtures/sequence/six-wide-participants.mmd");
     let r = at(src, 75);
     let all = text(&r);
     assert_eq!(r.form, Form::Drawing, "{all}");
