@@ -1,4 +1,4 @@
-//! The sequence options of the realistic sets (quiz, unseen, fresh, final, fifth) at 60,
+//! The sequence options of the realistic sets (quiz, unseen, fresh, final, fifth, sixth) at 60,
 //! 75, 95 and 160 columns, for profiling and for checking that a speed-up draws the same:
 //! `cargo run -p mermaid-terminal --example sequence_profile -- dump > before.txt` prints
 //! every option alone and every question's options together (of all questions, graphs
@@ -6,14 +6,15 @@
 //! `valgrind --tool=callgrind`, a release build); `-- one 'fresh:"m6"' 0 75` renders one
 //! option 100 times and prints it; `-- time` prints each set's median and slowest
 //! sequence option per width (`-- time-all`: of all options, as the bench measures them;
-//! wall time: noisy on a shared machine).
+//! wall time: noisy on a shared machine); `-- kinds` prints, per set and width, each
+//! diagram kind's median and how many of its options take over 150 µs.
 #![allow(clippy::expect_used)]
 
 use mermaid_terminal::{Line, RenderOptions, render, render_options};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-const SETS: [&str; 5] = ["quiz", "unseen", "fresh", "final", "fifth"];
+const SETS: [&str; 6] = ["quiz", "unseen", "fresh", "final", "fifth", "sixth"];
 const WIDTHS: [usize; 4] = [60, 75, 95, 160];
 
 /// (question id, its options) of every question with a sequence option (`all`: of every
@@ -56,9 +57,16 @@ fn print(title: &str, lines: &[Line]) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mode = args.next().unwrap_or_else(|| "dump".to_string());
-    let questions = questions(matches!(mode.as_str(), "dump" | "time-all" | "one"));
+    let questions = questions(matches!(
+        mode.as_str(),
+        "dump" | "time-all" | "one" | "kinds"
+    ));
     if mode == "time" || mode == "time-all" {
         time(&questions, mode == "time-all");
+        return;
+    }
+    if mode == "kinds" {
+        kinds(&questions);
         return;
     }
     if mode == "one" {
@@ -157,6 +165,54 @@ fn time(questions: &[(String, Vec<String>)], all: bool) {
                 slowest.0,
                 slowest.1
             );
+        }
+    }
+}
+
+/// Per set and width: how many options of each kind take over 150 µs, and each kind's median.
+fn kinds(questions: &[(String, Vec<String>)]) {
+    for set in SETS {
+        for width in WIDTHS {
+            let opts = RenderOptions {
+                width,
+                ascii: false,
+            };
+            let mut per: Vec<(String, Duration, String)> = Vec::new();
+            for (id, options) in questions
+                .iter()
+                .filter(|(id, _)| id.starts_with(&format!("{set}:")))
+            {
+                for (k, s) in options.iter().enumerate() {
+                    let mut times: Vec<Duration> = (0..15)
+                        .map(|_| {
+                            let start = Instant::now();
+                            black_box(render(black_box(s), &opts));
+                            start.elapsed()
+                        })
+                        .collect();
+                    times.sort();
+                    let kind = s.split_whitespace().next().unwrap_or("").to_string();
+                    per.push((kind, times[times.len() / 2], format!("{id}:{k}")));
+                }
+            }
+            let mut all: Vec<Duration> = per.iter().map(|p| p.1).collect();
+            all.sort();
+            let mut line = format!("{set} w{width} median {:?}:", all[all.len() / 2]);
+            let mut kinds: Vec<String> = per.iter().map(|p| p.0.clone()).collect();
+            kinds.sort();
+            kinds.dedup();
+            for kind in kinds {
+                let mut ts: Vec<Duration> =
+                    per.iter().filter(|p| p.0 == kind).map(|p| p.1).collect();
+                ts.sort();
+                let over = ts.iter().filter(|t| t.as_micros() > 150).count();
+                line += &format!(
+                    " {kind} n={} med={:?} over150={over};",
+                    ts.len(),
+                    ts[ts.len() / 2]
+                );
+            }
+            println!("{line}");
         }
     }
 }
