@@ -3,7 +3,8 @@
 //! `cargo run -p mermaid-terminal --example sequence_profile -- dump > before.txt` prints
 //! every option alone and every question's options together (of all questions, graphs
 //! too); `-- run [ROUNDS]` only renders the sequence questions (under
-//! `valgrind --tool=callgrind`, a release build); `-- one 'fresh:"m6"' 0 75` renders one
+//! `valgrind --tool=callgrind`, a release build; `-- run-all [ROUNDS]`: every option, each
+//! alone and each question's together); `-- one 'fresh:"m6"' 0 75` renders one
 //! option 100 times and prints it; `-- time` prints each set's median and slowest
 //! sequence option per width (`-- time-all`: of all options, as the bench measures them;
 //! wall time: noisy on a shared machine); `-- kinds` prints, per set and width, each
