@@ -127,6 +127,18 @@ fn flow(out: &mut Vec<Line>, first: Line, parts: &[(String, Style)], width: usiz
     }
 }
 
+/// How a subgraph's row begins: a state diagram's composites are states and its regions
+/// are named by their number (`state Busy`, `region 2 of Busy`), a flowchart's are
+/// `subgraph`s.
+fn cluster_row_head(g: &Graph, c: ClusterId) -> String {
+    let name = g.cluster_name(c);
+    match (g.composite_states, g.clusters[c].region) {
+        (true, Some(_)) => name,
+        (true, None) => format!("state {name}"),
+        (false, _) => format!("subgraph {name}"),
+    }
+}
+
 /// Whether two nodes shown by their labels have the same label (then each is listed with
 /// its id). `[*]`, choices, bars and subgraph names are not shown by a label: a diagram
 /// with two `[*]` lists its states as they are drawn.
@@ -165,7 +177,7 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
                 }),
         );
         let mut line = Line::styled("  ".repeat(depth.min(8)), Style::Plain);
-        line.push(format!("subgraph {}: ", g.cluster_name(c)), Style::Block);
+        line.push(format!("{}: ", cluster_row_head(g, c)), Style::Block);
         flow(&mut out, line, &[(members.join(", "), Style::Plain)], width);
     }
     let mut mentioned: IdVec<NodeId, bool> = IdVec::filled(g.nodes.len(), false);

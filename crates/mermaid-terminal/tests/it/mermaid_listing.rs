@@ -23,8 +23,9 @@ fn a_composites_start_and_end_are_named_apart_and_a_choice_is_bracketed() {
     let rows = listed(LIFECYCLE);
     let all = rows.join("\n");
     assert!(
-        rows.iter().any(|r| r
-            .contains("subgraph Syncing: start of Syncing, Fetching, Applying, end of Syncing")),
+        rows.iter()
+            .any(|r| r
+                .contains("state Syncing: start of Syncing, Fetching, Applying, end of Syncing")),
         "{all}"
     );
     assert!(

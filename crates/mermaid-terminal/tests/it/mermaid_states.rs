@@ -427,11 +427,11 @@ fn the_listing_names_each_region_and_its_start() {
         ascii: false,
     };
     let all = text(&render_compact(FULFILMENT, &opts));
-    let composite = "subgraph Fulfilling: region 1, region 2, region 3";
+    let composite = "state Fulfilling: region 1, region 2, region 3";
     assert!(all.contains(composite), "{all}");
     for (k, [first, second]) in REGIONS.iter().enumerate() {
         let name = format!("region {} of Fulfilling", k + 1);
-        let row = format!("subgraph {name}: start of {name}, {first}, {second}, end of {name}");
+        let row = format!("{name}: start of {name}, {first}, {second}, end of {name}");
         assert!(all.contains(&row), "{row}\n{all}");
         let start = format!("start of {name} ──▶ {first}");
         assert!(all.contains(&start), "{start}\n{all}");
