@@ -213,7 +213,7 @@ fn marked(
                 ascii: false,
             };
             let (differing, same) = (says.differing(i), &says.same);
-            *m = mermaid::compare::marks_of(sources[i], r, &opts, m, &differing, same);
+            *m = mermaid::compare::marks_of_option(&sources, i, r, &opts, m, &differing, same);
         }
     }
     let apart: Vec<&str> = options
