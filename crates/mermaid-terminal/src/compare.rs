@@ -437,9 +437,10 @@ pub fn marks_of_option(
         .map(|(l, e)| l.iter().zip(e).map(|(l, e)| *l || *e).collect())
         .collect();
     if drawn.kind == DiagramKind::Sequence {
-        return by_structure(&drawn.lines, &with_boxes(&drawn.lines, shown));
+        let shown = with_boxes(&drawn.lines, shown);
+        return by_structure(&drawn.lines, &shown, Words::Joined);
     }
-    by_structure(&drawn.lines, &shown)
+    by_structure(&drawn.lines, &shown, Words::Apart)
 }
 
 /// The cells of lines, arrows and corners (not of a line passing down) that the cell
@@ -692,21 +693,36 @@ fn text_box(grid: &[Vec<String>], row: usize, col: usize) -> Option<(usize, usiz
 /// A drawing's marks from `shown` (its cells showing a differing item, see
 /// [`shown_cells`]): each piece of text holding such a cell whole, and the lines of
 /// differing edges.
-fn by_structure(lines: &[Line], shown: &[Vec<bool>]) -> Marks {
+fn by_structure(lines: &[Line], shown: &[Vec<bool>], words: Words) -> Marks {
     lines
         .iter()
         .zip(shown)
         .map(|(line, shown)| {
             let row = grid_row(line);
             let mut flags = shown.clone();
-            for (start, end) in pieces(&row) {
-                if shown[start..end].contains(&true) {
-                    flags[start..end].fill(true);
-                }
+            let marked: Vec<(usize, usize)> = pieces(&row)
+                .into_iter()
+                .filter(|&(start, end)| shown[start..end].contains(&true))
+                .collect();
+            for &(start, end) in &marked {
+                flags[start..end].fill(true);
+            }
+            if let (Words::Joined, Some(first), Some(last)) = (words, marked.first(), marked.last())
+                && !row[first.0..last.1].iter().any(|c| line_glyph(c))
+            {
+                flags[first.0..last.1].fill(true);
             }
             ranges(&flags)
         })
         .collect()
+}
+
+/// Whether the marked pieces of text of a row are marked as one (with the spaces and
+/// signs between them), as a sequence drawing's row holds one label, or each apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Words {
+    Joined,
+    Apart,
 }
 
 /// A line all of one dim style (a legend's, a note's).

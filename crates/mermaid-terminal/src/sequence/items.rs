@@ -6,7 +6,7 @@ use crate::glyphs::{Glyphs, LineKind};
 use crate::items::{Item, ItemKind, stand_in_all};
 use crate::sequence::compact::{arrow_token, end_names};
 use crate::sequence::model::{Diagram, Event, NotePos, ParticipantId, PerParticipant};
-use crate::sequence::prepare::{block_text, message_text};
+use crate::sequence::prepare::block_text;
 
 pub fn items(d: &Diagram) -> Vec<Item> {
     parts(d).into_iter().map(|(item, _)| item).collect()
@@ -102,9 +102,11 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
                 label,
                 activate,
                 deactivate,
-                number,
+                number: _,
             } => {
-                let label = message_text(label, *number).join(" ");
+                // Said without its autonumber: the number follows from the order (compared
+                // as moved), and a message sent earlier must not make every later one differ.
+                let label = label.join(" ");
                 let (from_name, to_name) =
                     end_names(&name(*from), &name(*to), *deactivate, *activate);
                 let mut text = format!("{from_name} {} {to_name}", arrow_token(glyphs, *arrow));

@@ -297,3 +297,75 @@ fn the_demo_sequence_question_marks_what_its_options_say_differently() {
     assert_eq!(arrows_marked(&drawn[0], &marks[0]), 3);
     assert_eq!(arrows_marked(&drawn[2], &marks[2]), 3);
 }
+
+/// Autonumbered options, one sending a message more at the start: it marks that message,
+/// not every later one whose number it shifts; the others mark nothing.
+#[test]
+fn a_message_sent_first_does_not_mark_the_ones_it_renumbers() {
+    let base = login(REPLY, true);
+    let numbered = base.replacen("sequenceDiagram\n", "sequenceDiagram\n    autonumber\n", 1);
+    let extra = "    U->>G: GET /login/csrf-token for the form\n";
+    let at = numbered.find("    U->>G").unwrap();
+    let first = format!("{}{extra}{}", &numbered[..at], &numbered[at..]);
+    let sources = [
+        numbered.as_str(),
+        first.as_str(),
+        numbered.as_str(),
+        numbered.as_str(),
+    ];
+    let (drawn, marks) = marked(&sources, 75);
+    assert!(drawn.iter().all(|r| r.form == Form::Drawing));
+    let (r, m) = (&drawn[1], &marks[1]);
+    assert_eq!(
+        marked_text(r, m),
+        squash(&["GET /login/csrf-token for the form"]),
+        "\n{}",
+        show(r, m)
+    );
+    assert_eq!(arrows_marked(r, m), 1, "\n{}", show(r, m));
+    for k in [0, 2, 3] {
+        assert!(
+            marks[k].iter().all(Vec::is_empty),
+            "\n{}",
+            show(&drawn[k], &marks[k])
+        );
+    }
+}
+
+/// An `alt` whose condition one option words otherwise: its condition is marked whole,
+/// signs and spaces too, with the messages said under it (they are said in another block).
+#[test]
+fn a_block_condition_is_marked_whole_with_its_signs() {
+    let a = login(REPLY, true);
+    let condition = "failed_attempts < 5 and the password matches";
+    let b = a.replace(
+        "alt password matches the stored hash",
+        &format!("alt {condition}"),
+    );
+    let sources = [a.as_str(), b.as_str(), a.as_str(), a.as_str()];
+    let (drawn, marks) = marked(&sources, 75);
+    assert!(drawn.iter().all(|r| r.form == Form::Drawing));
+    let (r, m) = (&drawn[1], &marks[1]);
+    let under = [
+        "SET session token for the account with a 30 day expiry",
+        "OK",
+        REPLY,
+    ];
+    let bracketed = format!("[{condition}]");
+    let mut want = vec![bracketed.as_str()];
+    want.extend(under);
+    assert_eq!(marked_text(r, m), squash(&want), "\n{}", show(r, m));
+    let row = r
+        .lines
+        .iter()
+        .position(|l| l.text().contains("failed_attempts"))
+        .unwrap();
+    let text = r.lines[row].text();
+    let at = text.find('<').unwrap();
+    let col = mermaid_terminal::display_width(&text[..at]);
+    assert!(
+        m[row].iter().any(|range| range.contains(&col)),
+        "\n{}",
+        show(r, m)
+    );
+}
