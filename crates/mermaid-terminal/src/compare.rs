@@ -564,16 +564,6 @@ fn drawn_again(
     differing: &[&str],
     shown: Shown,
 ) -> Again {
-    let Some(source) = sources.get(option) else {
-        return Again::Cannot;
-    };
-    let Some((header, rest)) = crate::split_header(crate::strip_front_matter(source).text) else {
-        return Again::Cannot;
-    };
-    let graph = matches!(
-        drawn.kind,
-        DiagramKind::Flowchart | DiagramKind::State | DiagramKind::Class
-    );
     if drawn.kind == DiagramKind::Sequence {
         return match drawn_together(sources, option) {
             Some((bodies, at)) => {
@@ -582,9 +572,16 @@ fn drawn_again(
             None => Again::Cannot,
         };
     }
-    if !graph {
+    let graph = matches!(
+        drawn.kind,
+        DiagramKind::Flowchart | DiagramKind::State | DiagramKind::Class
+    );
+    let source = sources.get(option).filter(|_| graph);
+    let Some((header, rest)) =
+        source.and_then(|s| crate::split_header(crate::strip_front_matter(s).text))
+    else {
         return Again::Cannot;
-    }
+    };
     let want = match (drawn.regions == RegionLayout::Stacked, drawn.turned) {
         (true, true) => Want::StackedTurned,
         (true, false) => Want::StackedOwn,
@@ -686,8 +683,10 @@ fn text_box(grid: &[Vec<String>], row: usize, col: usize) -> Option<(usize, usiz
     let sides = (top + 1..bottom).all(|r| at(r, left) == Some("│") && at(r, right) == Some("│"));
     let rules = (left + 1..right).all(|c| lined(top, c) && lined(bottom, c));
     let inside = (top + 1..bottom).all(|r| (left + 1..right).all(|c| !lined(r, c)));
-    (corners == [Some("┌"), Some("┐"), Some("└"), Some("┘")] && sides && rules && inside)
-        .then_some((top, bottom, left, right))
+    // square for a participant or note, round for an actor
+    let framed = corners == [Some("┌"), Some("┐"), Some("└"), Some("┘")]
+        || corners == [Some("╭"), Some("╮"), Some("╰"), Some("╯")];
+    (framed && sides && rules && inside).then_some((top, bottom, left, right))
 }
 
 /// A drawing's marks from `shown` (its cells showing a differing item, see

@@ -369,3 +369,36 @@ fn a_block_condition_is_marked_whole_with_its_signs() {
         show(r, m)
     );
 }
+
+/// An actor only some options have is marked by its round box too.
+#[test]
+fn an_actor_only_some_options_have_is_marked_by_its_box() {
+    let base = login(REPLY, true);
+    let at = base.find("    U->>G").unwrap();
+    let page = "page the on-call engineer about repeated 401 invalid credentials";
+    let with = format!(
+        "{}    actor O as On-call engineer\n{}\n    G->>O: {page}",
+        &base[..at],
+        &base[at..]
+    );
+    let sources = [with.as_str(), with.as_str(), base.as_str(), with.as_str()];
+    let (drawn, marks) = marked(&sources, 75);
+    assert!(drawn.iter().all(|r| r.form == Form::Drawing));
+    let (r, m) = (&drawn[0], &marks[0]);
+    assert_eq!(
+        marked_text(r, m),
+        squash(&["On-call engineer", page]),
+        "\n{}",
+        show(r, m)
+    );
+    let name = r
+        .lines
+        .iter()
+        .position(|l| l.text().contains("On-call"))
+        .unwrap();
+    let top = (0..name)
+        .rev()
+        .find(|&k| r.lines[k].text().contains('╭'))
+        .unwrap();
+    assert!(marked_rows(r, m)[top].contains('╭'), "\n{}", show(r, m));
+}
