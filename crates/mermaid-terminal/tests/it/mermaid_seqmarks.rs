@@ -402,3 +402,45 @@ fn an_actor_only_some_options_have_is_marked_by_its_box() {
         .unwrap();
     assert!(marked_rows(r, m)[top].contains('╭'), "\n{}", show(r, m));
 }
+
+/// A note only one option writes is marked by its box whole (one highlight from side to
+/// side, over the lifelines it covers), not word by word.
+#[test]
+fn a_note_only_one_option_has_is_marked_by_its_box() {
+    let a = login(REPLY, true);
+    let note = "the session token expires after 30 days unless the browser refreshes it";
+    let b = a.replace(
+        "    G-->>U: Set-Cookie",
+        &format!("    Note over G,S: {note}\n    G-->>U: Set-Cookie"),
+    );
+    let sources = [a.as_str(), b.as_str(), a.as_str(), a.as_str()];
+    let (drawn, marks) = marked(&sources, 75);
+    assert!(drawn.iter().all(|r| r.form == Form::Drawing));
+    let (r, m) = (&drawn[1], &marks[1]);
+    assert_eq!(marked_text(r, m), squash(&[note]), "\n{}", show(r, m));
+    let rows = marked_rows(r, m);
+    let boxed: Vec<&String> = rows.iter().filter(|row| !row.is_empty()).collect();
+    assert!(
+        boxed
+            .first()
+            .is_some_and(|row| row.starts_with('┌') && row.ends_with('┐'))
+    );
+    assert!(
+        boxed
+            .last()
+            .is_some_and(|row| row.starts_with('└') && row.ends_with('┘'))
+    );
+    let inside = &boxed[1..boxed.len() - 1];
+    assert!(
+        inside
+            .iter()
+            .all(|row| row.starts_with('│') && row.ends_with('│')),
+        "\n{}",
+        show(r, m)
+    );
+    assert!(
+        marks[0].iter().all(Vec::is_empty),
+        "\n{}",
+        show(&drawn[0], &marks[0])
+    );
+}
