@@ -390,10 +390,28 @@ pub fn within(lines: &[Line], marks: &Marks, differing: &[&str], same: &[String]
 /// The marks of one option, by what it says (see [`crate::what_differs`]): in a graph
 /// drawing, on the labels and edge lines of `differing` (the items this option has that
 /// another lacks) wherever they are drawn, never on a label every option has; elsewhere
-/// as [`within`] keeps them. `drawn` is the option
-/// as rendered from `source` for `opts`.
+/// as [`within`] keeps them. `drawn` is the option as rendered from `source` for `opts`.
+/// Sequence options drawn on columns shared with their siblings are marked by
+/// [`marks_of_option`].
 pub fn marks_of(
     source: &str,
+    drawn: &Rendered,
+    opts: &RenderOptions,
+    marks: &Marks,
+    differing: &[&str],
+    same: &[String],
+) -> Marks {
+    marks_of_option(&[source], 0, drawn, opts, marks, differing, same)
+}
+
+/// [`marks_of`] for option `option` of the question whose options are `sources`, as
+/// [`render_options`](crate::render_options) drew them: in a graph or sequence drawing, on
+/// the labels, boxes and lines of `differing` wherever they are drawn (a message's text,
+/// every row of it, and its arrow; a participant's box, not the lifeline under it), never
+/// on what every option says; elsewhere as [`within`] keeps them.
+pub fn marks_of_option(
+    sources: &[&str],
+    option: usize,
     drawn: &Rendered,
     opts: &RenderOptions,
     marks: &Marks,
@@ -403,18 +421,26 @@ pub fn marks_of(
     if differing.is_empty() {
         return vec![Vec::new(); drawn.lines.len()];
     }
-    let Some(labels) = shown_cells(source, drawn, opts, differing, Shown::Labels) else {
+    let again = |shown| shown_cells(sources, option, drawn, opts, differing, shown);
+    let Some(labels) = again(Shown::Labels) else {
         return within(&drawn.lines, marks, differing, same);
     };
     // Edges drawn in another line can take another route: their cell marks then.
-    let edges = shown_cells(source, drawn, opts, differing, Shown::Edges)
-        .unwrap_or_else(|| marked_lines(&drawn.lines, marks));
+    let edges = match again(Shown::Edges) {
+        Some(edges) if drawn.kind == DiagramKind::Sequence => whole_arrows(&drawn.lines, &edges),
+        Some(edges) => edges,
+        None => marked_lines(&drawn.lines, marks),
+    };
     let shown: Vec<Vec<bool>> = labels
         .iter()
         .zip(&edges)
         .map(|(l, e)| l.iter().zip(e).map(|(l, e)| *l || *e).collect())
         .collect();
-    by_structure(&drawn.lines, &shown)
+    if drawn.kind == DiagramKind::Sequence {
+        let shown = with_boxes(&drawn.lines, shown);
+        return by_structure(&drawn.lines, &shown, Words::Joined);
+    }
+    by_structure(&drawn.lines, &shown, Words::Apart)
 }
 
 /// The cells of lines, arrows and corners (not of a line passing down) that the cell
@@ -448,33 +474,24 @@ pub(crate) enum Shown {
     Edges,
 }
 
-/// Per row and cell of a graph drawing: whether it shows an item of `differing` (a label,
-/// an edge's line, as `shown` asks). Found by drawing the graph again with those labels in
-/// stand-in letters or those edges in another line: the cells that change are theirs. `None` when
-/// it is no graph drawing, or the second drawing differs anywhere else (it could not tell
-/// them apart then).
+/// Per row and cell of a graph or sequence drawing: whether it shows an item of
+/// `differing` (a label, an edge's line, as `shown` asks). Found by drawing option `option`
+/// of `sources` again with those labels in stand-in letters or those edges in another
+/// line: the cells that change are theirs. `None` when it is no such drawing, or the
+/// second drawing differs anywhere else (it could not tell them apart then).
 fn shown_cells(
-    source: &str,
+    sources: &[&str],
+    option: usize,
     drawn: &Rendered,
     opts: &RenderOptions,
     differing: &[&str],
     shown: Shown,
 ) -> Option<Vec<Vec<bool>>> {
-    let graph = matches!(
-        drawn.kind,
-        DiagramKind::Flowchart | DiagramKind::State | DiagramKind::Class
-    );
-    if drawn.form != Form::Drawing || !graph {
+    if drawn.form != Form::Drawing {
         return None;
     }
+    let source = sources.get(option)?;
     let body = crate::strip_front_matter(source);
-    let (header, rest) = crate::split_header(body.text)?;
-    let want = match (drawn.regions == RegionLayout::Stacked, drawn.turned) {
-        (true, true) => Want::StackedTurned,
-        (true, false) => Want::StackedOwn,
-        (false, true) => Want::Turned,
-        (false, false) => Want::Own,
-    };
     let opts = RenderOptions {
         width: opts.width.max(crate::MIN_WIDTH),
         ascii: opts.ascii,
@@ -486,11 +503,10 @@ fn shown_cells(
             .map(|l| vec![false; grid_row(l).len()])
             .collect()
     };
-    let Some(other) =
-        crate::graph::drawn_with_stand_ins(drawn.kind, header, rest, differing, shown, &opts, want)
-    else {
-        // no differing item shows a label
-        return Some(nothing());
+    let other = match drawn_again(sources, option, drawn, &opts, differing, shown) {
+        Again::Drawn(other) => other,
+        Again::Nothing => return Some(nothing()),
+        Again::Cannot => return None,
     };
     let title = usize::from(body.title.is_some());
     // The legend under a drawing names the lines it mixes: not compared.
@@ -522,24 +538,190 @@ fn shown_cells(
     Some(cells)
 }
 
+/// A drawing drawn again with stand-ins (see [`drawn_again`]).
+enum Again {
+    /// the drawing with the differing items' stand-ins
+    Drawn(Vec<Line>),
+    /// no differing item is drawn so
+    Nothing,
+    /// it is no graph or sequence drawing
+    Cannot,
+}
+
+impl From<Option<Vec<Line>>> for Again {
+    fn from(lines: Option<Vec<Line>>) -> Self {
+        lines.map_or(Again::Nothing, Again::Drawn)
+    }
+}
+
+/// The drawing of option `option` of `sources` again, laid out as `drawn` is, with the
+/// items `differing` in stand-in letters or another line (see [`shown_cells`]).
+fn drawn_again(
+    sources: &[&str],
+    option: usize,
+    drawn: &Rendered,
+    opts: &RenderOptions,
+    differing: &[&str],
+    shown: Shown,
+) -> Again {
+    if drawn.kind == DiagramKind::Sequence {
+        return match drawn_together(sources, option) {
+            Some((bodies, at)) => {
+                crate::sequence::drawn_with_stand_ins(&bodies, at, differing, shown, opts).into()
+            }
+            None => Again::Cannot,
+        };
+    }
+    let graph = matches!(
+        drawn.kind,
+        DiagramKind::Flowchart | DiagramKind::State | DiagramKind::Class
+    );
+    let source = sources.get(option).filter(|_| graph);
+    let Some((header, rest)) =
+        source.and_then(|s| crate::split_header(crate::strip_front_matter(s).text))
+    else {
+        return Again::Cannot;
+    };
+    let want = match (drawn.regions == RegionLayout::Stacked, drawn.turned) {
+        (true, true) => Want::StackedTurned,
+        (true, false) => Want::StackedOwn,
+        (false, true) => Want::Turned,
+        (false, false) => Want::Own,
+    };
+    crate::graph::drawn_with_stand_ins(drawn.kind, header, rest, differing, shown, opts, want)
+        .into()
+}
+
+/// The sequence bodies option `option` was laid out with, and its place among them: every
+/// option's, when all are sequence diagrams within the caps (so
+/// [`render_options`](crate::render_options) tried shared columns for them), else its own.
+fn drawn_together<'a>(sources: &[&'a str], option: usize) -> Option<(Vec<&'a str>, usize)> {
+    let body = |source: &'a str| -> Option<&'a str> {
+        let body = crate::strip_front_matter(source);
+        let statements = body.lines().filter(|l| !l.trim().is_empty()).count();
+        if source.len() > crate::MAX_SOURCE_BYTES || statements > crate::MAX_STATEMENTS {
+            return None;
+        }
+        let (header, rest) = crate::split_header(body.text)?;
+        let keyword = header.split(|c: char| c.is_whitespace() || c == ';').next();
+        (keyword == Some("sequenceDiagram")).then_some(rest)
+    };
+    match sources.iter().map(|s| body(s)).collect::<Option<Vec<_>>>() {
+        Some(all) if all.len() > 1 => Some((all, option)),
+        _ => Some((vec![body(sources.get(option)?)?], 0)),
+    }
+}
+
+/// A sequence drawing's message arrows whole, from the cells of their lines that another
+/// line changed (`edges`): the crossings between those cells, and the head and the
+/// lifeline joint at either end.
+fn whole_arrows(lines: &[Line], edges: &[Vec<bool>]) -> Vec<Vec<bool>> {
+    lines
+        .iter()
+        .zip(edges)
+        .map(|(line, changed)| {
+            let row = grid_row(line);
+            let mut flags = changed.clone();
+            let (Some(first), Some(last)) = (
+                changed.iter().position(|c| *c),
+                changed.iter().rposition(|c| *c),
+            ) else {
+                return flags;
+            };
+            let drawn = |k: usize| row.get(k).is_some_and(|c| !blank(Some(c)));
+            if (first..=last).all(|k| changed[k] || (drawn(k) && line_glyph(&row[k]))) {
+                flags[first..=last].fill(true);
+            }
+            let ends = [first.checked_sub(1), Some(last + 1)];
+            for k in ends.into_iter().flatten() {
+                if drawn(k) && !passes_down(&row[k]) && k < flags.len() {
+                    flags[k] = true;
+                }
+            }
+            flags
+        })
+        .collect()
+}
+
+/// `shown` and the boxes holding only text it shows whole (a participant's, a note's):
+/// frame and all, so a participant only one option has reads as its box, not as a name.
+fn with_boxes(lines: &[Line], mut shown: Vec<Vec<bool>>) -> Vec<Vec<bool>> {
+    let grid: Vec<Vec<String>> = lines.iter().map(grid_row).collect();
+    let mut boxes = HashSet::new();
+    for (r, row) in shown.iter().enumerate() {
+        for (c, _) in row.iter().enumerate().filter(|(_, s)| **s) {
+            boxes.extend(text_box(&grid, r, c));
+        }
+    }
+    for (top, bottom, left, right) in boxes {
+        for row in &mut shown[top..=bottom] {
+            let end = (right + 1).min(row.len());
+            row[left.min(end)..end].fill(true);
+        }
+    }
+    shown
+}
+
+/// The box (top, bottom, left, right) around the text at `row`, `col`: a frame of lines
+/// whose inside holds only text (no lifeline, arrow or frame of its own).
+fn text_box(grid: &[Vec<String>], row: usize, col: usize) -> Option<(usize, usize, usize, usize)> {
+    let at = |r: usize, c: usize| grid.get(r).and_then(|g| g.get(c)).map(String::as_str);
+    let lined = |r: usize, c: usize| at(r, c).is_some_and(line_glyph);
+    if lined(row, col) {
+        return None;
+    }
+    let left = (0..col).rev().find(|&c| lined(row, c))?;
+    let right = (col + 1..grid[row].len()).find(|&c| lined(row, c))?;
+    let top = (0..row).rev().find(|&r| at(r, left) != Some("│"))?;
+    let bottom = (row + 1..grid.len()).find(|&r| at(r, left) != Some("│"))?;
+    let corners = [
+        at(top, left),
+        at(top, right),
+        at(bottom, left),
+        at(bottom, right),
+    ];
+    let sides = (top + 1..bottom).all(|r| at(r, left) == Some("│") && at(r, right) == Some("│"));
+    let rules = (left + 1..right).all(|c| lined(top, c) && lined(bottom, c));
+    let inside = (top + 1..bottom).all(|r| (left + 1..right).all(|c| !lined(r, c)));
+    // square for a participant or note, round for an actor
+    let framed = corners == [Some("┌"), Some("┐"), Some("└"), Some("┘")]
+        || corners == [Some("╭"), Some("╮"), Some("╰"), Some("╯")];
+    (framed && sides && rules && inside).then_some((top, bottom, left, right))
+}
+
 /// A drawing's marks from `shown` (its cells showing a differing item, see
 /// [`shown_cells`]): each piece of text holding such a cell whole, and the lines of
 /// differing edges.
-fn by_structure(lines: &[Line], shown: &[Vec<bool>]) -> Marks {
+fn by_structure(lines: &[Line], shown: &[Vec<bool>], words: Words) -> Marks {
     lines
         .iter()
         .zip(shown)
         .map(|(line, shown)| {
             let row = grid_row(line);
             let mut flags = shown.clone();
-            for (start, end) in pieces(&row) {
-                if shown[start..end].contains(&true) {
-                    flags[start..end].fill(true);
-                }
+            let marked: Vec<(usize, usize)> = pieces(&row)
+                .into_iter()
+                .filter(|&(start, end)| shown[start..end].contains(&true))
+                .collect();
+            for &(start, end) in &marked {
+                flags[start..end].fill(true);
+            }
+            if let (Words::Joined, Some(first), Some(last)) = (words, marked.first(), marked.last())
+                && !row[first.0..last.1].iter().any(|c| line_glyph(c))
+            {
+                flags[first.0..last.1].fill(true);
             }
             ranges(&flags)
         })
         .collect()
+}
+
+/// Whether the marked pieces of text of a row are marked as one (with the spaces and
+/// signs between them), as a sequence drawing's row holds one label, or each apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Words {
+    Joined,
+    Apart,
 }
 
 /// A line all of one dim style (a legend's, a note's).

@@ -110,3 +110,31 @@ pub fn items_of(source: &str) -> Option<Items> {
     };
     Some(items)
 }
+
+/// Stands in for every letter and digit of `lines` (see [`stand_in`]); whether any was.
+pub(crate) fn stand_in_all(lines: &mut [String]) -> bool {
+    let mut changed = false;
+    for line in lines {
+        let other = stand_in(line);
+        changed |= other != *line;
+        *line = other;
+    }
+    changed
+}
+
+/// A text of the same width and shape, each ASCII letter and digit the next of its kind
+/// (`a`→`b`, `z`→`a`, `9`→`0`): it wraps and sizes its box as the text does.
+fn stand_in(text: &str) -> String {
+    let next = |c: char, first: char, count: u8| -> char {
+        let at = u32::from(c) - u32::from(first);
+        char::from_u32(u32::from(first) + (at + 1) % u32::from(count)).unwrap_or(c)
+    };
+    text.chars()
+        .map(|c| match c {
+            'a'..='z' => next(c, 'a', 26),
+            'A'..='Z' => next(c, 'A', 26),
+            '0'..='9' => next(c, '0', 10),
+            _ => c,
+        })
+        .collect()
+}

@@ -7,7 +7,7 @@ use crate::glyphs::{Glyphs, LineKind};
 use crate::graph::compact::{edge_token, labels_repeat, node_text};
 use crate::graph::ids::{ClusterId, EdgeId, IdVec, NodeId};
 use crate::graph::model::{Direction, Graph, NoteSide, Shape};
-use crate::items::{Item, ItemKind};
+use crate::items::{Item, ItemKind, stand_in_all};
 
 pub fn items(g: &Graph) -> Vec<Item> {
     parts(g).into_iter().map(|(item, _)| item).collect()
@@ -67,34 +67,6 @@ pub fn with_stand_ins(g: &Graph, differing: &[&str], shown: Shown) -> Option<Gra
         }
     }
     changed.then_some(out)
-}
-
-/// Stands in for every letter and digit of `lines` (see [`stand_in`]); whether any was.
-fn stand_in_all(lines: &mut [String]) -> bool {
-    let mut changed = false;
-    for line in lines {
-        let other = stand_in(line);
-        changed |= other != *line;
-        *line = other;
-    }
-    changed
-}
-
-/// A text of the same width and shape, each ASCII letter and digit the next of its kind
-/// (`a`→`b`, `z`→`a`, `9`→`0`): it wraps and sizes its box as the text does.
-fn stand_in(text: &str) -> String {
-    let next = |c: char, first: char, count: u8| -> char {
-        let at = u32::from(c) - u32::from(first);
-        char::from_u32(u32::from(first) + (at + 1) % u32::from(count)).unwrap_or(c)
-    };
-    text.chars()
-        .map(|c| match c {
-            'a'..='z' => next(c, 'a', 26),
-            'A'..='Z' => next(c, 'A', 26),
-            '0'..='9' => next(c, '0', 10),
-            _ => c,
-        })
-        .collect()
 }
 
 fn parts(g: &Graph) -> Vec<(Item, Part)> {

@@ -1,24 +1,86 @@
 //! A sequence diagram as comparable items (see [`crate::items`]): participants by
 //! the name their box shows, then every event in order, inside its blocks.
 
-use crate::glyphs::Glyphs;
-use crate::items::{Item, ItemKind};
+use crate::compare::Shown;
+use crate::glyphs::{Glyphs, LineKind};
+use crate::items::{Item, ItemKind, stand_in_all};
 use crate::sequence::compact::{arrow_token, end_names};
 use crate::sequence::model::{Diagram, Event, NotePos, ParticipantId, PerParticipant};
-use crate::sequence::prepare::{block_text, message_text};
+use crate::sequence::prepare::block_text;
 
 pub fn items(d: &Diagram) -> Vec<Item> {
+    parts(d).into_iter().map(|(item, _)| item).collect()
+}
+
+/// What an item of a sequence diagram is drawn from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// a participant's box
+    Participant(ParticipantId),
+    /// an event (by its place in [`Diagram::events`]): a message, note or block
+    Event(usize),
+}
+
+/// The diagram with the texts of the items `differing` (their texts as
+/// [`crate::what_differs`] keys them) in stand-in letters of the same widths, or their
+/// messages' arrows in another line (dotted for solid, solid for dotted), as `shown` asks,
+/// so that a drawing of it shows where they are; `None` when none of them is drawn so.
+pub fn with_stand_ins(d: &Diagram, differing: &[&str], shown: Shown) -> Option<Diagram> {
+    let said = parts(d);
+    let items: Vec<Item> = said.iter().map(|(item, _)| item.clone()).collect();
+    let keys = crate::what_differs::keyed_texts(&items);
+    let mut out = d.clone();
+    let mut changed = false;
+    for ((_, part), key) in said.iter().zip(&keys) {
+        if !differing.contains(&key.as_str()) {
+            continue;
+        }
+        changed |= match (*part, shown) {
+            (Part::Participant(p), Shown::Labels) => stand_in_all(&mut out.participants[p].label),
+            (Part::Participant(_), Shown::Edges) => false,
+            (Part::Event(k), _) => out.events.get_mut(k).is_some_and(|e| stand_in(e, shown)),
+        };
+    }
+    changed.then_some(out)
+}
+
+/// An event's text in stand-in letters, or a message's arrow in another line; whether it
+/// changed.
+fn stand_in(e: &mut Event, shown: Shown) -> bool {
+    match (e, shown) {
+        (Event::Message { label, .. }, Shown::Labels) => stand_in_all(label),
+        (Event::Message { arrow, .. }, Shown::Edges) => {
+            // A sequence arrow is as long with either line: the layout stays.
+            arrow.line = match arrow.line {
+                LineKind::Solid => LineKind::Dotted,
+                LineKind::Dotted | LineKind::Thick => LineKind::Solid,
+            };
+            true
+        }
+        (Event::Note { text, .. }, Shown::Labels) => stand_in_all(text),
+        (Event::BlockStart { label, .. } | Event::BlockDivider { label, .. }, Shown::Labels) => {
+            stand_in_all(std::slice::from_mut(label))
+        }
+        _ => false,
+    }
+}
+
+/// Each item with what it is drawn from.
+fn parts(d: &Diagram) -> Vec<(Item, Part)> {
     let names: PerParticipant<String> = d.participants.map(|p| p.label.join(" "));
     let glyphs = Glyphs::new(false);
-    let mut out: Vec<Item> = names
+    let mut out: Vec<(Item, Part)> = names
         .iter()
-        .zip(&d.participants)
-        .map(|(n, p)| Item {
-            kind: ItemKind::Participant,
-            text: n.clone(),
-            involves: vec![n.clone()],
-            label: String::new(),
-            id: p.id.clone(),
+        .zip(d.participants.ids().zip(&d.participants))
+        .map(|(n, (id, p))| {
+            let item = Item {
+                kind: ItemKind::Participant,
+                text: n.clone(),
+                involves: vec![n.clone()],
+                label: String::new(),
+                id: p.id.clone(),
+            };
+            (item, Part::Participant(id))
         })
         .collect();
     // The blocks an event is in: a message moved out of an `alt` says something else.
@@ -31,7 +93,7 @@ pub fn items(d: &Diagram) -> Vec<Item> {
         }
     };
     let name = |i: ParticipantId| names.get(i).cloned().unwrap_or_default();
-    for e in &d.events {
+    for (k, e) in d.events.iter().enumerate() {
         let (kind, text, involves, label) = match e {
             Event::Message {
                 from,
@@ -40,9 +102,11 @@ pub fn items(d: &Diagram) -> Vec<Item> {
                 label,
                 activate,
                 deactivate,
-                number,
+                number: _,
             } => {
-                let label = message_text(label, *number).join(" ");
+                // Said without its autonumber: the number follows from the order (compared
+                // as moved), and a message sent earlier must not make every later one differ.
+                let label = label.join(" ");
                 let (from_name, to_name) =
                     end_names(&name(*from), &name(*to), *deactivate, *activate);
                 let mut text = format!("{from_name} {} {to_name}", arrow_token(glyphs, *arrow));
@@ -91,13 +155,14 @@ pub fn items(d: &Diagram) -> Vec<Item> {
                 (ItemKind::Lifeline, text, vec![name(*p)], String::new())
             }
         };
-        out.push(Item {
+        let item = Item {
             kind,
             text: within(&blocks_before(&blocks, kind), text),
             involves,
             label,
             id: String::new(),
-        });
+        };
+        out.push((item, Part::Event(k)));
     }
     out
 }

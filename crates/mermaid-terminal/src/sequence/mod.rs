@@ -51,6 +51,34 @@ pub fn items(body: &str) -> Result<Vec<crate::items::Item>, String> {
     Ok(items::items(&parse::parse(body)?))
 }
 
+/// The drawing of option `option` of a question (the sequence bodies `bodies`, all of its
+/// options when they are all sequence diagrams, else that one alone) with its items
+/// `differing` in stand-in letters, or their arrows in another line (see
+/// [`items::with_stand_ins`]), laid out as [`crate::render_options`] lays it out: on the
+/// columns it shares with its siblings when they share them. `None` when none of them is
+/// drawn so, or it does not draw.
+pub(crate) fn drawn_with_stand_ins(
+    bodies: &[&str],
+    option: usize,
+    differing: &[&str],
+    shown: crate::compare::Shown,
+    opts: &RenderOptions,
+) -> Option<Vec<crate::Line>> {
+    let mut diagrams = bodies
+        .iter()
+        .map(|b| parse(b).ok())
+        .collect::<Option<Vec<_>>>()?;
+    let alone = items::with_stand_ins(diagrams.get(option)?, differing, shown)?;
+    if diagrams.len() < 2 {
+        return layout::render_fitted(&alone, opts);
+    }
+    diagrams[option] = alone;
+    match render_shared(&diagrams, opts) {
+        Some(mut shared) => Some(shared.swap_remove(option).lines),
+        None => layout::render_fitted(&diagrams[option], opts),
+    }
+}
+
 /// The options of a question drawn on shared lifeline columns, when they are sequence
 /// diagrams with the same participants and all of them can be drawn; `None` otherwise.
 pub fn render_shared(diagrams: &[Parsed], opts: &RenderOptions) -> Option<Vec<Output>> {

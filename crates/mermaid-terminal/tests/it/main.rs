@@ -30,6 +30,7 @@ mod mermaid_placement;
 mod mermaid_points;
 mod mermaid_props;
 mod mermaid_realistic;
+mod mermaid_seqmarks;
 mod mermaid_sequence;
 mod mermaid_snapshots;
 mod mermaid_states;
