@@ -284,7 +284,11 @@ fn floor(lines: &[String], words: &[Words], min: usize, cuts: Cuts) -> usize {
             .sum::<usize>()
     };
     let budget = lines.len() + GROWTH;
-    let (mut lo, mut hi) = (min, max_width(lines).max(min));
+    // most labels are short enough to wrap at `min` itself: one count, not a search
+    if rows(min) <= budget {
+        return min;
+    }
+    let (mut lo, mut hi) = (min + 1, max_width(lines).max(min));
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if rows(mid) <= budget {
