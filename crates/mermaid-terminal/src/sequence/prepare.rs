@@ -72,8 +72,9 @@ type WrapsByWidth = Vec<(usize, Rc<[String]>)>;
 pub struct Labels<'a> {
     d: &'a Diagram,
     /// per event: what its label wraps from (a message with its number, a note, a frame
-    /// header as one line; empty for the other events)
-    texts: Vec<Vec<String>>,
+    /// header as one line; empty for the other events), shared: a label that fits
+    /// unwrapped is these lines
+    texts: Vec<Rc<[String]>>,
     /// per event: its lines cut at spaces and measured, once (when first wrapped: a
     /// drawing whose labels fit unwrapped needs none)
     words: Vec<OnceCell<Vec<Words>>>,
@@ -99,15 +100,19 @@ impl<'a> Labels<'a> {
 
     /// The labels, a piece too wide for its line cut where `cuts` allows.
     pub fn cut(d: &'a Diagram, cuts: Cuts) -> Self {
-        let texts: Vec<Vec<String>> = d
+        let texts: Vec<Rc<[String]>> = d
             .events
             .iter()
-            .map(|e| match e {
-                Event::Message { label, number, .. } => message_text(label, *number),
-                Event::Note { text, .. } => text.clone(),
-                Event::BlockStart { kind, label } => vec![block_text(kind.keyword(), label)],
-                Event::BlockDivider { keyword, label } => vec![block_text(keyword, label)],
-                _ => Vec::new(),
+            .map(|e| -> Rc<[String]> {
+                match e {
+                    Event::Message { label, number, .. } => message_text(label, *number).into(),
+                    Event::Note { text, .. } => Rc::from(text.as_slice()),
+                    Event::BlockStart { kind, label } => {
+                        Rc::new([block_text(kind.keyword(), label)])
+                    }
+                    Event::BlockDivider { keyword, label } => Rc::new([block_text(keyword, label)]),
+                    _ => Rc::new([]),
+                }
             })
             .collect();
         Labels {
@@ -146,11 +151,11 @@ impl<'a> Labels<'a> {
         self.wraps.set(self.wraps.get() + 1);
         if unwrapped {
             // every line fits as it is
-            let lines: Rc<[String]> = Rc::from(self.texts[i].as_slice());
+            let lines = Rc::clone(&self.texts[i]);
             cache[i].push((max, Rc::clone(&lines)));
             return lines;
         }
-        let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words(i)) {
+        let lines: Rc<[String]> = match (&self.texts[i][..], self.words(i)) {
             // one line (most labels): its wrap as it comes, without gathering lines
             ([line], [words]) => Rc::from(words.wrap(line, max, self.cuts)),
             (texts, words) => texts
@@ -169,7 +174,7 @@ impl<'a> Labels<'a> {
     pub fn has_joiners_wider_than(&self, min: usize) -> bool {
         self.texts
             .iter()
-            .flatten()
+            .flat_map(|t| t.iter())
             .flat_map(|t| t.split(' '))
             .any(|w| w.contains(['_', '-']) && display_width(w) > min)
     }
