@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{Cuts, clusters, display_width, max_width, wrap_fields};
+use crate::text::{clusters, display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// How far a message label may move off its centre to clear the lifelines it passes.
@@ -38,7 +38,7 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         if !whole.iter().any(|l| l.has_joiners_wider_than(MIN_WRAP)) {
             return None;
         }
-        let cut: Vec<Labels> = ds.iter().map(|d| Labels::cut(d, Cuts::Names)).collect();
+        let cut: Vec<Labels> = whole.iter().map(Labels::with_names_cut).collect();
         fit_all(&cut, ds, opts)
     })
 }

@@ -82,6 +82,8 @@ pub struct Labels<'a> {
     widest: Vec<usize>,
     /// per event: its wraps so far, by width
     wrapped: RefCell<Vec<WrapsByWidth>>,
+    /// per event: (min, its floor from `min`) once [`wrap_floors`] found it
+    floors: Vec<Cell<Option<(usize, usize)>>>,
     /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
     wraps: Cell<usize>,
     /// where a piece too wide for its line may be cut
@@ -120,6 +122,7 @@ impl<'a> Labels<'a> {
             words: texts.iter().map(|_| OnceCell::new()).collect(),
             widest: texts.iter().map(|t| max_width(t)).collect(),
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
+            floors: texts.iter().map(|_| Cell::new(None)).collect(),
             wraps: Cell::new(0),
             cuts,
             texts,
@@ -127,6 +130,47 @@ impl<'a> Labels<'a> {
             narrow_names: OnceCell::new(),
             actors: d.participants.map(|p| p.actor),
             created: d.participants.map(|p| p.created),
+        }
+    }
+
+    /// These labels (cut as [`Labels::new`] cuts them) with names cut after their `_` and
+    /// `-` too ([`Cuts::Names`]): a label without either wraps alike, so what it measured
+    /// and wrapped is kept (the second search then wraps only the labels the cut changes).
+    pub fn with_names_cut(&self) -> Self {
+        debug_assert_eq!(self.cuts, Cuts::Fields);
+        let joined: Vec<bool> = self
+            .texts
+            .iter()
+            .map(|t| t.iter().any(|l| l.contains(['_', '-'])))
+            .collect();
+        let keep = |i: usize| !joined[i];
+        Labels {
+            d: self.d,
+            texts: self.texts.clone(),
+            words: (0..joined.len())
+                .map(|i| match self.words[i].get() {
+                    Some(w) if keep(i) => OnceCell::from(w.clone()),
+                    _ => OnceCell::new(),
+                })
+                .collect(),
+            widest: self.widest.clone(),
+            wrapped: RefCell::new(
+                self.wrapped
+                    .borrow()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| if keep(i) { w.clone() } else { Vec::new() })
+                    .collect(),
+            ),
+            floors: (0..joined.len())
+                .map(|i| Cell::new(self.floors[i].get().filter(|_| keep(i))))
+                .collect(),
+            wraps: Cell::new(0),
+            cuts: Cuts::Names,
+            whole_names: self.whole_names.clone(),
+            narrow_names: self.narrow_names.clone(),
+            actors: self.actors.clone(),
+            created: self.created.clone(),
         }
     }
 
@@ -270,9 +314,14 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
         .zip(&labels.texts)
         .enumerate()
         .map(|(i, (e, text))| match e {
-            Event::Message { .. } | Event::Note { .. } => {
-                floor(text, labels.words(i), min, labels.cuts)
-            }
+            Event::Message { .. } | Event::Note { .. } => match labels.floors[i].get() {
+                Some((m, found)) if m == min => found,
+                _ => {
+                    let found = floor(text, labels.words(i), min, labels.cuts);
+                    labels.floors[i].set(Some((min, found)));
+                    found
+                }
+            },
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
