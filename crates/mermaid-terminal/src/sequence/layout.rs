@@ -720,6 +720,12 @@ fn clear_of(line: &str, c: usize, x: usize) -> bool {
     if x < c + 1 || x + 2 > end {
         return false;
     }
+    let bytes = line.as_bytes();
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b)) {
+        // printable ASCII (most labels): a column a byte, so the three columns around
+        // `x` are three bytes, looked at without walking the clusters before them
+        return !bytes[x - 1 - c..=x + 1 - c].contains(&b' ');
+    }
     let mut col = c;
     for (cluster, w) in clusters(line) {
         if col + w > x - 1 && col <= x + 1 && cluster.trim().is_empty() {
