@@ -81,7 +81,8 @@ fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
         .collect();
     let mut needs = Needs {
         sep,
-        spans: Vec::new(),
+        // a span per staggered pair, group and label at most: no regrowth while they come
+        spans: Vec::with_capacity(n + p.groups.len() + p.items.len()),
         left: half.first().map_or(0, |h| h.0) + usize::from(in_group_edge(0)),
         right: half.last().map_or(0, |h| h.1) + usize::from(n > 0 && in_group_edge(n - 1)),
         tail_notes: Vec::new(),
@@ -276,9 +277,16 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
     if first.tight {
         half = pad_where_room(&half, &x, right, first.groups);
     }
-    ps.iter()
+    // the last diagram takes the columns, the others a copy (most searches lay out one)
+    let Some((last, others)) = ps.split_last() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Columns> = others
+        .iter()
         .map(|p| finish(p, x.clone(), half.clone(), right))
-        .collect()
+        .collect();
+    out.push(finish(last, x, half, right));
+    out
 }
 
 /// Tight boxes get their inner spaces back (one more column each side) where the
