@@ -151,7 +151,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
             Item::Message {
                 from, to, lines, ..
             } => {
-                let lw = max_width(lines);
+                let lw = lines.width;
                 let (a, b) = ((*from).min(*to).index(), (*from).max(*to).index());
                 if a == b {
                     let w = if lw == 0 { 5 } else { lw + 6 + pad };
@@ -168,7 +168,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
                 lines,
                 ..
             } => {
-                let nw = max_width(lines);
+                let nw = lines.width;
                 let (first, last) = (first.index(), last.index());
                 match pos {
                     NotePos::Right => needs.gap(first, nw + 7 + pad, nw + 5),
@@ -188,7 +188,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
             }
             Item::Open { lines, .. } | Item::Divider { lines, .. } => {
                 // the frame's text starts after the first lifeline, over as many gaps as needed
-                let lw = max_width(lines) + 2;
+                let lw = lines.width + 2;
                 if n > 1 {
                     needs.spans.push((0, n - 1, lw + 1 + pad));
                 } else {
@@ -325,13 +325,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
             from, to, lines, ..
         } => {
             if from == to {
-                x[*from]
-                    + 4
-                    + if lines.is_empty() {
-                        0
-                    } else {
-                        max_width(lines) + 1
-                    }
+                x[*from] + 4 + if lines.is_empty() { 0 } else { lines.width + 1 }
             } else {
                 x[*from].max(x[*to])
             }
@@ -343,7 +337,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
             lines,
             ..
         } => {
-            let nw = max_width(lines);
+            let nw = lines.width;
             match pos {
                 NotePos::Right => x[*first] + nw + 5,
                 NotePos::Left => x[*first],
@@ -353,7 +347,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
         Item::Open { lines, .. } | Item::Divider { lines, .. } => x
             .as_slice()
             .first()
-            .map_or(0, |x0| x0 + 2 + max_width(lines) + 1),
+            .map_or(0, |x0| x0 + 2 + lines.width + 1),
         _ => 0,
     }
 }

@@ -17,7 +17,7 @@ pub enum Item<'a> {
         from: ParticipantId,
         to: ParticipantId,
         arrow: Arrow,
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the label unwrapped, to wrap again to the room its arrow leaves
         text: &'a [String],
         activate: bool,
@@ -27,18 +27,18 @@ pub enum Item<'a> {
         pos: NotePos,
         first: ParticipantId,
         last: ParticipantId,
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the text unwrapped, to wrap again to the width of what a note over spans
         text: &'a [String],
     },
     /// a frame opens (`depth` counts from 1 = outermost)
     Open {
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the header unwrapped, to wrap again to the frame's width
         text: &'a str,
     },
     Divider {
-        lines: Rc<[String]>,
+        lines: Lines,
         text: &'a str,
     },
     Close,
@@ -46,6 +46,29 @@ pub enum Item<'a> {
     Deactivate(ParticipantId),
     Create(ParticipantId),
     Destroy(ParticipantId),
+}
+
+/// A label's lines at one wrap width, and the width of the widest: the column layout
+/// measures every label at every stage of the search, so it is measured once, when wrapped.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    lines: Rc<[String]>,
+    pub width: usize,
+}
+
+impl Lines {
+    fn new(lines: Rc<[String]>) -> Self {
+        let width = max_width(&lines);
+        Lines { lines, width }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.lines
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -65,7 +88,7 @@ pub struct Prepared<'a> {
 }
 
 /// One label's wraps, by the width they were made at.
-type WrapsByWidth = Vec<(usize, Rc<[String]>)>;
+type WrapsByWidth = Vec<(usize, Lines)>;
 
 /// A diagram's labels, measured once per render: the width search prepares the same
 /// labels at many widths, so each is wrapped at a given width at most once.
@@ -176,7 +199,7 @@ impl<'a> Labels<'a> {
 
     /// Event `i`'s label wrapped to `max` columns (`wrap_all`), from the cache when it was
     /// wrapped at that width before.
-    fn wrapped(&self, i: usize, max: usize) -> Rc<[String]> {
+    fn wrapped(&self, i: usize, max: usize) -> Lines {
         // every width from the widest line up leaves the label as it is, and a one-line
         // label wraps alike at every width with the same line count
         let unwrapped = max >= self.widest[i];
@@ -190,16 +213,19 @@ impl<'a> Labels<'a> {
         };
         let mut cache = self.wrapped.borrow_mut();
         if let Some((_, lines)) = cache[i].iter().find(|(w, _)| *w == max) {
-            return Rc::clone(lines);
+            return lines.clone();
         }
         self.wraps.set(self.wraps.get() + 1);
         if unwrapped {
             // every line fits as it is
-            let lines = Rc::clone(&self.texts[i]);
-            cache[i].push((max, Rc::clone(&lines)));
+            let lines = Lines {
+                lines: Rc::clone(&self.texts[i]),
+                width: self.widest[i],
+            };
+            cache[i].push((max, lines.clone()));
             return lines;
         }
-        let lines: Rc<[String]> = match (&self.texts[i][..], self.words(i)) {
+        let lines: Lines = Lines::new(match (&self.texts[i][..], self.words(i)) {
             // one line (most labels): its wrap as it comes, without gathering lines
             ([line], [words]) => Rc::from(words.wrap(line, max, self.cuts)),
             (texts, words) => texts
@@ -207,8 +233,8 @@ impl<'a> Labels<'a> {
                 .zip(words)
                 .flat_map(|(line, words)| words.wrap(line, max, self.cuts))
                 .collect(),
-        };
-        cache[i].push((max, Rc::clone(&lines)));
+        });
+        cache[i].push((max, lines.clone()));
         lines
     }
 
@@ -460,7 +486,7 @@ pub fn widest_label(p: &Prepared) -> usize {
             Item::Message { lines, .. }
             | Item::Note { lines, .. }
             | Item::Open { lines, .. }
-            | Item::Divider { lines, .. } => max_width(lines),
+            | Item::Divider { lines, .. } => lines.width,
             _ => 0,
         })
         .chain(p.names.iter().map(|n| max_width(n)))
