@@ -257,8 +257,9 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         p,
         c,
         g: Glyphs::new(opts.ascii),
-        // rows as wide as the columns from the start: grown cell by cell they reallocate
-        canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), 0, c.width),
+        // rows as wide as the columns from the start (grown cell by cell they reallocate),
+        // about as many as the drawing takes (the list of rows is not regrown either)
+        canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), height(p), c.width),
         row: 0,
         alive: p.created.map(|c| !c),
         active: p.created.map(|_| 0),
