@@ -533,4 +533,34 @@ mod tests {
         results.dedup();
         assert_eq!(labels.wraps.get(), results.len());
     }
+
+    /// The search that cuts names after `_` and `-` wraps again only the labels that have
+    /// one: the others wrap alike, and keep what the first search wrapped.
+    #[test]
+    fn cutting_names_wraps_again_only_the_labels_with_joiners() {
+        let d = parse(
+            "participant W as payout-worker\nparticipant P as Postgres\n\
+             W->>P: SELECT pg_try_advisory_lock(hashtext('payouts')) FROM the lock table\n\
+             P-->>W: true when the lock is held by this worker and no other one\n\
+             Note over W,P: a second worker that finds the lock taken skips the batch",
+        )
+        .expect("parses");
+        let labels = Labels::new(&d);
+        for max in 8..=40 {
+            prepare(&labels, max, Names::Whole, &[]);
+        }
+        let floors = wrap_floors(&labels, 8);
+        let cut = labels.with_names_cut();
+        assert_eq!(wrap_floors(&cut, 8)[1..], floors[1..]);
+        for max in 8..=40 {
+            prepare(&cut, max, Names::Whole, &[]);
+        }
+        // only the first message has a `_`: its wraps are made again, no other label's
+        let alone = Labels::cut(&d, Cuts::Names);
+        for max in 8..=40 {
+            alone.wrapped(0, max);
+        }
+        assert!(alone.wraps.get() > 0);
+        assert_eq!(cut.wraps.get(), alone.wraps.get());
+    }
 }
