@@ -157,8 +157,9 @@ impl<'a> Labels<'a> {
     }
 
     /// These labels (cut as [`Labels::new`] cuts them) with names cut after their `_` and
-    /// `-` too ([`Cuts::Names`]): a label without either wraps alike, so what it measured
-    /// and wrapped is kept (the second search then wraps only the labels the cut changes).
+    /// `-` too ([`Cuts::Names`]): the words measured are kept, and a label without `_` or
+    /// `-` wraps alike, so its wraps and floor are kept too (the second search then wraps
+    /// only the labels the cut changes).
     pub fn with_names_cut(&self) -> Self {
         debug_assert_eq!(self.cuts, Cuts::Fields);
         let joined: Vec<bool> = self
@@ -170,12 +171,8 @@ impl<'a> Labels<'a> {
         Labels {
             d: self.d,
             texts: self.texts.clone(),
-            words: (0..joined.len())
-                .map(|i| match self.words[i].get() {
-                    Some(w) if keep(i) => OnceCell::from(w.clone()),
-                    _ => OnceCell::new(),
-                })
-                .collect(),
+            // words are cut at spaces whatever the cuts
+            words: self.words.clone(),
             widest: self.widest.clone(),
             wrapped: RefCell::new(
                 self.wrapped
