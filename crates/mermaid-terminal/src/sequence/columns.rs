@@ -81,7 +81,8 @@ fn box_needs(p: &Prepared, half: &PerParticipant<(usize, usize)>) -> Needs {
         .collect();
     let mut needs = Needs {
         sep,
-        spans: Vec::new(),
+        // a span per staggered pair, group and label at most: no regrowth while they come
+        spans: Vec::with_capacity(n + p.groups.len() + p.items.len()),
         left: half.first().map_or(0, |h| h.0) + usize::from(in_group_edge(0)),
         right: half.last().map_or(0, |h| h.1) + usize::from(n > 0 && in_group_edge(n - 1)),
         tail_notes: Vec::new(),
@@ -150,7 +151,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
             Item::Message {
                 from, to, lines, ..
             } => {
-                let lw = max_width(lines);
+                let lw = lines.width;
                 let (a, b) = ((*from).min(*to).index(), (*from).max(*to).index());
                 if a == b {
                     let w = if lw == 0 { 5 } else { lw + 6 + pad };
@@ -167,7 +168,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
                 lines,
                 ..
             } => {
-                let nw = max_width(lines);
+                let nw = lines.width;
                 let (first, last) = (first.index(), last.index());
                 match pos {
                     NotePos::Right => needs.gap(first, nw + 7 + pad, nw + 5),
@@ -187,7 +188,7 @@ fn needs(p: &Prepared, half: &PerParticipant<(usize, usize)>, pad: usize) -> Nee
             }
             Item::Open { lines, .. } | Item::Divider { lines, .. } => {
                 // the frame's text starts after the first lifeline, over as many gaps as needed
-                let lw = max_width(lines) + 2;
+                let lw = lines.width + 2;
                 if n > 1 {
                     needs.spans.push((0, n - 1, lw + 1 + pad));
                 } else {
@@ -276,9 +277,16 @@ pub fn shared_columns(ps: &[Prepared], pad: usize) -> Vec<Columns> {
     if first.tight {
         half = pad_where_room(&half, &x, right, first.groups);
     }
-    ps.iter()
+    // the last diagram takes the columns, the others a copy (most searches lay out one)
+    let Some((last, others)) = ps.split_last() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Columns> = others
+        .iter()
         .map(|p| finish(p, x.clone(), half.clone(), right))
-        .collect()
+        .collect();
+    out.push(finish(last, x, half, right));
+    out
 }
 
 /// Tight boxes get their inner spaces back (one more column each side) where the
@@ -317,13 +325,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
             from, to, lines, ..
         } => {
             if from == to {
-                x[*from]
-                    + 4
-                    + if lines.is_empty() {
-                        0
-                    } else {
-                        max_width(lines) + 1
-                    }
+                x[*from] + 4 + if lines.is_empty() { 0 } else { lines.width + 1 }
             } else {
                 x[*from].max(x[*to])
             }
@@ -335,7 +337,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
             lines,
             ..
         } => {
-            let nw = max_width(lines);
+            let nw = lines.width;
             match pos {
                 NotePos::Right => x[*first] + nw + 5,
                 NotePos::Left => x[*first],
@@ -345,7 +347,7 @@ fn item_right(item: &Item, x: &PerParticipant<usize>) -> usize {
         Item::Open { lines, .. } | Item::Divider { lines, .. } => x
             .as_slice()
             .first()
-            .map_or(0, |x0| x0 + 2 + max_width(lines) + 1),
+            .map_or(0, |x0| x0 + 2 + lines.width + 1),
         _ => 0,
     }
 }

@@ -11,7 +11,7 @@ use crate::sequence::prepare::{
     wrap_labels,
 };
 use crate::style::{Line, Style};
-use crate::text::{Cuts, clusters, display_width, max_width, wrap_fields};
+use crate::text::{clusters, display_width, max_width, wrap_fields};
 use std::cell::RefCell;
 
 /// How far a message label may move off its centre to clear the lifelines it passes.
@@ -38,7 +38,7 @@ pub fn render_fitted_all(ds: &[Diagram], opts: &RenderOptions) -> Option<Vec<Vec
         if !whole.iter().any(|l| l.has_joiners_wider_than(MIN_WRAP)) {
             return None;
         }
-        let cut: Vec<Labels> = ds.iter().map(|d| Labels::cut(d, Cuts::Names)).collect();
+        let cut: Vec<Labels> = whole.iter().map(Labels::with_names_cut).collect();
         fit_all(&cut, ds, opts)
     })
 }
@@ -257,8 +257,9 @@ fn draw(p: &Prepared, c: &Columns, d: &Diagram, opts: &RenderOptions) -> Option<
         p,
         c,
         g: Glyphs::new(opts.ascii),
-        // rows as wide as the columns from the start: grown cell by cell they reallocate
-        canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), 0, c.width),
+        // rows as wide as the columns from the start (grown cell by cell they reallocate),
+        // about as many as the drawing takes (the list of rows is not regrown either)
+        canvas: Canvas::with_capacity(Glyphs::new(opts.ascii), height(p), c.width),
         row: 0,
         alive: p.created.map(|c| !c),
         active: p.created.map(|_| 0),
@@ -719,6 +720,12 @@ fn clear_of(line: &str, c: usize, x: usize) -> bool {
     }
     if x < c + 1 || x + 2 > end {
         return false;
+    }
+    let bytes = line.as_bytes();
+    if bytes.iter().all(|b| (0x20..0x7f).contains(b)) {
+        // printable ASCII (most labels): a column a byte, so the three columns around
+        // `x` are three bytes, looked at without walking the clusters before them
+        return !bytes[x - 1 - c..=x + 1 - c].contains(&b' ');
     }
     let mut col = c;
     for (cluster, w) in clusters(line) {

@@ -17,7 +17,7 @@ pub enum Item<'a> {
         from: ParticipantId,
         to: ParticipantId,
         arrow: Arrow,
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the label unwrapped, to wrap again to the room its arrow leaves
         text: &'a [String],
         activate: bool,
@@ -27,18 +27,18 @@ pub enum Item<'a> {
         pos: NotePos,
         first: ParticipantId,
         last: ParticipantId,
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the text unwrapped, to wrap again to the width of what a note over spans
         text: &'a [String],
     },
     /// a frame opens (`depth` counts from 1 = outermost)
     Open {
-        lines: Rc<[String]>,
+        lines: Lines,
         /// the header unwrapped, to wrap again to the frame's width
         text: &'a str,
     },
     Divider {
-        lines: Rc<[String]>,
+        lines: Lines,
         text: &'a str,
     },
     Close,
@@ -46,6 +46,29 @@ pub enum Item<'a> {
     Deactivate(ParticipantId),
     Create(ParticipantId),
     Destroy(ParticipantId),
+}
+
+/// A label's lines at one wrap width, and the width of the widest: the column layout
+/// measures every label at every stage of the search, so it is measured once, when wrapped.
+#[derive(Debug, Clone)]
+pub struct Lines {
+    lines: Rc<[String]>,
+    pub width: usize,
+}
+
+impl Lines {
+    fn new(lines: Rc<[String]>) -> Self {
+        let width = max_width(&lines);
+        Lines { lines, width }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.lines
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -65,15 +88,16 @@ pub struct Prepared<'a> {
 }
 
 /// One label's wraps, by the width they were made at.
-type WrapsByWidth = Vec<(usize, Rc<[String]>)>;
+type WrapsByWidth = Vec<(usize, Lines)>;
 
 /// A diagram's labels, measured once per render: the width search prepares the same
 /// labels at many widths, so each is wrapped at a given width at most once.
 pub struct Labels<'a> {
     d: &'a Diagram,
     /// per event: what its label wraps from (a message with its number, a note, a frame
-    /// header as one line; empty for the other events)
-    texts: Vec<Vec<String>>,
+    /// header as one line; empty for the other events), shared: a label that fits
+    /// unwrapped is these lines
+    texts: Vec<Rc<[String]>>,
     /// per event: its lines cut at spaces and measured, once (when first wrapped: a
     /// drawing whose labels fit unwrapped needs none)
     words: Vec<OnceCell<Vec<Words>>>,
@@ -81,6 +105,8 @@ pub struct Labels<'a> {
     widest: Vec<usize>,
     /// per event: its wraps so far, by width
     wrapped: RefCell<Vec<WrapsByWidth>>,
+    /// per event: (min, its floor from `min`) once [`wrap_floors`] found it
+    floors: Vec<Cell<Option<(usize, usize)>>>,
     /// labels wrapped (not found in `wrapped`): the work the cache saves shows here
     wraps: Cell<usize>,
     /// where a piece too wide for its line may be cut
@@ -99,15 +125,19 @@ impl<'a> Labels<'a> {
 
     /// The labels, a piece too wide for its line cut where `cuts` allows.
     pub fn cut(d: &'a Diagram, cuts: Cuts) -> Self {
-        let texts: Vec<Vec<String>> = d
+        let texts: Vec<Rc<[String]>> = d
             .events
             .iter()
-            .map(|e| match e {
-                Event::Message { label, number, .. } => message_text(label, *number),
-                Event::Note { text, .. } => text.clone(),
-                Event::BlockStart { kind, label } => vec![block_text(kind.keyword(), label)],
-                Event::BlockDivider { keyword, label } => vec![block_text(keyword, label)],
-                _ => Vec::new(),
+            .map(|e| -> Rc<[String]> {
+                match e {
+                    Event::Message { label, number, .. } => message_text(label, *number).into(),
+                    Event::Note { text, .. } => Rc::from(text.as_slice()),
+                    Event::BlockStart { kind, label } => {
+                        Rc::new([block_text(kind.keyword(), label)])
+                    }
+                    Event::BlockDivider { keyword, label } => Rc::new([block_text(keyword, label)]),
+                    _ => Rc::new([]),
+                }
             })
             .collect();
         Labels {
@@ -115,6 +145,7 @@ impl<'a> Labels<'a> {
             words: texts.iter().map(|_| OnceCell::new()).collect(),
             widest: texts.iter().map(|t| max_width(t)).collect(),
             wrapped: RefCell::new(vec![Vec::new(); texts.len()]),
+            floors: texts.iter().map(|_| Cell::new(None)).collect(),
             wraps: Cell::new(0),
             cuts,
             texts,
@@ -125,9 +156,47 @@ impl<'a> Labels<'a> {
         }
     }
 
+    /// These labels (cut as [`Labels::new`] cuts them) with names cut after their `_` and
+    /// `-` too ([`Cuts::Names`]): the words measured are kept, and a label without `_` or
+    /// `-` wraps alike, so its wraps and floor are kept too (the second search then wraps
+    /// only the labels the cut changes).
+    pub fn with_names_cut(&self) -> Self {
+        debug_assert_eq!(self.cuts, Cuts::Fields);
+        let joined: Vec<bool> = self
+            .texts
+            .iter()
+            .map(|t| t.iter().any(|l| l.contains(['_', '-'])))
+            .collect();
+        let keep = |i: usize| !joined[i];
+        Labels {
+            d: self.d,
+            texts: self.texts.clone(),
+            // words are cut at spaces whatever the cuts
+            words: self.words.clone(),
+            widest: self.widest.clone(),
+            wrapped: RefCell::new(
+                self.wrapped
+                    .borrow()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, w)| if keep(i) { w.clone() } else { Vec::new() })
+                    .collect(),
+            ),
+            floors: (0..joined.len())
+                .map(|i| Cell::new(self.floors[i].get().filter(|_| keep(i))))
+                .collect(),
+            wraps: Cell::new(0),
+            cuts: Cuts::Names,
+            whole_names: self.whole_names.clone(),
+            narrow_names: self.narrow_names.clone(),
+            actors: self.actors.clone(),
+            created: self.created.clone(),
+        }
+    }
+
     /// Event `i`'s label wrapped to `max` columns (`wrap_all`), from the cache when it was
     /// wrapped at that width before.
-    fn wrapped(&self, i: usize, max: usize) -> Rc<[String]> {
+    fn wrapped(&self, i: usize, max: usize) -> Lines {
         // every width from the widest line up leaves the label as it is, and a one-line
         // label wraps alike at every width with the same line count
         let unwrapped = max >= self.widest[i];
@@ -141,16 +210,19 @@ impl<'a> Labels<'a> {
         };
         let mut cache = self.wrapped.borrow_mut();
         if let Some((_, lines)) = cache[i].iter().find(|(w, _)| *w == max) {
-            return Rc::clone(lines);
+            return lines.clone();
         }
         self.wraps.set(self.wraps.get() + 1);
         if unwrapped {
             // every line fits as it is
-            let lines: Rc<[String]> = Rc::from(self.texts[i].as_slice());
-            cache[i].push((max, Rc::clone(&lines)));
+            let lines = Lines {
+                lines: Rc::clone(&self.texts[i]),
+                width: self.widest[i],
+            };
+            cache[i].push((max, lines.clone()));
             return lines;
         }
-        let lines: Rc<[String]> = match (self.texts[i].as_slice(), self.words(i)) {
+        let lines: Lines = Lines::new(match (&self.texts[i][..], self.words(i)) {
             // one line (most labels): its wrap as it comes, without gathering lines
             ([line], [words]) => Rc::from(words.wrap(line, max, self.cuts)),
             (texts, words) => texts
@@ -158,8 +230,8 @@ impl<'a> Labels<'a> {
                 .zip(words)
                 .flat_map(|(line, words)| words.wrap(line, max, self.cuts))
                 .collect(),
-        };
-        cache[i].push((max, Rc::clone(&lines)));
+        });
+        cache[i].push((max, lines.clone()));
         lines
     }
 
@@ -169,7 +241,7 @@ impl<'a> Labels<'a> {
     pub fn has_joiners_wider_than(&self, min: usize) -> bool {
         self.texts
             .iter()
-            .flatten()
+            .flat_map(|t| t.iter())
             .flat_map(|t| t.split(' '))
             .any(|w| w.contains(['_', '-']) && display_width(w) > min)
     }
@@ -265,9 +337,14 @@ pub fn wrap_floors(labels: &Labels, min: usize) -> Vec<usize> {
         .zip(&labels.texts)
         .enumerate()
         .map(|(i, (e, text))| match e {
-            Event::Message { .. } | Event::Note { .. } => {
-                floor(text, labels.words(i), min, labels.cuts)
-            }
+            Event::Message { .. } | Event::Note { .. } => match labels.floors[i].get() {
+                Some((m, found)) if m == min => found,
+                _ => {
+                    let found = floor(text, labels.words(i), min, labels.cuts);
+                    labels.floors[i].set(Some((min, found)));
+                    found
+                }
+            },
             // frame headers are wrapped again to the frame's width when drawn
             _ => 0,
         })
@@ -284,7 +361,11 @@ fn floor(lines: &[String], words: &[Words], min: usize, cuts: Cuts) -> usize {
             .sum::<usize>()
     };
     let budget = lines.len() + GROWTH;
-    let (mut lo, mut hi) = (min, max_width(lines).max(min));
+    // most labels are short enough to wrap at `min` itself: one count, not a search
+    if rows(min) <= budget {
+        return min;
+    }
+    let (mut lo, mut hi) = (min + 1, max_width(lines).max(min));
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if rows(mid) <= budget {
@@ -402,7 +483,7 @@ pub fn widest_label(p: &Prepared) -> usize {
             Item::Message { lines, .. }
             | Item::Note { lines, .. }
             | Item::Open { lines, .. }
-            | Item::Divider { lines, .. } => max_width(lines),
+            | Item::Divider { lines, .. } => lines.width,
             _ => 0,
         })
         .chain(p.names.iter().map(|n| max_width(n)))
@@ -448,5 +529,35 @@ mod tests {
         results.sort();
         results.dedup();
         assert_eq!(labels.wraps.get(), results.len());
+    }
+
+    /// The search that cuts names after `_` and `-` wraps again only the labels that have
+    /// one: the others wrap alike, and keep what the first search wrapped.
+    #[test]
+    fn cutting_names_wraps_again_only_the_labels_with_joiners() {
+        let d = parse(
+            "participant W as payout-worker\nparticipant P as Postgres\n\
+             W->>P: SELECT pg_try_advisory_lock(hashtext('payouts')) FROM the lock table\n\
+             P-->>W: true when the lock is held by this worker and no other one\n\
+             Note over W,P: a second worker that finds the lock taken skips the batch",
+        )
+        .expect("parses");
+        let labels = Labels::new(&d);
+        for max in 8..=40 {
+            prepare(&labels, max, Names::Whole, &[]);
+        }
+        let floors = wrap_floors(&labels, 8);
+        let cut = labels.with_names_cut();
+        assert_eq!(wrap_floors(&cut, 8)[1..], floors[1..]);
+        for max in 8..=40 {
+            prepare(&cut, max, Names::Whole, &[]);
+        }
+        // only the first message has a `_`: its wraps are made again, no other label's
+        let alone = Labels::cut(&d, Cuts::Names);
+        for max in 8..=40 {
+            alone.wrapped(0, max);
+        }
+        assert!(alone.wraps.get() > 0);
+        assert_eq!(cut.wraps.get(), alone.wraps.get());
     }
 }
