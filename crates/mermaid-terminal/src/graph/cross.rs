@@ -3,7 +3,7 @@
 
 use crate::graph::ids::{ClusterId, IdVec, ItemId};
 use crate::graph::model::Graph;
-use crate::graph::rank::{Ranked, sweep_order};
+use crate::graph::rank::{Neighbours, Ranked, sweep_order};
 
 /// Place items across each layer: pack, then pull toward the mean of their neighbours
 /// (with `inside`, each item's cluster path: a member only by those in its own frame).
@@ -17,14 +17,10 @@ pub fn cross_positions(
     inside: Option<&IdVec<ItemId, Vec<ClusterId>>>,
 ) -> IdVec<ItemId, i64> {
     let n = r.items.len();
-    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
-    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
-    for s in &r.segs {
-        down[s.upper].push(s.lower);
-        up[s.lower].push(s.upper);
-    }
+    let mut up = Neighbours::along(n, &r.segs, true);
+    let mut down = Neighbours::along(n, &r.segs, false);
     if let Some(paths) = inside {
-        pulled_inside_only(r, paths, &mut up, &mut down);
+        pulled_inside_only(paths, &mut up, &mut down);
     }
     let mut pos: IdVec<ItemId, i64> = IdVec::filled(n, 0);
     for layer in &r.layers {
@@ -39,27 +35,26 @@ pub fn cross_positions(
     }
     let center = |pos: &IdVec<ItemId, i64>, i: ItemId| pos[i] * 2 + anchor2[i];
     let iterations = if n > 300 { 2 } else { 6 };
+    // the desired and the placed left edges of one layer's items, kept for every layer
+    let (mut desired, mut placed): (Vec<i64>, Vec<i64>) = (Vec::new(), Vec::new());
     for it in 0..iterations {
         let downward = it % 2 == 0;
-        let order = sweep_order(r.layers.len(), downward);
-        for l in order {
+        let nb = if downward { &up } else { &down };
+        for l in sweep_order(r.layers.len(), downward) {
             let layer = &r.layers[l];
-            let nb = if downward { &up } else { &down };
             // desired left edge for each item (centers doubled to stay in integers)
-            let desired: Vec<i64> = layer
-                .iter()
-                .map(|&i| {
-                    let ns = &nb[i];
-                    if ns.is_empty() {
-                        pos[i]
-                    } else {
-                        let mean2 =
-                            ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
-                        (mean2 - anchor2[i]).div_euclid(2)
-                    }
-                })
-                .collect();
-            let mut placed = desired.clone();
+            desired.clear();
+            desired.extend(layer.iter().map(|&i| {
+                let ns = nb.of(i);
+                if ns.is_empty() {
+                    pos[i]
+                } else {
+                    let mean2 = ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
+                    (mean2 - anchor2[i]).div_euclid(2)
+                }
+            }));
+            placed.clear();
+            placed.extend_from_slice(&desired);
             for k in 1..layer.len() {
                 let min = placed[k - 1] + csize[layer[k - 1]] as i64 + sep(layer[k - 1], layer[k]);
                 placed[k] = placed[k].max(min);
@@ -85,21 +80,14 @@ pub fn cross_positions(
 /// pulled toward the ends outside its frame spreads the frame, which is then pushed clear
 /// of those ends anyway, as wide as it was spread.
 fn pulled_inside_only(
-    r: &Ranked,
     paths: &IdVec<ItemId, Vec<ClusterId>>,
-    up: &mut IdVec<ItemId, Vec<ItemId>>,
-    down: &mut IdVec<ItemId, Vec<ItemId>>,
+    up: &mut Neighbours,
+    down: &mut Neighbours,
 ) {
-    for i in r.items.ids() {
-        let Some(&inner) = paths[i].last() else {
-            continue;
-        };
-        for ns in [&mut up[i], &mut down[i]] {
-            if ns.iter().any(|&x| paths[x].contains(&inner)) {
-                ns.retain(|&x| paths[x].contains(&inner));
-            }
-        }
-    }
+    let in_own_frame =
+        |i: ItemId, x: ItemId| paths[i].last().is_none_or(|inner| paths[x].contains(inner));
+    up.narrow(in_own_frame);
+    down.narrow(in_own_frame);
 }
 
 /// Room a frame takes beyond its members, per cluster.
@@ -235,30 +223,25 @@ impl Extents<'_> {
     /// its members, the frames inside it (with their titles) and its own title.
     fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<(usize, usize, i64, i64)> {
         let (r, paths, margin) = (self.r, self.paths, self.margin);
-        let members: Vec<ItemId> = r.items.ids().filter(|&i| paths[i].contains(&c)).collect();
-        if members.is_empty() {
-            return None;
-        }
-        let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
-        let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
         let depth_below = |i: ItemId| {
             paths[i]
                 .len()
                 .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
                 as i64
         };
-        let mut f0 = members
-            .iter()
-            .map(|&i| cross[i] - margin * depth_below(i))
-            .min()
-            .unwrap_or(0)
-            - margin;
-        let mut f1 = members
-            .iter()
-            .map(|&i| cross[i] + self.csize[i] as i64 - 1 + margin * depth_below(i))
-            .max()
-            .unwrap_or(0)
-            + margin;
+        // (first layer, last layer, cross0, cross1) over the members, in one pass
+        let (lo, hi, mut f0, mut f1) = r
+            .items
+            .ids()
+            .filter(|&i| paths[i].contains(&c))
+            .map(|i| {
+                let (layer, deep) = (r.items[i].layer, margin * depth_below(i));
+                let end = cross[i] + self.csize[i] as i64 - 1;
+                (layer, layer, cross[i] - deep, end + deep)
+            })
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1), a.2.min(b.2), a.3.max(b.3)))?;
+        f0 -= margin;
+        f1 += margin;
         for child in self
             .g
             .clusters
