@@ -87,7 +87,7 @@ impl Canvas {
 
     /// First and last column holding anything (`None` when blank).
     pub fn col_range(&self) -> Option<(usize, usize)> {
-        let blank = |c: &Cell| c.content == Content::Empty;
+        let blank = |c: &Cell| matches!(c.content, Content::Empty);
         let first = self
             .rows
             .iter()
@@ -109,7 +109,7 @@ impl Canvas {
     /// Drop the blank rows above the drawing and the blank columns left of it (room kept
     /// for lines that might have gone there).
     pub fn trim_leading(&mut self) {
-        let blank = |c: &Cell| c.content == Content::Empty;
+        let blank = |c: &Cell| matches!(c.content, Content::Empty);
         let top = self
             .rows
             .iter()
@@ -135,7 +135,7 @@ impl Canvas {
             .iter()
             .map(|r| {
                 r.iter()
-                    .rposition(|c| c.content != Content::Empty)
+                    .rposition(|c| !matches!(c.content, Content::Empty))
                     .map_or(0, |p| p + 1)
             })
             .max()
@@ -161,19 +161,29 @@ impl Canvas {
     /// The style of a cell that holds something.
     pub fn style_at(&self, row: usize, col: usize) -> Option<Style> {
         self.cell(row, col)
-            .filter(|c| c.content != Content::Empty)
+            .filter(|c| !matches!(c.content, Content::Empty))
             .map(|c| c.style)
     }
 
     /// True when the cell holds nothing.
     pub fn is_empty(&self, row: usize, col: usize) -> bool {
         self.cell(row, col)
-            .is_none_or(|c| c.content == Content::Empty)
+            .is_none_or(|c| matches!(c.content, Content::Empty))
     }
 
     /// True when every cell of `row` in `c0..c1` is empty.
     pub fn is_free(&self, row: usize, c0: usize, c1: usize) -> bool {
         (c0..c1).all(|c| self.is_empty(row, c))
+    }
+
+    /// False when the cell surely is no half of a wide grapheme (blank, a line or an ASCII
+    /// char: nearly every cell written), to skip [`Self::clear_partner`].
+    fn may_have_partner(&self, row: usize, col: usize) -> bool {
+        self.cell(row, col).is_some_and(|c| match c.content {
+            Content::Empty | Content::Lines { .. } => false,
+            Content::Char(ch) => !ch.is_ascii(),
+            Content::Text(_) | Content::Cont => true,
+        })
     }
 
     /// Clear a wide grapheme whose half is about to be overwritten.
@@ -242,8 +252,10 @@ impl Canvas {
         if w == 0 {
             return 0;
         }
-        self.clear_partner(row, c);
-        if w == 2 {
+        if self.may_have_partner(row, c) {
+            self.clear_partner(row, c);
+        }
+        if w == 2 && self.may_have_partner(row, c + 1) {
             self.clear_partner(row, c + 1);
         }
         *self.cell_mut(row, c) = Cell { content, style };
@@ -264,7 +276,7 @@ impl Canvas {
 
     /// Add line connections to a cell (joins with what is there).
     pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
-        if !self.is_line(row, col) {
+        if self.may_have_partner(row, col) {
             // a line has no wide partner to clear (most joins cross or extend one)
             self.clear_partner(row, col);
         }
@@ -379,11 +391,11 @@ impl Canvas {
         let mut col = 0;
         while col < used {
             let cell = &row[col];
-            if cell.content == Content::Empty {
+            if matches!(cell.content, Content::Empty) {
                 // a gap (most of a lifeline row): one plain run of spaces, pushed at once
                 let gap = row[col..used]
                     .iter()
-                    .take_while(|c| c.content == Content::Empty)
+                    .take_while(|c| matches!(c.content, Content::Empty))
                     .count();
                 start_run(runs, text.len(), Style::Plain);
                 push_spaces(text, gap);
@@ -391,7 +403,7 @@ impl Canvas {
                 continue;
             }
             col += 1;
-            if cell.content == Content::Cont {
+            if matches!(cell.content, Content::Cont) {
                 continue;
             }
             start_run(runs, text.len(), cell.style);

@@ -1,6 +1,8 @@
 //! Cross-axis placement: pack each layer, pull items toward their neighbours, then push
 //! items apart until no subgraph frame covers an item that is not its member.
 
+use std::cell::RefCell;
+
 use crate::graph::ids::{ClusterId, IdVec, ItemId};
 use crate::graph::model::Graph;
 use crate::graph::rank::{Neighbours, Ranked, sweep_order};
@@ -120,6 +122,7 @@ pub fn resolve_frames(
         paths,
         margin,
         room,
+        known: RefCell::new(IdVec::filled(g.clusters.len(), None)),
     };
     let extent = |c: ClusterId, cross: &IdVec<ItemId, i64>| extents.of(c, cross);
     let shift_cluster =
@@ -165,6 +168,7 @@ pub fn resolve_frames(
                         // item is to the left: push the whole cluster (and what follows) right
                         shift_cluster(c, lo, hi, j1 + 2 - f0, cross);
                     }
+                    extents.forget();
                     break 'layers;
                 }
             }
@@ -187,6 +191,7 @@ pub fn resolve_frames(
                 } else {
                     shift_cluster(c, lo, hi, g1 + 2 - f0, cross);
                 }
+                extents.forget();
             }
         }
         if !moved {
@@ -216,12 +221,35 @@ struct Extents<'a> {
     paths: &'a IdVec<ItemId, Vec<ClusterId>>,
     margin: i64,
     room: FrameRoom<'a>,
+    /// each frame's extent worked out since the items last moved (a pass asks for every
+    /// frame's, and for both of every pair of siblings', mostly with nothing moved)
+    known: RefCell<IdVec<ClusterId, Option<Option<Extent>>>>,
 }
 
+/// (first layer, last layer, cross0, cross1) of a frame.
+type Extent = (usize, usize, i64, i64);
+
 impl Extents<'_> {
+    /// The extents known are stale: items moved.
+    fn forget(&self) {
+        for e in self.known.borrow_mut().iter_mut() {
+            *e = None;
+        }
+    }
+
+    /// [`Self::measure`], once per frame until the items move.
+    fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<Extent> {
+        if let Some(known) = self.known.borrow()[c] {
+            return known;
+        }
+        let extent = self.measure(c, cross);
+        self.known.borrow_mut()[c] = Some(extent);
+        extent
+    }
+
     /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
     /// its members, the frames inside it (with their titles) and its own title.
-    fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<(usize, usize, i64, i64)> {
+    fn measure(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<Extent> {
         let (r, paths, margin) = (self.r, self.paths, self.margin);
         let depth_below = |i: ItemId| {
             paths[i]
