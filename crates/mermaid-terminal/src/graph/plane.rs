@@ -63,6 +63,24 @@ impl Occupancy {
             .filter(|o| **o != Occ::default())
     }
 
+    /// The `w` cells of `row` from `col` (grown as [`Self::entry`] grows one), to fill a
+    /// box's or a label's row at once.
+    pub(super) fn run(&mut self, row: usize, col: usize, w: usize) -> &mut [Occ] {
+        if w == 0 {
+            return &mut [];
+        }
+        let end = col + w;
+        if self.rows.len() <= row {
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
+        }
+        let r = &mut self.rows[row];
+        if r.len() < end {
+            r.resize(end, Occ::default());
+        }
+        &mut r[col..end]
+    }
+
     pub(super) fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
         if self.rows.len() <= row {
             let cap = self.row_capacity;
@@ -148,10 +166,13 @@ impl Plane<'_> {
     }
 
     pub(super) fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
+        const BLOCKED: Occ = Occ {
+            h: BLOCK,
+            v: BLOCK,
+            corner: true,
+        };
         for rr in row..row + h {
-            for cc in col..col + w {
-                self.block(rr, cc);
-            }
+            self.occ.run(rr, col, w).fill(BLOCKED);
         }
     }
 
