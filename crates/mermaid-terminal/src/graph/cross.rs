@@ -122,7 +122,7 @@ pub fn resolve_frames(
         paths,
         margin,
         room,
-        known: RefCell::new(IdVec::filled(g.clusters.len(), None)),
+        known: RefCell::new(IdVec::filled(g.clusters.len(), Known::Stale)),
     };
     let extent = |c: ClusterId, cross: &IdVec<ItemId, i64>| extents.of(c, cross);
     let shift_cluster =
@@ -223,7 +223,16 @@ struct Extents<'a> {
     room: FrameRoom<'a>,
     /// each frame's extent worked out since the items last moved (a pass asks for every
     /// frame's, and for both of every pair of siblings', mostly with nothing moved)
-    known: RefCell<IdVec<ClusterId, Option<Option<Extent>>>>,
+    known: RefCell<IdVec<ClusterId, Known>>,
+}
+
+/// A frame's extent as last worked out.
+#[derive(Debug, Clone, Copy)]
+enum Known {
+    /// not since the items last moved
+    Stale,
+    /// `None`: the frame has no members
+    Measured(Option<Extent>),
 }
 
 /// (first layer, last layer, cross0, cross1) of a frame.
@@ -233,17 +242,17 @@ impl Extents<'_> {
     /// The extents known are stale: items moved.
     fn forget(&self) {
         for e in self.known.borrow_mut().iter_mut() {
-            *e = None;
+            *e = Known::Stale;
         }
     }
 
     /// [`Self::measure`], once per frame until the items move.
     fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<Extent> {
-        if let Some(known) = self.known.borrow()[c] {
-            return known;
+        if let Known::Measured(extent) = self.known.borrow()[c] {
+            return extent;
         }
         let extent = self.measure(c, cross);
-        self.known.borrow_mut()[c] = Some(extent);
+        self.known.borrow_mut()[c] = Known::Measured(extent);
         extent
     }
 
