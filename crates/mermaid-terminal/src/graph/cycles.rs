@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
 use crate::graph::model::Edge;
-use crate::graph::model::Graph;
+use crate::graph::model::{ClusterPaths, Graph};
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,8 +22,8 @@ enum Child {
 }
 
 /// The child of `level` that holds node `n`, when `n` lies within `level`.
-fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
-    let path = g.cluster_path(g.nodes[n].cluster);
+fn child_at(g: &Graph, paths: &ClusterPaths, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
+    let path = paths.of(g.nodes[n].cluster);
     let below = match level {
         None => 0,
         Some(c) => path.iter().position(|&x| x == c)? + 1,
@@ -35,11 +35,10 @@ fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
 }
 
 /// Lowest subgraph holding both nodes (`None`: the top level).
-fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
-    let pa = g.cluster_path(g.nodes[a].cluster);
-    let pb = g.cluster_path(g.nodes[b].cluster);
+fn common_level(g: &Graph, paths: &ClusterPaths, a: NodeId, b: NodeId) -> Option<ClusterId> {
+    let (pa, pb) = (paths.of(g.nodes[a].cluster), paths.of(g.nodes[b].cluster));
     pa.iter()
-        .zip(&pb)
+        .zip(pb)
         .take_while(|(x, y)| x == y)
         .last()
         .map(|(x, _)| *x)
@@ -67,9 +66,11 @@ pub fn reversed_edges(g: &Graph, arcs: &[(NodeId, NodeId)]) -> IdVec<EdgeId, boo
     let component = components(n, arcs);
     let mut by_level: HashMap<Option<ClusterId>, Vec<(EdgeId, Child, Child)>> = HashMap::new();
     let on_cycle = |e: &&Edge| e.from != e.to && component[e.from] == component[e.to];
+    let paths = g.cluster_paths();
     for (i, e) in g.edges.iter_enumerated().filter(|(_, e)| on_cycle(e)) {
-        let level = common_level(g, e.from, e.to);
-        if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
+        let level = common_level(g, &paths, e.from, e.to);
+        let child = |n: NodeId| child_at(g, &paths, n, level);
+        if let (Some(a), Some(b)) = (child(e.from), child(e.to)) {
             by_level.entry(level).or_default().push((i, a, b));
         }
     }
@@ -80,7 +81,7 @@ pub fn reversed_edges(g: &Graph, arcs: &[(NodeId, NodeId)]) -> IdVec<EdgeId, boo
     for (level, edges) in by_level {
         let mut vertex: HashMap<Child, Vertex> = HashMap::new();
         for &n in &order {
-            if let Some(c) = child_at(g, n, level) {
+            if let Some(c) = child_at(g, &paths, n, level) {
                 let next = Vertex(vertex.len());
                 vertex.entry(c).or_insert(next);
             }

@@ -3,7 +3,7 @@
 
 use crate::graph::cycles;
 use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
-use crate::graph::model::Graph;
+use crate::graph::model::{ClusterPaths, Graph};
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ struct Constraint {
     soft: bool,
 }
 
-fn constraints(g: &Graph) -> Vec<Constraint> {
+fn constraints(g: &Graph, paths: &ClusterPaths) -> Vec<Constraint> {
     let mut out: Vec<Constraint> = g
         .edges
         .iter_enumerated()
@@ -65,11 +65,11 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
     let members = |c: ClusterId| {
         g.nodes
             .ids()
-            .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+            .filter(move |&n| paths.of(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter_enumerated() {
         let (left, entered) = if g.composite_states {
-            crossed_frames(g, e.from, e.to)
+            crossed_frames(g, paths, e.from, e.to)
         } else {
             (None, None)
         };
@@ -99,19 +99,27 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
 /// enters. An edge from a member to a node outside keeps that node off the frame's side,
 /// below all its members, as an edge from the frame itself does (beside the frame it
 /// squeezed the frame's rows and crossed them).
-fn crossed_frames(g: &Graph, from: NodeId, to: NodeId) -> (Option<ClusterId>, Option<ClusterId>) {
-    let pf = g.cluster_path(g.nodes[from].cluster);
-    let pt = g.cluster_path(g.nodes[to].cluster);
-    let shared = pf.iter().zip(&pt).take_while(|(x, y)| x == y).count();
+fn crossed_frames(
+    g: &Graph,
+    paths: &ClusterPaths,
+    from: NodeId,
+    to: NodeId,
+) -> (Option<ClusterId>, Option<ClusterId>) {
+    let pf = paths.of(g.nodes[from].cluster);
+    let pt = paths.of(g.nodes[to].cluster);
+    let shared = pf.iter().zip(pt).take_while(|(x, y)| x == y).count();
     (pf.get(shared).copied(), pt.get(shared).copied())
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
-fn common_cluster(g: &Graph, a: Option<ClusterId>, b: Option<ClusterId>) -> Option<ClusterId> {
-    let pa = g.cluster_path(a);
-    let pb = g.cluster_path(b);
+fn common_cluster(
+    paths: &ClusterPaths,
+    a: Option<ClusterId>,
+    b: Option<ClusterId>,
+) -> Option<ClusterId> {
+    let (pa, pb) = (paths.of(a), paths.of(b));
     pa.iter()
-        .zip(&pb)
+        .zip(pb)
         .take_while(|(x, y)| x == y)
         .last()
         .map(|(x, _)| *x)
@@ -160,7 +168,7 @@ fn ordered(g: &Graph, mut r: Ranked) -> Ranked {
 /// and an edge turned.
 fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
-    let cons = constraints(g);
+    let cons = constraints(g, &g.cluster_paths());
     let forward: Vec<(NodeId, NodeId)> = cons.iter().map(|c| (c.from, c.to)).collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
     let arcs: Vec<(NodeId, NodeId)> = cons
@@ -230,7 +238,8 @@ fn items_and_segments(
         })
         .collect();
     let mut segs = IdVec::new();
-    let spans = cluster_spans(g, layer);
+    let paths = g.cluster_paths();
+    let spans = cluster_spans(g, &paths, layer);
     for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
@@ -240,7 +249,7 @@ fn items_and_segments(
         } else {
             (e.from, e.to)
         };
-        let common = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let common = common_cluster(&paths, g.nodes[u].cluster, g.nodes[v].cluster);
         let ends = [g.nodes[u].cluster, g.nodes[v].cluster];
         let layers = layer[u] + 1..layer[v];
         let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
@@ -248,7 +257,7 @@ fn items_and_segments(
         for l in layers {
             let inside = g
                 .composite_states
-                .then(|| dummy_cluster(g, &spans, ends, l));
+                .then(|| dummy_cluster(&paths, &spans, ends, l));
             let cluster = inside.flatten().or(common);
             let d = items.push(Item {
                 node: None,
@@ -278,11 +287,12 @@ fn items_and_segments(
 /// The first and last layer of each cluster's members (`None`: no members).
 fn cluster_spans(
     g: &Graph,
+    paths: &ClusterPaths,
     layer: &IdVec<NodeId, usize>,
 ) -> IdVec<ClusterId, Option<(usize, usize)>> {
     let mut spans: IdVec<ClusterId, Option<(usize, usize)>> = IdVec::filled(g.clusters.len(), None);
     for n in g.nodes.ids() {
-        for c in g.cluster_path(g.nodes[n].cluster) {
+        for &c in paths.of(g.nodes[n].cluster) {
             let l = layer[n];
             spans[c] = Some(spans[c].map_or((l, l), |(a, b)| (a.min(l), b.max(l))));
         }
@@ -294,7 +304,7 @@ fn cluster_spans(
 /// edge runs inside that frame and crosses its top or bottom border, not its side (where
 /// it pushed the frame aside and crossed the edges round it).
 fn dummy_cluster(
-    g: &Graph,
+    paths: &ClusterPaths,
     spans: &IdVec<ClusterId, Option<(usize, usize)>>,
     ends: [Option<ClusterId>; 2],
     l: usize,
@@ -302,7 +312,7 @@ fn dummy_cluster(
     let reaches = |c: &ClusterId| spans[*c].is_some_and(|(a, b)| a <= l && l <= b);
     ends.iter()
         .filter_map(|&end| {
-            let path = g.cluster_path(end);
+            let path = paths.of(end);
             let depth = path.iter().take_while(|c| reaches(c)).count();
             depth.checked_sub(1).map(|d| (depth, path[d]))
         })
@@ -380,11 +390,9 @@ impl Neighbours {
 fn order(g: &Graph, r: &mut Ranked) {
     let up = Neighbours::along(r.items.len(), &r.segs, true);
     let down = Neighbours::along(r.items.len(), &r.segs, false);
-    let paths: IdVec<ItemId, Vec<ClusterId>> = r
-        .items
-        .iter()
-        .map(|it| g.cluster_path(it.cluster))
-        .collect();
+    let clusters = g.cluster_paths();
+    let paths: IdVec<ItemId, &[ClusterId]> =
+        r.items.iter().map(|it| clusters.of(it.cluster)).collect();
     let mut pos: IdVec<ItemId, f64> = IdVec::filled(r.items.len(), 0.0);
     // one buffer of (item, barycentre) for every layer of every sweep
     let mut bary: Vec<(ItemId, f64)> = Vec::new();
@@ -428,7 +436,7 @@ fn order(g: &Graph, r: &mut Ranked) {
 /// buffers kept from layer to layer (it ran for every layer of every sweep and, nested,
 /// for every cluster in it: a `Vec` per group each time).
 struct GroupSort<'a> {
-    paths: &'a IdVec<ItemId, Vec<ClusterId>>,
+    paths: &'a IdVec<ItemId, &'a [ClusterId]>,
     /// this level's groups in order of first appearance: (key, sum of barycentres, count)
     groups: Vec<(GroupKey, f64, usize)>,
     /// per group (in order of first appearance): its place once sorted by mean
@@ -446,7 +454,7 @@ enum GroupKey {
 }
 
 impl<'a> GroupSort<'a> {
-    fn new(paths: &'a IdVec<ItemId, Vec<ClusterId>>) -> Self {
+    fn new(paths: &'a IdVec<ItemId, &'a [ClusterId]>) -> Self {
         GroupSort {
             paths,
             groups: Vec::new(),
@@ -465,6 +473,12 @@ impl<'a> GroupSort<'a> {
     /// the groups by their mean barycentre (ties: the first seen first), each cluster's
     /// members sorted the same way one cluster deeper.
     fn sort(&mut self, items: &mut [(ItemId, f64)], depth: usize) {
+        if items.iter().all(|&(i, _)| self.paths[i].len() <= depth) {
+            // no clusters here (most layers): each item is a group of its own, so this is a
+            // stable sort by barycentre
+            items.sort_by(|a, b| a.1.total_cmp(&b.1));
+            return;
+        }
         self.rank_groups(items, depth);
         self.tagged.clear();
         for &(i, b) in items.iter() {
@@ -554,6 +568,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
+    let paths = g.cluster_paths();
     let lane: IdVec<EdgeId, bool> = g
         .edges
         .iter_enumerated()
@@ -562,7 +577,8 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
                 && e.from != e.to
                 && (g.composite_states || (e.from_frame.is_none() && e.to_frame.is_none()))
                 && (inside_frames
-                    || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
+                    || common_cluster(&paths, g.nodes[e.from].cluster, g.nodes[e.to].cluster)
+                        .is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
         })
         .collect();
