@@ -280,24 +280,7 @@ impl Canvas {
             // a line has no wide partner to clear (most joins cross or extend one)
             self.clear_partner(row, col);
         }
-        let cell = self.cell_mut(row, col);
-        let horizontal = add & (LEFT | RIGHT) != 0;
-        if let Content::Lines { bits, h, v, .. } = &mut cell.content {
-            *bits |= add;
-            if horizontal {
-                *h = kind;
-            } else {
-                *v = kind;
-            }
-        } else {
-            cell.content = Content::Lines {
-                bits: add,
-                h: kind,
-                v: kind,
-                round: false,
-            };
-            cell.style = style;
-        }
+        join_cell(self.cell_mut(row, col), add, kind, style);
     }
 
     /// Mark a cell's corner as rounded.
@@ -314,6 +297,9 @@ impl Canvas {
             self.join(row, a, LEFT | RIGHT, kind, style);
             return;
         }
+        // the row grown to the line's end once, then each cell joined in place (a cell
+        // that may be half of a wide grapheme goes the long way, to clear the other half)
+        self.cell_mut(row, b);
         for c in a..=b {
             let mut bits = 0;
             if c > a {
@@ -322,7 +308,11 @@ impl Canvas {
             if c < b {
                 bits |= RIGHT;
             }
-            self.join(row, c, bits, kind, style);
+            if self.may_have_partner(row, c) {
+                self.join(row, c, bits, kind, style);
+            } else {
+                join_cell(&mut self.rows[row][c], bits, kind, style);
+            }
         }
     }
 
@@ -430,6 +420,28 @@ impl Canvas {
             })
             .collect();
         Line { spans }
+    }
+}
+
+/// Add line connections `add` to a cell: joined with the line there, else a line of
+/// `kind` replacing what was there.
+fn join_cell(cell: &mut Cell, add: u8, kind: LineKind, style: Style) {
+    let horizontal = add & (LEFT | RIGHT) != 0;
+    if let Content::Lines { bits, h, v, .. } = &mut cell.content {
+        *bits |= add;
+        if horizontal {
+            *h = kind;
+        } else {
+            *v = kind;
+        }
+    } else {
+        cell.content = Content::Lines {
+            bits: add,
+            h: kind,
+            v: kind,
+            round: false,
+        };
+        cell.style = style;
     }
 }
 

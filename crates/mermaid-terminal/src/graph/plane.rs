@@ -185,27 +185,7 @@ impl Plane<'_> {
         owner: u32,
         corner: bool,
     ) -> Result<(), DrawError> {
-        let o = self.occ.entry((row, col));
-        let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
-        if mine == BLOCK || other == BLOCK {
-            return Err("an edge runs through a box or label".into());
-        }
-        if mine != 0 && mine != owner {
-            return Err("two edges overlap".into());
-        }
-        if other != 0
-            && other != owner
-            && (corner || o.corner || (owner >= FRAME && other >= FRAME))
-        {
-            return Err("an edge crosses another at a corner".into());
-        }
-        if horizontal {
-            o.h = owner;
-        } else {
-            o.v = owner;
-        }
-        o.corner |= corner;
-        Ok(())
+        claim_occ(self.occ.entry((row, col)), horizontal, owner, corner)
     }
 
     /// A straight canvas line between two points sharing a row or a column.
@@ -219,9 +199,10 @@ impl Plane<'_> {
     ) -> Result<(), DrawError> {
         if a.0 == b.0 {
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            for c in c0..=c1 {
+            // the row's cells at once (a drawing that fails here is dropped whole)
+            for (c, o) in (c0..).zip(self.occ.run(a.0, c0, c1 - c0 + 1)) {
                 let corner = (c == a.1 && corners.0) || (c == b.1 && corners.1);
-                self.claim(a.0, c, true, owner, corner)?;
+                claim_occ(o, true, owner, corner)?;
             }
             if c0 != c1 {
                 self.canvas.hline(a.0, c0, c1, kind, Style::Arrow);
@@ -520,5 +501,27 @@ pub(super) fn footnote(
     p.canvas.put(cell.0, cell.1, mark, Style::Label);
     p.block(cell.0, cell.1);
     p.footnotes.push(text);
+    Ok(())
+}
+
+/// Claim one cell's occupancy for `owner` running horizontally or vertically (see
+/// [`Plane::claim`]).
+fn claim_occ(o: &mut Occ, horizontal: bool, owner: u32, corner: bool) -> Result<(), DrawError> {
+    let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
+    if mine == BLOCK || other == BLOCK {
+        return Err("an edge runs through a box or label".into());
+    }
+    if mine != 0 && mine != owner {
+        return Err("two edges overlap".into());
+    }
+    if other != 0 && other != owner && (corner || o.corner || (owner >= FRAME && other >= FRAME)) {
+        return Err("an edge crosses another at a corner".into());
+    }
+    if horizontal {
+        o.h = owner;
+    } else {
+        o.v = owner;
+    }
+    o.corner |= corner;
     Ok(())
 }
