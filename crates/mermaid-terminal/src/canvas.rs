@@ -179,11 +179,7 @@ impl Canvas {
     /// False when the cell surely is no half of a wide grapheme (blank, a line or an ASCII
     /// char: nearly every cell written), to skip [`Self::clear_partner`].
     fn may_have_partner(&self, row: usize, col: usize) -> bool {
-        self.cell(row, col).is_some_and(|c| match c.content {
-            Content::Empty | Content::Lines { .. } => false,
-            Content::Char(ch) => !ch.is_ascii(),
-            Content::Text(_) | Content::Cont => true,
-        })
+        self.cell(row, col).is_some_and(|c| may_be_half(c.content))
     }
 
     /// Clear a wide grapheme whose half is about to be overwritten.
@@ -252,6 +248,12 @@ impl Canvas {
         if w == 0 {
             return 0;
         }
+        let cell = self.cell_mut(row, c);
+        if w == 1 && !may_be_half(cell.content) {
+            // the common case: one narrow cell over nothing wide
+            *cell = Cell { content, style };
+            return w;
+        }
         if self.may_have_partner(row, c) {
             self.clear_partner(row, c);
         }
@@ -276,10 +278,13 @@ impl Canvas {
 
     /// Add line connections to a cell (joins with what is there).
     pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
-        if self.may_have_partner(row, col) {
+        let cell = self.cell_mut(row, col);
+        if !may_be_half(cell.content) {
             // a line has no wide partner to clear (most joins cross or extend one)
-            self.clear_partner(row, col);
+            join_cell(cell, add, kind, style);
+            return;
         }
+        self.clear_partner(row, col);
         join_cell(self.cell_mut(row, col), add, kind, style);
     }
 
@@ -420,6 +425,15 @@ impl Canvas {
             })
             .collect();
         Line { spans }
+    }
+}
+
+/// False when a cell's content surely is no half of a wide grapheme.
+fn may_be_half(content: Content) -> bool {
+    match content {
+        Content::Empty | Content::Lines { .. } => false,
+        Content::Char(ch) => !ch.is_ascii(),
+        Content::Text(_) | Content::Cont => true,
     }
 }
 

@@ -309,12 +309,19 @@ fn host_like(piece: &str) -> bool {
     }
     // the host before a port or a path (`example.com:8080`, `github.com/octo`)
     let host = core.split([':', '/']).next().unwrap_or("");
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        && labels.last().is_some_and(|tld| TLDS.contains(tld))
+    // two labels or more, each of letters, digits and `-`, the last a known top level
+    let label_like =
+        |l: &str| !l.is_empty() && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
+    let mut count = 0;
+    let mut last = "";
+    for label in host.split('.') {
+        if !label_like(label) {
+            return false;
+        }
+        count += 1;
+        last = label;
+    }
+    count >= 2 && TLDS.contains(&last)
 }
 
 /// A host-like piece cut after the `:` that ends its host (`git@github.com:` `octo/`), or
