@@ -338,14 +338,16 @@ impl Plane<'_> {
                 };
                 let off_row = r0.saturating_sub(row).max(row.saturating_sub(r1));
                 let last = right.min(cells.len().saturating_sub(1));
-                // Rows inside the ring hold it at their two ends only.
-                let ends = [left, right];
-                let cols: Box<dyn Iterator<Item = usize>> = if off_row == d {
-                    Box::new(left..=last)
+                // Rows inside the ring hold it at their two ends only (a step from one to
+                // the other; no boxed iterator per row and ring)
+                let step = if off_row == d {
+                    1
+                } else if right > left {
+                    right - left
                 } else {
-                    Box::new(ends.into_iter().filter(move |&c| c <= last))
+                    usize::MAX
                 };
-                for col in cols {
+                for col in (left..=last).step_by(step) {
                     let off = off_row.max(c0.saturating_sub(col).max(col.saturating_sub(c1)));
                     if off != d {
                         continue;
