@@ -123,6 +123,7 @@ pub fn resolve_frames(
         margin,
         room,
         known: RefCell::new(IdVec::filled(g.clusters.len(), Known::Stale)),
+        members: members_of(g, r, paths),
     };
     let extent = |c: ClusterId, cross: &IdVec<ItemId, i64>| extents.of(c, cross);
     let shift_cluster =
@@ -224,6 +225,25 @@ struct Extents<'a> {
     /// each frame's extent worked out since the items last moved (a pass asks for every
     /// frame's, and for both of every pair of siblings', mostly with nothing moved)
     known: RefCell<IdVec<ClusterId, Known>>,
+    /// each frame's member items, at any depth (they stay members as items move)
+    members: IdVec<ClusterId, Vec<ItemId>>,
+}
+
+/// Each cluster's member items at any depth, in item order.
+fn members_of(
+    g: &Graph,
+    r: &Ranked,
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
+) -> IdVec<ClusterId, Vec<ItemId>> {
+    let mut members: IdVec<ClusterId, Vec<ItemId>> = IdVec::filled(g.clusters.len(), Vec::new());
+    for i in r.items.ids() {
+        for &c in &paths[i] {
+            if members[c].last() != Some(&i) {
+                members[c].push(i);
+            }
+        }
+    }
+    members
 }
 
 /// A frame's extent as last worked out.
@@ -267,11 +287,9 @@ impl Extents<'_> {
                 as i64
         };
         // (first layer, last layer, cross0, cross1) over the members, in one pass
-        let (lo, hi, mut f0, mut f1) = r
-            .items
-            .ids()
-            .filter(|&i| paths[i].contains(&c))
-            .map(|i| {
+        let (lo, hi, mut f0, mut f1) = self.members[c]
+            .iter()
+            .map(|&i| {
                 let (layer, deep) = (r.items[i].layer, margin * depth_below(i));
                 let end = cross[i] + self.csize[i] as i64 - 1;
                 (layer, layer, cross[i] - deep, end + deep)
