@@ -42,6 +42,9 @@ fn common_level(g: &Graph, paths: &ClusterPaths, a: NodeId, b: NodeId) -> Option
         .map(|(x, _)| *x)
 }
 
+/// An edge seen at one level: between the level's children holding its ends.
+type LevelEdge = (EdgeId, Child, Child);
+
 /// A vertex of one level's search: one of its children, numbered in the order the whole
 /// graph's search reaches them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,7 +67,7 @@ pub fn reversed_edges(g: &Graph, arcs: &[(NodeId, NodeId)]) -> IdVec<EdgeId, boo
     let component = components(n, arcs);
     // the edges seen at each level: the top (0), then inside each cluster (1 + its index)
     let level_slot = |level: Option<ClusterId>| level.map_or(0, |c| c.index() + 1);
-    let mut by_level: Vec<(Option<ClusterId>, Vec<(EdgeId, Child, Child)>)> = std::iter::once(None)
+    let mut by_level: Vec<(Option<ClusterId>, Vec<LevelEdge>)> = std::iter::once(None)
         .chain(g.clusters.ids().map(Some))
         .map(|level| (level, Vec::new()))
         .collect();
