@@ -60,7 +60,7 @@ fn main() {
     let mode = args.next().unwrap_or_else(|| "dump".to_string());
     let questions = questions(matches!(
         mode.as_str(),
-        "dump" | "time-all" | "one" | "kinds"
+        "dump" | "run-all" | "time-all" | "one" | "kinds"
     ));
     if mode == "time" || mode == "time-all" {
         time(&questions, mode == "time-all");

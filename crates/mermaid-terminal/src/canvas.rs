@@ -87,7 +87,7 @@ impl Canvas {
 
     /// First and last column holding anything (`None` when blank).
     pub fn col_range(&self) -> Option<(usize, usize)> {
-        let blank = |c: &Cell| c.content == Content::Empty;
+        let blank = |c: &Cell| matches!(c.content, Content::Empty);
         let first = self
             .rows
             .iter()
@@ -109,7 +109,7 @@ impl Canvas {
     /// Drop the blank rows above the drawing and the blank columns left of it (room kept
     /// for lines that might have gone there).
     pub fn trim_leading(&mut self) {
-        let blank = |c: &Cell| c.content == Content::Empty;
+        let blank = |c: &Cell| matches!(c.content, Content::Empty);
         let top = self
             .rows
             .iter()
@@ -135,7 +135,7 @@ impl Canvas {
             .iter()
             .map(|r| {
                 r.iter()
-                    .rposition(|c| c.content != Content::Empty)
+                    .rposition(|c| !matches!(c.content, Content::Empty))
                     .map_or(0, |p| p + 1)
             })
             .max()
@@ -161,19 +161,25 @@ impl Canvas {
     /// The style of a cell that holds something.
     pub fn style_at(&self, row: usize, col: usize) -> Option<Style> {
         self.cell(row, col)
-            .filter(|c| c.content != Content::Empty)
+            .filter(|c| !matches!(c.content, Content::Empty))
             .map(|c| c.style)
     }
 
     /// True when the cell holds nothing.
     pub fn is_empty(&self, row: usize, col: usize) -> bool {
         self.cell(row, col)
-            .is_none_or(|c| c.content == Content::Empty)
+            .is_none_or(|c| matches!(c.content, Content::Empty))
     }
 
     /// True when every cell of `row` in `c0..c1` is empty.
     pub fn is_free(&self, row: usize, c0: usize, c1: usize) -> bool {
         (c0..c1).all(|c| self.is_empty(row, c))
+    }
+
+    /// False when the cell surely is no half of a wide grapheme (blank, a line or an ASCII
+    /// char: nearly every cell written), to skip [`Self::clear_partner`].
+    fn may_have_partner(&self, row: usize, col: usize) -> bool {
+        self.cell(row, col).is_some_and(|c| may_be_half(c.content))
     }
 
     /// Clear a wide grapheme whose half is about to be overwritten.
@@ -242,8 +248,16 @@ impl Canvas {
         if w == 0 {
             return 0;
         }
-        self.clear_partner(row, c);
-        if w == 2 {
+        let cell = self.cell_mut(row, c);
+        if w == 1 && !may_be_half(cell.content) {
+            // the common case: one narrow cell over nothing wide
+            *cell = Cell { content, style };
+            return w;
+        }
+        if self.may_have_partner(row, c) {
+            self.clear_partner(row, c);
+        }
+        if w == 2 && self.may_have_partner(row, c + 1) {
             self.clear_partner(row, c + 1);
         }
         *self.cell_mut(row, c) = Cell { content, style };
@@ -264,28 +278,14 @@ impl Canvas {
 
     /// Add line connections to a cell (joins with what is there).
     pub fn join(&mut self, row: usize, col: usize, add: u8, kind: LineKind, style: Style) {
-        if !self.is_line(row, col) {
-            // a line has no wide partner to clear (most joins cross or extend one)
-            self.clear_partner(row, col);
-        }
         let cell = self.cell_mut(row, col);
-        let horizontal = add & (LEFT | RIGHT) != 0;
-        if let Content::Lines { bits, h, v, .. } = &mut cell.content {
-            *bits |= add;
-            if horizontal {
-                *h = kind;
-            } else {
-                *v = kind;
-            }
-        } else {
-            cell.content = Content::Lines {
-                bits: add,
-                h: kind,
-                v: kind,
-                round: false,
-            };
-            cell.style = style;
+        if !may_be_half(cell.content) {
+            // a line has no wide partner to clear (most joins cross or extend one)
+            join_cell(cell, add, kind, style);
+            return;
         }
+        self.clear_partner(row, col);
+        join_cell(self.cell_mut(row, col), add, kind, style);
     }
 
     /// Mark a cell's corner as rounded.
@@ -302,6 +302,9 @@ impl Canvas {
             self.join(row, a, LEFT | RIGHT, kind, style);
             return;
         }
+        // the row grown to the line's end once, then each cell joined in place (a cell
+        // that may be half of a wide grapheme goes the long way, to clear the other half)
+        self.cell_mut(row, b);
         for c in a..=b {
             let mut bits = 0;
             if c > a {
@@ -310,7 +313,11 @@ impl Canvas {
             if c < b {
                 bits |= RIGHT;
             }
-            self.join(row, c, bits, kind, style);
+            if self.may_have_partner(row, c) {
+                self.join(row, c, bits, kind, style);
+            } else {
+                join_cell(&mut self.rows[row][c], bits, kind, style);
+            }
         }
     }
 
@@ -379,11 +386,11 @@ impl Canvas {
         let mut col = 0;
         while col < used {
             let cell = &row[col];
-            if cell.content == Content::Empty {
+            if matches!(cell.content, Content::Empty) {
                 // a gap (most of a lifeline row): one plain run of spaces, pushed at once
                 let gap = row[col..used]
                     .iter()
-                    .take_while(|c| c.content == Content::Empty)
+                    .take_while(|c| matches!(c.content, Content::Empty))
                     .count();
                 start_run(runs, text.len(), Style::Plain);
                 push_spaces(text, gap);
@@ -391,7 +398,7 @@ impl Canvas {
                 continue;
             }
             col += 1;
-            if cell.content == Content::Cont {
+            if matches!(cell.content, Content::Cont) {
                 continue;
             }
             start_run(runs, text.len(), cell.style);
@@ -418,6 +425,37 @@ impl Canvas {
             })
             .collect();
         Line { spans }
+    }
+}
+
+/// False when a cell's content surely is no half of a wide grapheme.
+fn may_be_half(content: Content) -> bool {
+    match content {
+        Content::Empty | Content::Lines { .. } => false,
+        Content::Char(ch) => !ch.is_ascii(),
+        Content::Text(_) | Content::Cont => true,
+    }
+}
+
+/// Add line connections `add` to a cell: joined with the line there, else a line of
+/// `kind` replacing what was there.
+fn join_cell(cell: &mut Cell, add: u8, kind: LineKind, style: Style) {
+    let horizontal = add & (LEFT | RIGHT) != 0;
+    if let Content::Lines { bits, h, v, .. } = &mut cell.content {
+        *bits |= add;
+        if horizontal {
+            *h = kind;
+        } else {
+            *v = kind;
+        }
+    } else {
+        cell.content = Content::Lines {
+            bits: add,
+            h: kind,
+            v: kind,
+            round: false,
+        };
+        cell.style = style;
     }
 }
 

@@ -309,12 +309,19 @@ fn host_like(piece: &str) -> bool {
     }
     // the host before a port or a path (`example.com:8080`, `github.com/octo`)
     let host = core.split([':', '/']).next().unwrap_or("");
-    let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels
-            .iter()
-            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
-        && labels.last().is_some_and(|tld| TLDS.contains(tld))
+    // two labels or more, each of letters, digits and `-`, the last a known top level
+    let label_like =
+        |l: &str| !l.is_empty() && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-');
+    let mut count = 0;
+    let mut last = "";
+    for label in host.split('.') {
+        if !label_like(label) {
+            return false;
+        }
+        count += 1;
+        last = label;
+    }
+    count >= 2 && TLDS.contains(&last)
 }
 
 /// A host-like piece cut after the `:` that ends its host (`git@github.com:` `octo/`), or
@@ -388,47 +395,49 @@ impl<'a> Measured<'a> {
         self.pieces.iter().map(|p| p.trimmed).max().unwrap_or(0)
     }
 
-    /// Greedy wrap at `max` columns: where each line starts (piece indices).
-    fn breaks(&self, max: usize) -> Vec<usize> {
-        // room for a few lines: most labels wrap into fewer
-        let mut starts = Vec::with_capacity(self.pieces.len().min(8));
-        starts.push(0);
-        let mut cur = 0; // width of the current line with its trailing spaces
-        for (i, p) in self.pieces.iter().enumerate() {
-            if i == *starts.last().unwrap_or(&0) || cur + p.trimmed <= max {
-                cur += p.full;
-            } else {
-                starts.push(i);
-                cur = p.full;
-            }
-        }
-        starts
-    }
-
     /// How many lines a greedy wrap at `max` makes.
     fn count(&self, max: usize) -> usize {
         greedy_count(self.pieces.iter().map(|p| (p.full, p.trimmed)), max)
     }
 
     fn lines(&self, max: usize) -> Vec<String> {
-        let starts = self.breaks(max);
-        let mut out: Vec<String> = Vec::with_capacity(starts.len());
-        for (k, &a) in starts.iter().enumerate() {
-            let b = starts.get(k + 1).copied().unwrap_or(self.pieces.len());
-            let mut line =
-                String::with_capacity(self.pieces[a..b].iter().map(|p| p.text.len()).sum());
-            for p in &self.pieces[a..b] {
-                line.push_str(p.text);
-            }
-            line.truncate(line.trim_end().len());
-            if !line.trim().is_empty() {
-                out.push(line);
+        let mut out = Vec::new();
+        self.lines_onto(max, &mut out);
+        out
+    }
+
+    /// The greedy wrap at `max` columns appended to `out` (an empty line when all is
+    /// blank), line by line as the breaks are found (no list of breaks).
+    fn lines_onto(&self, max: usize, out: &mut Vec<String>) {
+        let before = out.len();
+        let mut start = 0; // piece that starts the current line
+        let mut cur = 0; // width of the current line with its trailing spaces
+        for (i, p) in self.pieces.iter().enumerate() {
+            if i == start || cur + p.trimmed <= max {
+                cur += p.full;
+            } else {
+                self.push_line(start, i, out);
+                start = i;
+                cur = p.full;
             }
         }
-        if out.is_empty() {
+        self.push_line(start, self.pieces.len(), out);
+        if out.len() == before {
             out.push(String::new());
         }
-        out
+    }
+
+    /// Pieces `a..b` as one line, trailing spaces cut, onto `out` unless blank.
+    fn push_line(&self, a: usize, b: usize, out: &mut Vec<String>) {
+        let pieces = &self.pieces[a..b];
+        let mut line = String::with_capacity(pieces.iter().map(|p| p.text.len()).sum());
+        for p in pieces {
+            line.push_str(p.text);
+        }
+        line.truncate(line.trim_end().len());
+        if !line.trim().is_empty() {
+            out.push(line);
+        }
     }
 
     /// The narrowest width in `lo..=hi` whose greedy wrap takes at most `lines` lines.
@@ -496,10 +505,7 @@ impl GreedyCount {
 /// allows (no one-word orphan on the last line). A piece wider than `max` stays whole on
 /// its own line (the caller measures the result).
 pub fn wrap(s: &str, max: usize) -> Vec<String> {
-    if display_width(s) <= max {
-        return vec![s.to_string()];
-    }
-    balanced(&Measured::within(s, max, Cuts::Code), max)
+    wrap_cut(s, max, Cuts::Code)
 }
 
 /// Like [`wrap`], but a piece still wider than `max` is cut after `=` and `{` too
@@ -511,20 +517,37 @@ pub fn wrap_fields(s: &str, max: usize) -> Vec<String> {
 
 /// Like [`wrap`], a piece still wider than `max` cut where `cuts` allows.
 pub fn wrap_cut(s: &str, max: usize, cuts: Cuts) -> Vec<String> {
+    let mut out = Vec::with_capacity(1);
+    wrap_cut_onto(s, max, cuts, &mut out);
+    out
+}
+
+/// [`wrap_cut`]'s lines appended to `out` (a label's lines wrap into one list).
+fn wrap_cut_onto(s: &str, max: usize, cuts: Cuts, out: &mut Vec<String>) {
     if display_width(s) <= max {
-        return vec![s.to_string()];
+        out.push(s.to_string());
+        return;
     }
-    balanced(&Measured::within(s, max, cuts), max)
+    balanced_onto(&Measured::within(s, max, cuts), max, out);
 }
 
 /// The greedy wrap's line count kept, at the narrowest width that keeps it: lines as even
 /// as they can be.
 fn balanced(m: &Measured, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    balanced_onto(m, max, &mut out);
+    out
+}
+
+/// [`balanced`]'s lines appended to `out`.
+fn balanced_onto(m: &Measured, max: usize, out: &mut Vec<String>) {
     let n = m.count(max);
-    if n < 2 {
-        return m.lines(max);
-    }
-    m.lines(m.narrowest(n, m.widest(), max))
+    let at = if n < 2 {
+        max
+    } else {
+        m.narrowest(n, m.widest(), max)
+    };
+    m.lines_onto(at, out);
 }
 
 /// A line cut at its spaces and measured once, to wrap it at many widths (a layout that
@@ -680,12 +703,16 @@ pub fn wrap_hard(s: &str, max: usize) -> Vec<String> {
 
 /// Wrap every line of a multi-line label.
 pub fn wrap_all(lines: &[String], max: usize) -> Vec<String> {
-    lines.iter().flat_map(|l| wrap(l, max)).collect()
+    wrap_all_cut(lines, max, Cuts::Code)
 }
 
 /// Like [`wrap_all`], a piece still wider than `max` cut where `cuts` allows.
 pub fn wrap_all_cut(lines: &[String], max: usize, cuts: Cuts) -> Vec<String> {
-    lines.iter().flat_map(|l| wrap_cut(l, max, cuts)).collect()
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        wrap_cut_onto(l, max, cuts, &mut out);
+    }
+    out
 }
 
 /// Widest line of a label.

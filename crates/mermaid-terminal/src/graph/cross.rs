@@ -1,9 +1,11 @@
 //! Cross-axis placement: pack each layer, pull items toward their neighbours, then push
 //! items apart until no subgraph frame covers an item that is not its member.
 
+use std::cell::RefCell;
+
 use crate::graph::ids::{ClusterId, IdVec, ItemId};
 use crate::graph::model::Graph;
-use crate::graph::rank::{Ranked, sweep_order};
+use crate::graph::rank::{Neighbours, Ranked, sweep_order};
 
 /// Place items across each layer: pack, then pull toward the mean of their neighbours
 /// (with `inside`, each item's cluster path: a member only by those in its own frame).
@@ -17,14 +19,10 @@ pub fn cross_positions(
     inside: Option<&IdVec<ItemId, Vec<ClusterId>>>,
 ) -> IdVec<ItemId, i64> {
     let n = r.items.len();
-    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
-    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(n, Vec::new());
-    for s in &r.segs {
-        down[s.upper].push(s.lower);
-        up[s.lower].push(s.upper);
-    }
+    let mut up = Neighbours::along(n, &r.segs, true);
+    let mut down = Neighbours::along(n, &r.segs, false);
     if let Some(paths) = inside {
-        pulled_inside_only(r, paths, &mut up, &mut down);
+        pulled_inside_only(paths, &mut up, &mut down);
     }
     let mut pos: IdVec<ItemId, i64> = IdVec::filled(n, 0);
     for layer in &r.layers {
@@ -39,27 +37,26 @@ pub fn cross_positions(
     }
     let center = |pos: &IdVec<ItemId, i64>, i: ItemId| pos[i] * 2 + anchor2[i];
     let iterations = if n > 300 { 2 } else { 6 };
+    // the desired and the placed left edges of one layer's items, kept for every layer
+    let (mut desired, mut placed): (Vec<i64>, Vec<i64>) = (Vec::new(), Vec::new());
     for it in 0..iterations {
         let downward = it % 2 == 0;
-        let order = sweep_order(r.layers.len(), downward);
-        for l in order {
+        let nb = if downward { &up } else { &down };
+        for l in sweep_order(r.layers.len(), downward) {
             let layer = &r.layers[l];
-            let nb = if downward { &up } else { &down };
             // desired left edge for each item (centers doubled to stay in integers)
-            let desired: Vec<i64> = layer
-                .iter()
-                .map(|&i| {
-                    let ns = &nb[i];
-                    if ns.is_empty() {
-                        pos[i]
-                    } else {
-                        let mean2 =
-                            ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
-                        (mean2 - anchor2[i]).div_euclid(2)
-                    }
-                })
-                .collect();
-            let mut placed = desired.clone();
+            desired.clear();
+            desired.extend(layer.iter().map(|&i| {
+                let ns = nb.of(i);
+                if ns.is_empty() {
+                    pos[i]
+                } else {
+                    let mean2 = ns.iter().map(|&x| center(&pos, x)).sum::<i64>() / ns.len() as i64;
+                    (mean2 - anchor2[i]).div_euclid(2)
+                }
+            }));
+            placed.clear();
+            placed.extend_from_slice(&desired);
             for k in 1..layer.len() {
                 let min = placed[k - 1] + csize[layer[k - 1]] as i64 + sep(layer[k - 1], layer[k]);
                 placed[k] = placed[k].max(min);
@@ -85,21 +82,14 @@ pub fn cross_positions(
 /// pulled toward the ends outside its frame spreads the frame, which is then pushed clear
 /// of those ends anyway, as wide as it was spread.
 fn pulled_inside_only(
-    r: &Ranked,
     paths: &IdVec<ItemId, Vec<ClusterId>>,
-    up: &mut IdVec<ItemId, Vec<ItemId>>,
-    down: &mut IdVec<ItemId, Vec<ItemId>>,
+    up: &mut Neighbours,
+    down: &mut Neighbours,
 ) {
-    for i in r.items.ids() {
-        let Some(&inner) = paths[i].last() else {
-            continue;
-        };
-        for ns in [&mut up[i], &mut down[i]] {
-            if ns.iter().any(|&x| paths[x].contains(&inner)) {
-                ns.retain(|&x| paths[x].contains(&inner));
-            }
-        }
-    }
+    let in_own_frame =
+        |i: ItemId, x: ItemId| paths[i].last().is_none_or(|inner| paths[x].contains(inner));
+    up.narrow(in_own_frame);
+    down.narrow(in_own_frame);
 }
 
 /// Room a frame takes beyond its members, per cluster.
@@ -132,6 +122,8 @@ pub fn resolve_frames(
         paths,
         margin,
         room,
+        known: RefCell::new(IdVec::filled(g.clusters.len(), Known::Stale)),
+        members: members_of(g, r, paths),
     };
     let extent = |c: ClusterId, cross: &IdVec<ItemId, i64>| extents.of(c, cross);
     let shift_cluster =
@@ -177,6 +169,7 @@ pub fn resolve_frames(
                         // item is to the left: push the whole cluster (and what follows) right
                         shift_cluster(c, lo, hi, j1 + 2 - f0, cross);
                     }
+                    extents.forget();
                     break 'layers;
                 }
             }
@@ -199,6 +192,7 @@ pub fn resolve_frames(
                 } else {
                     shift_cluster(c, lo, hi, g1 + 2 - f0, cross);
                 }
+                extents.forget();
             }
         }
         if !moved {
@@ -228,37 +222,81 @@ struct Extents<'a> {
     paths: &'a IdVec<ItemId, Vec<ClusterId>>,
     margin: i64,
     room: FrameRoom<'a>,
+    /// each frame's extent worked out since the items last moved (a pass asks for every
+    /// frame's, and for both of every pair of siblings', mostly with nothing moved)
+    known: RefCell<IdVec<ClusterId, Known>>,
+    /// each frame's member items, at any depth (they stay members as items move)
+    members: IdVec<ClusterId, Vec<ItemId>>,
 }
 
+/// Each cluster's member items at any depth, in item order.
+fn members_of(
+    g: &Graph,
+    r: &Ranked,
+    paths: &IdVec<ItemId, Vec<ClusterId>>,
+) -> IdVec<ClusterId, Vec<ItemId>> {
+    let mut members: IdVec<ClusterId, Vec<ItemId>> = IdVec::filled(g.clusters.len(), Vec::new());
+    for i in r.items.ids() {
+        for &c in &paths[i] {
+            if members[c].last() != Some(&i) {
+                members[c].push(i);
+            }
+        }
+    }
+    members
+}
+
+/// A frame's extent as last worked out.
+#[derive(Debug, Clone, Copy)]
+enum Known {
+    /// not since the items last moved
+    Stale,
+    /// `None`: the frame has no members
+    Measured(Option<Extent>),
+}
+
+/// (first layer, last layer, cross0, cross1) of a frame.
+type Extent = (usize, usize, i64, i64);
+
 impl Extents<'_> {
+    /// The extents known are stale: items moved.
+    fn forget(&self) {
+        for e in self.known.borrow_mut().iter_mut() {
+            *e = Known::Stale;
+        }
+    }
+
+    /// [`Self::measure`], once per frame until the items move.
+    fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<Extent> {
+        if let Known::Measured(extent) = self.known.borrow()[c] {
+            return extent;
+        }
+        let extent = self.measure(c, cross);
+        self.known.borrow_mut()[c] = Known::Measured(extent);
+        extent
+    }
+
     /// (first layer, last layer, cross0, cross1) of cluster `c`'s frame, wide enough for
     /// its members, the frames inside it (with their titles) and its own title.
-    fn of(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<(usize, usize, i64, i64)> {
+    fn measure(&self, c: ClusterId, cross: &IdVec<ItemId, i64>) -> Option<Extent> {
         let (r, paths, margin) = (self.r, self.paths, self.margin);
-        let members: Vec<ItemId> = r.items.ids().filter(|&i| paths[i].contains(&c)).collect();
-        if members.is_empty() {
-            return None;
-        }
-        let lo = members.iter().map(|&i| r.items[i].layer).min().unwrap_or(0);
-        let hi = members.iter().map(|&i| r.items[i].layer).max().unwrap_or(0);
         let depth_below = |i: ItemId| {
             paths[i]
                 .len()
                 .saturating_sub(paths[i].iter().position(|&x| x == c).unwrap_or(0) + 1)
                 as i64
         };
-        let mut f0 = members
+        // (first layer, last layer, cross0, cross1) over the members, in one pass
+        let (lo, hi, mut f0, mut f1) = self.members[c]
             .iter()
-            .map(|&i| cross[i] - margin * depth_below(i))
-            .min()
-            .unwrap_or(0)
-            - margin;
-        let mut f1 = members
-            .iter()
-            .map(|&i| cross[i] + self.csize[i] as i64 - 1 + margin * depth_below(i))
-            .max()
-            .unwrap_or(0)
-            + margin;
+            .map(|&i| {
+                let (layer, deep) = (r.items[i].layer, margin * depth_below(i));
+                let end = cross[i] + self.csize[i] as i64 - 1;
+                (layer, layer, cross[i] - deep, end + deep)
+            })
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1), a.2.min(b.2), a.3.max(b.3)))?;
+        f0 -= margin;
+        f1 += margin;
         for child in self
             .g
             .clusters

@@ -8,11 +8,9 @@
 //! on a cycle of the nodes' own constraints are candidates: a subgraph entered and left
 //! twice along one path is no cycle.
 
-use std::collections::HashMap;
-
 use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, NodeId};
 use crate::graph::model::Edge;
-use crate::graph::model::Graph;
+use crate::graph::model::{ClusterPaths, Graph};
 
 /// One of a level's children: a node placed right at that level, or a subgraph in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -22,8 +20,8 @@ enum Child {
 }
 
 /// The child of `level` that holds node `n`, when `n` lies within `level`.
-fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
-    let path = g.cluster_path(g.nodes[n].cluster);
+fn child_at(g: &Graph, paths: &ClusterPaths, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
+    let path = paths.of(g.nodes[n].cluster);
     let below = match level {
         None => 0,
         Some(c) => path.iter().position(|&x| x == c)? + 1,
@@ -35,15 +33,17 @@ fn child_at(g: &Graph, n: NodeId, level: Option<ClusterId>) -> Option<Child> {
 }
 
 /// Lowest subgraph holding both nodes (`None`: the top level).
-fn common_level(g: &Graph, a: NodeId, b: NodeId) -> Option<ClusterId> {
-    let pa = g.cluster_path(g.nodes[a].cluster);
-    let pb = g.cluster_path(g.nodes[b].cluster);
+fn common_level(g: &Graph, paths: &ClusterPaths, a: NodeId, b: NodeId) -> Option<ClusterId> {
+    let (pa, pb) = (paths.of(g.nodes[a].cluster), paths.of(g.nodes[b].cluster));
     pa.iter()
-        .zip(&pb)
+        .zip(pb)
         .take_while(|(x, y)| x == y)
         .last()
         .map(|(x, _)| *x)
 }
+
+/// An edge seen at one level: between the level's children holding its ends.
+type LevelEdge = (EdgeId, Child, Child);
 
 /// A vertex of one level's search: one of its children, numbered in the order the whole
 /// graph's search reaches them.
@@ -65,31 +65,46 @@ impl Id for Vertex {
 pub fn reversed_edges(g: &Graph, arcs: &[(NodeId, NodeId)]) -> IdVec<EdgeId, bool> {
     let n = g.nodes.len();
     let component = components(n, arcs);
-    let mut by_level: HashMap<Option<ClusterId>, Vec<(EdgeId, Child, Child)>> = HashMap::new();
+    // the edges seen at each level: the top (0), then inside each cluster (1 + its index)
+    let level_slot = |level: Option<ClusterId>| level.map_or(0, |c| c.index() + 1);
+    let mut by_level: Vec<(Option<ClusterId>, Vec<LevelEdge>)> = std::iter::once(None)
+        .chain(g.clusters.ids().map(Some))
+        .map(|level| (level, Vec::new()))
+        .collect();
     let on_cycle = |e: &&Edge| e.from != e.to && component[e.from] == component[e.to];
+    let paths = g.cluster_paths();
     for (i, e) in g.edges.iter_enumerated().filter(|(_, e)| on_cycle(e)) {
-        let level = common_level(g, e.from, e.to);
-        if let (Some(a), Some(b)) = (child_at(g, e.from, level), child_at(g, e.to, level)) {
-            by_level.entry(level).or_default().push((i, a, b));
+        let level = common_level(g, &paths, e.from, e.to);
+        let child = |n: NodeId| child_at(g, &paths, n, level);
+        if let (Some(a), Some(b)) = (child(e.from), child(e.to)) {
+            by_level[level_slot(level)].1.push((i, a, b));
         }
     }
     // a level's search starts where a search of the whole graph from the first edge's
     // source enters its cycles
     let order = discovery_order(&adjacency(n, arcs), &written_start_first(g));
     let mut reversed = IdVec::filled(g.edges.len(), false);
-    for (level, edges) in by_level {
-        let mut vertex: HashMap<Child, Vertex> = HashMap::new();
-        for &n in &order {
-            if let Some(c) = child_at(g, n, level) {
-                let next = Vertex(vertex.len());
-                vertex.entry(c).or_insert(next);
+    // each child's vertex, by its place among all children (nodes, then clusters)
+    let slot = |c: Child| match c {
+        Child::Node(v) => v.index(),
+        Child::Cluster(k) => n + k.index(),
+    };
+    let mut vertex: Vec<Option<Vertex>> = Vec::new();
+    for (level, edges) in by_level.iter().filter(|(_, edges)| !edges.is_empty()) {
+        vertex.clear();
+        vertex.resize(n + g.clusters.len(), None);
+        let mut count = 0;
+        for &v in &order {
+            if let Some(c) = child_at(g, &paths, v, *level)
+                && vertex[slot(c)].is_none()
+            {
+                vertex[slot(c)] = Some(Vertex(count));
+                count += 1;
             }
         }
-        let arcs: Vec<(Vertex, Vertex)> = edges
-            .iter()
-            .map(|&(_, a, b)| (vertex[&a], vertex[&b]))
-            .collect();
-        for (k, back) in back_arcs(vertex.len(), &arcs).into_iter().enumerate() {
+        let of = |c: Child| vertex[slot(c)].unwrap_or(Vertex(0));
+        let arcs: Vec<(Vertex, Vertex)> = edges.iter().map(|&(_, a, b)| (of(a), of(b))).collect();
+        for (k, back) in back_arcs(count, &arcs).into_iter().enumerate() {
             reversed[edges[k].0] = back;
         }
     }

@@ -12,7 +12,7 @@ use crate::graph::ids::{EdgeId, GapId, Id, IdVec, ItemId, SegId};
 use crate::graph::layout::{NotePlan, Plan, lower_frame, lower_head, upper_frame, upper_head};
 use crate::graph::model::{Graph, NoteSide, Shape};
 use crate::graph::plane::{
-    DrawError, FRAME, Occupancy, Plane, bit, edge_owner, footnote, label_lines, marker_glyph,
+    DrawError, FRAME, Occ, Occupancy, Plane, bit, edge_owner, footnote, label_lines, marker_glyph,
 };
 use crate::graph::rank::{Ranked, Seg};
 use crate::graph::route::LabelAt;
@@ -117,13 +117,10 @@ pub fn draw(
     if !r.lanes.is_empty() {
         p.canvas.trim_leading();
     }
-    let crossings = p
-        .occ
-        .rows
-        .iter()
-        .flatten()
-        .filter(|o| o.h != 0 && o.v != 0 && o.h < FRAME && o.v < FRAME && o.h != o.v)
-        .count();
+    let crossing = |o: &&Occ| o.h != 0 && o.v != 0 && o.h < FRAME && o.v < FRAME && o.h != o.v;
+    let crossings = (p.occ.rows.iter())
+        .map(|row| row.iter().filter(crossing).count())
+        .sum();
     Ok(Drawing {
         canvas: p.canvas,
         footnotes: p.footnotes,

@@ -204,6 +204,34 @@ impl Graph {
         d
     }
 
+    /// True when `inner` is cluster `c` or lies inside it: `cluster_path(inner)` holds
+    /// `c`, without making the list.
+    pub fn within(&self, inner: Option<ClusterId>, c: ClusterId) -> bool {
+        let mut cur = inner;
+        let mut seen = 0;
+        while let Some(x) = cur {
+            if x == c {
+                return true;
+            }
+            seen += 1;
+            if seen > self.clusters.len() {
+                break;
+            }
+            cur = self.clusters[x].parent;
+        }
+        false
+    }
+
+    /// Every cluster's [`Self::cluster_path`], made once for code that asks for many.
+    pub fn cluster_paths(&self) -> ClusterPaths {
+        ClusterPaths(
+            self.clusters
+                .ids()
+                .map(|c| self.cluster_path(Some(c)))
+                .collect(),
+        )
+    }
+
     /// Chain of clusters from the top level down to `c` (inclusive).
     pub fn cluster_path(&self, c: Option<ClusterId>) -> Vec<ClusterId> {
         let mut path = Vec::new();
@@ -217,5 +245,16 @@ impl Graph {
         }
         path.reverse();
         path
+    }
+}
+
+/// Each cluster's chain from the top level down to it (see [`Graph::cluster_paths`]).
+#[derive(Debug, Clone)]
+pub struct ClusterPaths(IdVec<ClusterId, Vec<ClusterId>>);
+
+impl ClusterPaths {
+    /// The chain down to `c` (empty for none): [`Graph::cluster_path`] without a new list.
+    pub fn of(&self, c: Option<ClusterId>) -> &[ClusterId] {
+        c.map_or(&[], |c| &self.0[c])
     }
 }

@@ -63,6 +63,24 @@ impl Occupancy {
             .filter(|o| **o != Occ::default())
     }
 
+    /// The `w` cells of `row` from `col` (grown as [`Self::entry`] grows one), to fill a
+    /// box's or a label's row at once.
+    pub(super) fn run(&mut self, row: usize, col: usize, w: usize) -> &mut [Occ] {
+        if w == 0 {
+            return &mut [];
+        }
+        let end = col + w;
+        if self.rows.len() <= row {
+            let cap = self.row_capacity;
+            self.rows.resize_with(row + 1, || Vec::with_capacity(cap));
+        }
+        let r = &mut self.rows[row];
+        if r.len() < end {
+            r.resize(end, Occ::default());
+        }
+        &mut r[col..end]
+    }
+
     pub(super) fn entry(&mut self, (row, col): (usize, usize)) -> &mut Occ {
         if self.rows.len() <= row {
             let cap = self.row_capacity;
@@ -148,10 +166,13 @@ impl Plane<'_> {
     }
 
     pub(super) fn block_rect(&mut self, row: usize, col: usize, w: usize, h: usize) {
+        const BLOCKED: Occ = Occ {
+            h: BLOCK,
+            v: BLOCK,
+            corner: true,
+        };
         for rr in row..row + h {
-            for cc in col..col + w {
-                self.block(rr, cc);
-            }
+            self.occ.run(rr, col, w).fill(BLOCKED);
         }
     }
 
@@ -164,27 +185,7 @@ impl Plane<'_> {
         owner: u32,
         corner: bool,
     ) -> Result<(), DrawError> {
-        let o = self.occ.entry((row, col));
-        let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
-        if mine == BLOCK || other == BLOCK {
-            return Err("an edge runs through a box or label".into());
-        }
-        if mine != 0 && mine != owner {
-            return Err("two edges overlap".into());
-        }
-        if other != 0
-            && other != owner
-            && (corner || o.corner || (owner >= FRAME && other >= FRAME))
-        {
-            return Err("an edge crosses another at a corner".into());
-        }
-        if horizontal {
-            o.h = owner;
-        } else {
-            o.v = owner;
-        }
-        o.corner |= corner;
-        Ok(())
+        claim_occ(self.occ.entry((row, col)), horizontal, owner, corner)
     }
 
     /// A straight canvas line between two points sharing a row or a column.
@@ -198,9 +199,10 @@ impl Plane<'_> {
     ) -> Result<(), DrawError> {
         if a.0 == b.0 {
             let (c0, c1) = (a.1.min(b.1), a.1.max(b.1));
-            for c in c0..=c1 {
+            // the row's cells at once (a drawing that fails here is dropped whole)
+            for (c, o) in (c0..).zip(self.occ.run(a.0, c0, c1 - c0 + 1)) {
                 let corner = (c == a.1 && corners.0) || (c == b.1 && corners.1);
-                self.claim(a.0, c, true, owner, corner)?;
+                claim_occ(o, true, owner, corner)?;
             }
             if c0 != c1 {
                 self.canvas.hline(a.0, c0, c1, kind, Style::Arrow);
@@ -336,14 +338,16 @@ impl Plane<'_> {
                 };
                 let off_row = r0.saturating_sub(row).max(row.saturating_sub(r1));
                 let last = right.min(cells.len().saturating_sub(1));
-                // Rows inside the ring hold it at their two ends only.
-                let ends = [left, right];
-                let cols: Box<dyn Iterator<Item = usize>> = if off_row == d {
-                    Box::new(left..=last)
+                // Rows inside the ring hold it at their two ends only (a step from one to
+                // the other; no boxed iterator per row and ring)
+                let step = if off_row == d {
+                    1
+                } else if right > left {
+                    right - left
                 } else {
-                    Box::new(ends.into_iter().filter(move |&c| c <= last))
+                    usize::MAX
                 };
-                for col in cols {
+                for col in (left..=last).step_by(step) {
                     let off = off_row.max(c0.saturating_sub(col).max(col.saturating_sub(c1)));
                     if off != d {
                         continue;
@@ -499,5 +503,27 @@ pub(super) fn footnote(
     p.canvas.put(cell.0, cell.1, mark, Style::Label);
     p.block(cell.0, cell.1);
     p.footnotes.push(text);
+    Ok(())
+}
+
+/// Claim one cell's occupancy for `owner` running horizontally or vertically (see
+/// [`Plane::claim`]).
+fn claim_occ(o: &mut Occ, horizontal: bool, owner: u32, corner: bool) -> Result<(), DrawError> {
+    let (mine, other) = if horizontal { (o.h, o.v) } else { (o.v, o.h) };
+    if mine == BLOCK || other == BLOCK {
+        return Err("an edge runs through a box or label".into());
+    }
+    if mine != 0 && mine != owner {
+        return Err("two edges overlap".into());
+    }
+    if other != 0 && other != owner && (corner || o.corner || (owner >= FRAME && other >= FRAME)) {
+        return Err("an edge crosses another at a corner".into());
+    }
+    if horizontal {
+        o.h = owner;
+    } else {
+        o.v = owner;
+    }
+    o.corner |= corner;
     Ok(())
 }

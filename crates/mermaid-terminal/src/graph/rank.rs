@@ -2,8 +2,8 @@
 //! long edges, barycenter sweeps that keep subgraph members together.
 
 use crate::graph::cycles;
-use crate::graph::ids::{ClusterId, EdgeId, IdVec, ItemId, NodeId, SegId};
-use crate::graph::model::Graph;
+use crate::graph::ids::{ClusterId, EdgeId, Id, IdVec, ItemId, NodeId, SegId};
+use crate::graph::model::{ClusterPaths, Graph};
 
 /// One element of a layer: a real node or a dummy carrying a long edge through the layer.
 #[derive(Debug, Clone)]
@@ -50,7 +50,7 @@ struct Constraint {
     soft: bool,
 }
 
-fn constraints(g: &Graph) -> Vec<Constraint> {
+fn constraints(g: &Graph, paths: &ClusterPaths) -> Vec<Constraint> {
     let mut out: Vec<Constraint> = g
         .edges
         .iter_enumerated()
@@ -65,11 +65,11 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
     let members = |c: ClusterId| {
         g.nodes
             .ids()
-            .filter(move |&n| g.cluster_path(g.nodes[n].cluster).contains(&c))
+            .filter(move |&n| paths.of(g.nodes[n].cluster).contains(&c))
     };
     for (i, e) in g.edges.iter_enumerated() {
         let (left, entered) = if g.composite_states {
-            crossed_frames(g, e.from, e.to)
+            crossed_frames(g, paths, e.from, e.to)
         } else {
             (None, None)
         };
@@ -99,19 +99,27 @@ fn constraints(g: &Graph) -> Vec<Constraint> {
 /// enters. An edge from a member to a node outside keeps that node off the frame's side,
 /// below all its members, as an edge from the frame itself does (beside the frame it
 /// squeezed the frame's rows and crossed them).
-fn crossed_frames(g: &Graph, from: NodeId, to: NodeId) -> (Option<ClusterId>, Option<ClusterId>) {
-    let pf = g.cluster_path(g.nodes[from].cluster);
-    let pt = g.cluster_path(g.nodes[to].cluster);
-    let shared = pf.iter().zip(&pt).take_while(|(x, y)| x == y).count();
+fn crossed_frames(
+    g: &Graph,
+    paths: &ClusterPaths,
+    from: NodeId,
+    to: NodeId,
+) -> (Option<ClusterId>, Option<ClusterId>) {
+    let pf = paths.of(g.nodes[from].cluster);
+    let pt = paths.of(g.nodes[to].cluster);
+    let shared = pf.iter().zip(pt).take_while(|(x, y)| x == y).count();
     (pf.get(shared).copied(), pt.get(shared).copied())
 }
 
 /// Lowest common cluster of two nodes (dummies of an edge live there).
-fn common_cluster(g: &Graph, a: Option<ClusterId>, b: Option<ClusterId>) -> Option<ClusterId> {
-    let pa = g.cluster_path(a);
-    let pb = g.cluster_path(b);
+fn common_cluster(
+    paths: &ClusterPaths,
+    a: Option<ClusterId>,
+    b: Option<ClusterId>,
+) -> Option<ClusterId> {
+    let (pa, pb) = (paths.of(a), paths.of(b));
     pa.iter()
-        .zip(&pb)
+        .zip(pb)
         .take_while(|(x, y)| x == y)
         .last()
         .map(|(x, _)| *x)
@@ -160,7 +168,7 @@ fn ordered(g: &Graph, mut r: Ranked) -> Ranked {
 /// and an edge turned.
 fn layers_of_nodes(g: &Graph) -> (IdVec<NodeId, usize>, IdVec<EdgeId, bool>) {
     let n = g.nodes.len();
-    let cons = constraints(g);
+    let cons = constraints(g, &g.cluster_paths());
     let forward: Vec<(NodeId, NodeId)> = cons.iter().map(|c| (c.from, c.to)).collect();
     let mut reversed = cycles::reversed_edges(g, &forward);
     let arcs: Vec<(NodeId, NodeId)> = cons
@@ -230,7 +238,8 @@ fn items_and_segments(
         })
         .collect();
     let mut segs = IdVec::new();
-    let spans = cluster_spans(g, layer);
+    let paths = g.cluster_paths();
+    let spans = cluster_spans(g, &paths, layer);
     for (i, e) in g.edges.iter_enumerated() {
         if e.from == e.to {
             continue;
@@ -240,7 +249,7 @@ fn items_and_segments(
         } else {
             (e.from, e.to)
         };
-        let common = common_cluster(g, g.nodes[u].cluster, g.nodes[v].cluster);
+        let common = common_cluster(&paths, g.nodes[u].cluster, g.nodes[v].cluster);
         let ends = [g.nodes[u].cluster, g.nodes[v].cluster];
         let layers = layer[u] + 1..layer[v];
         let (u, v) = (ItemId::of_node(u), ItemId::of_node(v));
@@ -248,7 +257,7 @@ fn items_and_segments(
         for l in layers {
             let inside = g
                 .composite_states
-                .then(|| dummy_cluster(g, &spans, ends, l));
+                .then(|| dummy_cluster(&paths, &spans, ends, l));
             let cluster = inside.flatten().or(common);
             let d = items.push(Item {
                 node: None,
@@ -278,11 +287,12 @@ fn items_and_segments(
 /// The first and last layer of each cluster's members (`None`: no members).
 fn cluster_spans(
     g: &Graph,
+    paths: &ClusterPaths,
     layer: &IdVec<NodeId, usize>,
 ) -> IdVec<ClusterId, Option<(usize, usize)>> {
     let mut spans: IdVec<ClusterId, Option<(usize, usize)>> = IdVec::filled(g.clusters.len(), None);
     for n in g.nodes.ids() {
-        for c in g.cluster_path(g.nodes[n].cluster) {
+        for &c in paths.of(g.nodes[n].cluster) {
             let l = layer[n];
             spans[c] = Some(spans[c].map_or((l, l), |(a, b)| (a.min(l), b.max(l))));
         }
@@ -294,7 +304,7 @@ fn cluster_spans(
 /// edge runs inside that frame and crosses its top or bottom border, not its side (where
 /// it pushed the frame aside and crossed the edges round it).
 fn dummy_cluster(
-    g: &Graph,
+    paths: &ClusterPaths,
     spans: &IdVec<ClusterId, Option<(usize, usize)>>,
     ends: [Option<ClusterId>; 2],
     l: usize,
@@ -302,7 +312,7 @@ fn dummy_cluster(
     let reaches = |c: &ClusterId| spans[*c].is_some_and(|(a, b)| a <= l && l <= b);
     ends.iter()
         .filter_map(|&end| {
-            let path = g.cluster_path(end);
+            let path = paths.of(end);
             let depth = path.iter().take_while(|c| reaches(c)).count();
             depth.checked_sub(1).map(|d| (depth, path[d]))
         })
@@ -310,93 +320,221 @@ fn dummy_cluster(
         .map(|(_, c)| c)
 }
 
+/// Each item's neighbours in the layer above or below, in segment order: one flat list
+/// with each item's range in it, built once per layering instead of a `Vec` per item
+/// (the barycentre and cross sweeps read them for every layer of every sweep).
+#[derive(Debug, Clone)]
+pub(super) struct Neighbours {
+    /// `targets[start[i]..start[i + 1]]` are item i's neighbours
+    start: Vec<usize>,
+    targets: Vec<ItemId>,
+}
+
+impl Neighbours {
+    /// The neighbours above (`upward`) or below each of `n` items along `segs`.
+    pub(super) fn along(n: usize, segs: &IdVec<SegId, Seg>, upward: bool) -> Neighbours {
+        let ends = |s: &Seg| {
+            if upward {
+                (s.lower, s.upper)
+            } else {
+                (s.upper, s.lower)
+            }
+        };
+        let mut start = vec![0; n + 1];
+        for s in segs {
+            start[ends(s).0.index() + 1] += 1;
+        }
+        for k in 1..=n {
+            start[k] += start[k - 1];
+        }
+        let mut next = start.clone();
+        let mut targets = vec![ItemId::new(0); segs.len()];
+        for s in segs {
+            let (from, to) = ends(s);
+            targets[next[from.index()]] = to;
+            next[from.index()] += 1;
+        }
+        Neighbours { start, targets }
+    }
+
+    /// Item i's neighbours.
+    pub(super) fn of(&self, i: ItemId) -> &[ItemId] {
+        &self.targets[self.start[i.index()]..self.start[i.index() + 1]]
+    }
+
+    /// Each item's list cut down to the neighbours `keep(item, neighbour)` lets through,
+    /// when it lets one through (else left whole).
+    pub(super) fn narrow(&mut self, keep: impl Fn(ItemId, ItemId) -> bool) {
+        let n = self.start.len() - 1;
+        let (mut write, mut read) = (0, 0);
+        for k in 0..n {
+            let (from, to) = (read, self.start[k + 1]);
+            read = to;
+            let item = ItemId::new(k);
+            let any = self.targets[from..to].iter().any(|&x| keep(item, x));
+            self.start[k] = write;
+            for t in from..to {
+                let x = self.targets[t];
+                if !any || keep(item, x) {
+                    self.targets[write] = x;
+                    write += 1;
+                }
+            }
+        }
+        self.start[n] = write;
+        self.targets.truncate(write);
+    }
+}
+
 /// Barycenter sweeps; members of a subgraph stay contiguous in every layer.
 fn order(g: &Graph, r: &mut Ranked) {
-    let mut up: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
-    let mut down: IdVec<ItemId, Vec<ItemId>> = IdVec::filled(r.items.len(), Vec::new());
-    for s in &r.segs {
-        down[s.upper].push(s.lower);
-        up[s.lower].push(s.upper);
-    }
-    let paths: IdVec<ItemId, Vec<ClusterId>> = r
-        .items
-        .iter()
-        .map(|it| g.cluster_path(it.cluster))
-        .collect();
+    let up = Neighbours::along(r.items.len(), &r.segs, true);
+    let down = Neighbours::along(r.items.len(), &r.segs, false);
+    let clusters = g.cluster_paths();
+    let paths: IdVec<ItemId, &[ClusterId]> =
+        r.items.iter().map(|it| clusters.of(it.cluster)).collect();
     let mut pos: IdVec<ItemId, f64> = IdVec::filled(r.items.len(), 0.0);
-    let set_pos = |layers: &Vec<Vec<ItemId>>, pos: &mut IdVec<ItemId, f64>| {
-        for layer in layers {
+    // one buffer of (item, barycentre) for every layer of every sweep
+    let mut bary: Vec<(ItemId, f64)> = Vec::new();
+    let mut sorter = GroupSort::new(&paths);
+    let mut sort_layer =
+        |layer: &mut Vec<ItemId>, bary: &mut Vec<(ItemId, f64)>, pos: &mut IdVec<ItemId, f64>| {
+            sorter.sort(bary, 0);
+            layer.clear();
+            layer.extend(bary.iter().map(|&(i, _)| i));
             for (k, &i) in layer.iter().enumerate() {
                 pos[i] = k as f64;
             }
-        }
-    };
+        };
     // Initial grouping so clusters start contiguous.
     for layer in &mut r.layers {
-        let bary: Vec<(ItemId, f64)> = layer
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| (i, k as f64))
-            .collect();
-        *layer = group_sort(&bary, &paths, 0);
+        bary.clear();
+        bary.extend(layer.iter().enumerate().map(|(k, &i)| (i, k as f64)));
+        sort_layer(layer, &mut bary, &mut pos);
     }
-    set_pos(&r.layers, &mut pos);
     let sweeps = if r.items.len() > 300 { 2 } else { 6 };
     for it in 0..sweeps {
         let downward = it % 2 == 0;
-        let order = sweep_order(r.layers.len(), downward);
-        for l in order {
-            let nb = if downward { &up } else { &down };
-            let bary: Vec<(ItemId, f64)> = r.layers[l]
-                .iter()
-                .map(|&i| {
-                    let ns = &nb[i];
-                    let b = if ns.is_empty() {
-                        pos[i]
-                    } else {
-                        ns.iter().map(|&x| pos[x]).sum::<f64>() / ns.len() as f64
-                    };
-                    (i, b)
-                })
-                .collect();
-            r.layers[l] = group_sort(&bary, &paths, 0);
-            for (k, &i) in r.layers[l].iter().enumerate() {
-                pos[i] = k as f64;
-            }
+        let nb = if downward { &up } else { &down };
+        for l in sweep_order(r.layers.len(), downward) {
+            bary.clear();
+            bary.extend(r.layers[l].iter().map(|&i| {
+                let ns = nb.of(i);
+                let b = if ns.is_empty() {
+                    pos[i]
+                } else {
+                    ns.iter().map(|&x| pos[x]).sum::<f64>() / ns.len() as f64
+                };
+                (i, b)
+            }));
+            sort_layer(&mut r.layers[l], &mut bary, &mut pos);
         }
     }
 }
 
-/// Sort by barycenter, keeping items of the same cluster (at `depth`) together.
-fn group_sort(
-    items: &[(ItemId, f64)],
-    paths: &IdVec<ItemId, Vec<ClusterId>>,
-    depth: usize,
-) -> Vec<ItemId> {
-    type Group = (Option<ClusterId>, Vec<(ItemId, f64)>);
-    let mut groups: Vec<Group> = Vec::new();
-    for &(i, b) in items {
-        let key = paths[i].get(depth).copied();
-        match groups.iter_mut().find(|g| key.is_some() && g.0 == key) {
-            Some(g) => g.1.push((i, b)),
-            None => groups.push((key, vec![(i, b)])),
+/// Sorting a layer by barycentre while the items of one cluster stay together, with its
+/// buffers kept from layer to layer (it ran for every layer of every sweep and, nested,
+/// for every cluster in it: a `Vec` per group each time).
+struct GroupSort<'a> {
+    paths: &'a IdVec<ItemId, &'a [ClusterId]>,
+    /// this level's groups in order of first appearance: (key, sum of barycentres, count)
+    groups: Vec<(GroupKey, f64, usize)>,
+    /// per group (in order of first appearance): its place once sorted by mean
+    rank: Vec<usize>,
+    /// the items tagged with their group's place, to sort stably by it
+    tagged: Vec<(usize, (ItemId, f64))>,
+}
+
+/// What an item is grouped by at one depth: the cluster it is in there, or (outside any
+/// cluster at that depth) itself alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum GroupKey {
+    Cluster(ClusterId),
+    Alone(ItemId),
+}
+
+impl<'a> GroupSort<'a> {
+    fn new(paths: &'a IdVec<ItemId, &'a [ClusterId]>) -> Self {
+        GroupSort {
+            paths,
+            groups: Vec::new(),
+            rank: Vec::new(),
+            tagged: Vec::new(),
         }
     }
-    let mut keyed: Vec<(f64, usize, Vec<ItemId>)> = groups
-        .into_iter()
-        .enumerate()
-        .map(|(gi, (key, members))| {
-            let mean = members.iter().map(|m| m.1).sum::<f64>() / members.len() as f64;
-            let inner = if key.is_some() && depth < 16 {
-                group_sort(&members, paths, depth + 1)
-            } else {
-                members.iter().map(|m| m.0).collect()
-            };
-            (mean, gi, inner)
-        })
-        .collect();
-    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    keyed.into_iter().flat_map(|k| k.2).collect()
+
+    fn key(&self, i: ItemId, depth: usize) -> GroupKey {
+        self.paths[i]
+            .get(depth)
+            .map_or(GroupKey::Alone(i), |&c| GroupKey::Cluster(c))
+    }
+
+    /// Sort `items` by barycentre, keeping items of the same cluster (at `depth`) together:
+    /// the groups by their mean barycentre (ties: the first seen first), each cluster's
+    /// members sorted the same way one cluster deeper.
+    fn sort(&mut self, items: &mut [(ItemId, f64)], depth: usize) {
+        if items.iter().all(|&(i, _)| self.paths[i].len() <= depth) {
+            // no clusters here (most layers): each item is a group of its own, so this is a
+            // stable sort by barycentre
+            items.sort_by(|a, b| a.1.total_cmp(&b.1));
+            return;
+        }
+        self.rank_groups(items, depth);
+        self.tagged.clear();
+        for &(i, b) in items.iter() {
+            let key = self.key(i, depth);
+            let gi = self.groups.iter().position(|g| g.0 == key).unwrap_or(0);
+            self.tagged.push((self.rank[gi], (i, b)));
+        }
+        self.tagged.sort_by_key(|t| t.0);
+        for (slot, t) in items.iter_mut().zip(&self.tagged) {
+            *slot = t.1;
+        }
+        if depth >= 16 {
+            return;
+        }
+        // each cluster's run of members, one cluster deeper
+        let mut k = 0;
+        while k < items.len() {
+            let key = self.key(items[k].0, depth);
+            let len = items[k..]
+                .iter()
+                .take_while(|m| self.key(m.0, depth) == key)
+                .count();
+            if matches!(key, GroupKey::Cluster(_)) {
+                self.sort(&mut items[k..k + len], depth + 1);
+            }
+            k += len;
+        }
+    }
+
+    /// `groups` of `items` at `depth`, and each one's `rank` by mean barycentre.
+    fn rank_groups(&mut self, items: &[(ItemId, f64)], depth: usize) {
+        self.groups.clear();
+        for &(i, b) in items {
+            let key = self.key(i, depth);
+            match self.groups.iter_mut().find(|g| g.0 == key) {
+                Some(g) => {
+                    g.1 += b;
+                    g.2 += 1;
+                }
+                None => self.groups.push((key, b, 1)),
+            }
+        }
+        let groups = &self.groups;
+        let mean = |gi: usize| groups[gi].1 / groups[gi].2 as f64;
+        // sorted group indices first, then turned into each group's place
+        self.tagged.clear();
+        self.tagged
+            .extend((0..groups.len()).map(|gi| (gi, (ItemId::new(0), mean(gi)))));
+        self.tagged
+            .sort_by(|a, b| a.1.1.total_cmp(&b.1.1).then(a.0.cmp(&b.0)));
+        self.rank.clear();
+        self.rank.resize(groups.len(), 0);
+        for (place, t) in self.tagged.iter().enumerate() {
+            self.rank[t.0] = place;
+        }
+    }
 }
 
 /// The same layering with the dummies of back edges (outside any subgraph) moved to the
@@ -430,6 +568,7 @@ pub fn far_side(r: &Ranked) -> Option<Ranked> {
 /// out.
 pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Option<Ranked> {
     let layer = |n: NodeId| r.items[ItemId::of_node(n)].layer;
+    let paths = g.cluster_paths();
     let lane: IdVec<EdgeId, bool> = g
         .edges
         .iter_enumerated()
@@ -438,7 +577,8 @@ pub fn laned(g: &Graph, r: &Ranked, min_span: usize, inside_frames: bool) -> Opt
                 && e.from != e.to
                 && (g.composite_states || (e.from_frame.is_none() && e.to_frame.is_none()))
                 && (inside_frames
-                    || common_cluster(g, g.nodes[e.from].cluster, g.nodes[e.to].cluster).is_none())
+                    || common_cluster(&paths, g.nodes[e.from].cluster, g.nodes[e.to].cluster)
+                        .is_none())
                 && layer(e.from).abs_diff(layer(e.to)) >= min_span.max(2)
         })
         .collect();
@@ -615,12 +755,9 @@ fn estimated_widths(g: &Graph) -> IdVec<NodeId, usize> {
 
 /// The layers one sweep of a barycentre pass visits, each against its neighbour already
 /// placed: downward from the second layer, upward from the one before last.
-pub(super) fn sweep_order(layers: usize, downward: bool) -> Vec<usize> {
-    if downward {
-        (1..layers).collect()
-    } else {
-        (0..layers.saturating_sub(1)).rev().collect()
-    }
+pub(super) fn sweep_order(layers: usize, downward: bool) -> impl Iterator<Item = usize> {
+    let count = layers.saturating_sub(1);
+    (0..count).map(move |k| if downward { k + 1 } else { count - 1 - k })
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ fn cluster_refs(g: &Graph) -> IdVec<NodeId, Option<ClusterId>> {
 
 /// Is node `n` inside cluster `c` (at any depth)?
 fn member(g: &Graph, n: NodeId, c: ClusterId) -> bool {
-    g.cluster_path(g.nodes[n].cluster).contains(&c)
+    g.within(g.nodes[n].cluster, c)
 }
 
 /// A member of `c` to attach edges to: its inner `[*]` start (`entry`) or end, else one
