@@ -448,11 +448,11 @@ pub fn note_text(note: &Note) -> String {
         ),
         Note::TooWide => "Listed: too wide to draw here.".into(),
         Note::SaySame => format!(
-            "The options say the same, drawn differently: nothing to mark ({} compares them).",
+            "The options say the same, drawn differently: nothing to mark (press {} to compare them).",
             key(Action::ToggleComparison)
         ),
         Note::WordsMarked => format!(
-            "Laid out differently: the words that differ are marked ({} compares them).",
+            "Laid out differently: the words that differ are marked (press {} to compare them).",
             key(Action::ToggleComparison)
         ),
         Note::AllApart => format!(

@@ -2123,7 +2123,7 @@ fn the_compact_comparison_at_80x24() {
     run(app, [Action::ToggleComparison]);
     assert_eq!(
         app.status.as_deref(),
-        Some("Compared: only what differs between the options (C shows them again).")
+        Some("Compared: only what differs between the options (press C to see them again).")
     );
     run(app, [Action::ScrollDown]);
     run(app, [Action::ScrollUp]);
@@ -2160,13 +2160,13 @@ fn v_says_what_it_did() {
     );
     assert_eq!(
         app.status.as_deref(),
-        Some("Listed: one row per edge or message (v draws them).")
+        Some("Listed: one row per edge or message (press v to draw them).")
     );
     assert!(app.diagram_view.list);
     run(app, [Action::ToggleDiagramList]);
     assert_eq!(
         app.status.as_deref(),
-        Some("Drawn where they fit, else listed (v lists them).")
+        Some("Drawn where they fit, else listed (press v to list them).")
     );
     // From the comparison, `v` shows the options again in the form they had.
     run(app, [Action::ToggleComparison, Action::ToggleDiagramList]);

@@ -24,7 +24,7 @@ fn compare_the_demo_diagram_options_at_80x24() {
         "{compared}"
     );
     t.keys(&["C"]);
-    t.wait_for("The options again (C compares them).");
+    t.wait_for("The options again (press C to compare them).");
     t.keys(&["v"]);
-    t.wait_for("Listed: one row per edge or message (v draws them).");
+    t.wait_for("Listed: one row per edge or message (press v to draw them).");
 }

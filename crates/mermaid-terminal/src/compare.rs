@@ -421,6 +421,9 @@ pub fn marks_of_option(
     if differing.is_empty() {
         return vec![Vec::new(); drawn.lines.len()];
     }
+    if drawn.form == Form::Compact && sources.len() > 1 {
+        return listed_marks(sources, option, drawn, opts);
+    }
     let again = |shown| shown_cells(sources, option, drawn, opts, differing, shown);
     let Some(labels) = again(Shown::Labels) else {
         return within(&drawn.lines, marks, differing, same);
@@ -441,6 +444,69 @@ pub fn marks_of_option(
         return by_structure(&drawn.lines, &shown, Words::Joined);
     }
     by_structure(&drawn.lines, &shown, Words::Apart)
+}
+
+/// A listed option's marks: each row that another option's listing lacks (or has fewer
+/// times), whole. Rows are compared without their autonumber (a message sent earlier
+/// renumbers every later one) and the legend under the list is not compared. Options that
+/// are no diagram are left out.
+fn listed_marks(sources: &[&str], option: usize, drawn: &Rendered, opts: &RenderOptions) -> Marks {
+    let mine = listed_rows(&drawn.lines);
+    let others: Vec<Vec<String>> = sources
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != option)
+        .map(|(_, s)| crate::render_compact(s, opts))
+        .filter(|r| r.form == Form::Compact)
+        .map(|r| listed_rows(&r.lines).into_iter().flatten().collect())
+        .collect();
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    drawn
+        .lines
+        .iter()
+        .zip(&mine)
+        .map(|(line, key)| {
+            let Some(key) = key else {
+                return Vec::new();
+            };
+            let n = seen.entry(key.as_str()).or_insert(0);
+            *n += 1;
+            let lacking = others
+                .iter()
+                .any(|rows| rows.iter().filter(|r| *r == key).count() < *n);
+            if !lacking {
+                return Vec::new();
+            }
+            let row = grid_row(line);
+            let start = row.iter().position(|c| !blank(Some(c))).unwrap_or(0);
+            let end = row
+                .iter()
+                .rposition(|c| !blank(Some(c)))
+                .map_or(0, |e| e + 1);
+            std::iter::once(start..end).collect()
+        })
+        .collect()
+}
+
+/// Each row of a listing as it is compared (`None` for a blank row and the legend under
+/// the list): its words, without an autonumber.
+fn listed_rows(lines: &[Line]) -> Vec<Option<String>> {
+    let legend = lines.iter().rev().take_while(|l| dim(l)).count();
+    lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let text = line.text();
+            let words: Vec<&str> = text.split_whitespace().filter(|w| !autonumber(w)).collect();
+            (k + legend < lines.len() && !words.is_empty()).then(|| words.join(" "))
+        })
+        .collect()
+}
+
+/// A message's number in a listing (`12.`).
+fn autonumber(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The cells of lines, arrows and corners (not of a line passing down) that the cell

@@ -171,12 +171,7 @@ pub fn compare(sources: &[&str]) -> Comparison {
     let differing: Vec<&Said> = distinct.iter().filter(|(_, h)| !everywhere(h)).collect();
     let mut rows = paired(&differing, sources.len());
     if ordered {
-        let common: Vec<&str> = distinct
-            .iter()
-            .filter(|(k, h)| everywhere(h) && k.kind != ItemKind::Participant)
-            .map(|(k, _)| k.text.as_str())
-            .collect();
-        rows.extend(moved(&parsed, &read, &common));
+        rows.extend(moved(&parsed, &read));
     }
     Comparison { rows, same, unread }
 }
@@ -223,25 +218,33 @@ fn paired(differing: &[&Said], options: usize) -> Vec<Row> {
         .collect()
 }
 
-/// Items every option has, in an order some other option does not keep: for each, what
-/// it comes after in each option.
-fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<Row> {
-    let in_all: HashSet<&str> = common.iter().copied().collect();
-    let order: Vec<Vec<&str>> = parsed
+/// Items two options both have, in an order one of them does not keep (a message sent
+/// before another in one option and after it in the other): for each, what it comes
+/// after in each option. Compared two options at a time over what both have, so that a
+/// message only some options send does not hide two that swapped places around it.
+fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize]) -> Vec<Row> {
+    let order: Vec<Vec<&Keyed>> = parsed
         .iter()
         .map(|p| {
             p.iter()
                 .flatten()
-                .map(|k| k.text.as_str())
-                .filter(|t| in_all.contains(t))
+                .filter(|k| k.kind != ItemKind::Participant)
                 .collect()
         })
         .collect();
+    let texts = |i: usize, other: usize| -> Vec<&str> {
+        order[i]
+            .iter()
+            .map(|k| k.text.as_str())
+            .filter(|t| order[other].iter().any(|k| k.text == *t))
+            .collect()
+    };
     let mut out_of_order: HashSet<&str> = HashSet::new();
     for (n, &i) in read.iter().enumerate() {
         for &j in &read[n + 1..] {
-            let (in_i, in_j) = crate::compare::common_rows(&order[i], &order[j]);
-            for (seq, kept) in [(&order[i], in_i), (&order[j], in_j)] {
+            let (a, b) = (texts(i, j), texts(j, i));
+            let (in_a, in_b) = crate::compare::common_rows(&a, &b);
+            for (seq, kept) in [(&a, in_a), (&b, in_b)] {
                 for (t, keep) in seq.iter().zip(kept) {
                     if !keep {
                         out_of_order.insert(t);
@@ -251,28 +254,27 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize], common: &[&str]) -> Vec<
         }
     }
     let mut rows = Vec::new();
-    for t in common.iter().filter(|t| out_of_order.contains(**t)) {
-        let kind = parsed
+    let mut told: HashSet<&str> = HashSet::new();
+    for k in read.iter().flat_map(|&i| &order[i]) {
+        let t = k.text.as_str();
+        if !out_of_order.contains(t) || !told.insert(t) {
+            continue;
+        }
+        let has: Vec<Option<String>> = order
             .iter()
-            .flatten()
-            .flatten()
-            .find(|k| k.text == *t)
-            .map_or(ItemKind::Message, |k| k.kind);
-        let has: Vec<Option<String>> = (0..parsed.len())
-            .map(|i| {
-                let seq = &order[i];
-                let at = seq.iter().position(|x| x == t)?;
-                Some(match at.checked_sub(1).map(|p| seq[p]) {
+            .map(|seq| {
+                let at = seq.iter().position(|x| x.text == t)?;
+                Some(match at.checked_sub(1).map(|p| &seq[p].text) {
                     Some(before) => format!("after {before}"),
                     None => "first".to_string(),
                 })
             })
             .collect();
-        let places: Vec<&Option<String>> = read.iter().map(|&i| &has[i]).collect();
+        let places: Vec<&String> = read.iter().filter_map(|&i| has[i].as_ref()).collect();
         if places.windows(2).any(|w| w[0] != w[1]) {
             rows.push(Row {
-                kind,
-                moved: Some((*t).to_string()),
+                kind: k.kind,
+                moved: Some(t.to_string()),
                 has,
             });
         }
@@ -367,6 +369,34 @@ mod tests {
         let once = "sequenceDiagram\n  A->>B: one";
         let c = compare(&[twice, once]);
         assert_eq!(c.rows[0].has[0].as_deref(), Some("A ──▶ B: one (2nd)"));
+    }
+
+    #[test]
+    fn two_messages_swapped_are_moved_when_another_option_lacks_one_of_them() {
+        // as a bot writes distractors: A publishes before it writes, D writes first, and
+        // B sends another message in place of the publish
+        let body = |first: &str, second: &str| {
+            format!("sequenceDiagram\n  API->>DB: SELECT\n  {first}\n  {second}\n  API-->>C: 201")
+        };
+        let publish = "API->>K: publish RefundSucceeded";
+        let insert = "API->>DB: INSERT refunds";
+        let a = body(publish, insert);
+        let b = body("API->>K: publish RefundFailed", insert);
+        let d = body(insert, publish);
+        let c = compare(&[a.as_str(), b.as_str(), d.as_str()]);
+        let moved: Vec<&Row> = c.rows.iter().filter(|r| r.moved.is_some()).collect();
+        assert!(!moved.is_empty(), "{:?}", c.rows);
+        assert!(moved.iter().all(|r| r.has[0] != r.has[2]), "{moved:?}");
+        // what makes A and D differ is marked in both
+        for option in [0, 2] {
+            let differing = c.differing(option);
+            assert!(
+                differing
+                    .iter()
+                    .any(|t| t.contains("publish RefundSucceeded") || t.contains("INSERT")),
+                "{differing:?}"
+            );
+        }
     }
 
     #[test]

@@ -353,9 +353,9 @@ fn toggle_list(app: &mut App) {
         app.diagram_view.list = !app.diagram_view.list;
     }
     app.status = Some(if app.diagram_view.list {
-        format!("Listed: one row per edge or message ({key} draws them).")
+        format!("Listed: one row per edge or message (press {key} to draw them).")
     } else {
-        format!("Drawn where they fit, else listed ({key} lists them).")
+        format!("Drawn where they fit, else listed (press {key} to list them).")
     });
 }
 
@@ -370,9 +370,9 @@ fn toggle_comparison(app: &mut App) {
         *scroll = 0;
     }
     app.status = Some(if app.diagram_view.compare {
-        format!("Compared: only what differs between the options ({key} shows them again).")
+        format!("Compared: only what differs between the options (press {key} to see them again).")
     } else {
-        format!("The options again ({key} compares them).")
+        format!("The options again (press {key} to compare them).")
     });
 }
 

@@ -164,7 +164,12 @@ pub fn render(g: &Graph, width: usize, ascii: bool) -> Vec<Line> {
             .nodes
             .iter_enumerated()
             .filter(|(_, n)| n.cluster == Some(c))
-            .map(|(i, _)| text[i].clone())
+            // the row names the composite: its own start and end need no "of …"
+            .map(|(i, n)| match n.shape {
+                Shape::Start => "start".to_string(),
+                Shape::End => "end".to_string(),
+                _ => text[i].clone(),
+            })
             .collect();
         // a composite's regions by their number: its own row names the composite
         members.extend(

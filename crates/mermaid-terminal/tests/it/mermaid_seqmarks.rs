@@ -444,3 +444,48 @@ fn a_note_only_one_option_has_is_marked_by_its_box() {
         show(&drawn[0], &marks[0])
     );
 }
+
+/// The options listed (as `v` shows them): marks on the rows another option lacks,
+/// whole, never on a row every option has, though a message sent first renumbers the
+/// rest, and never on the legend.
+#[test]
+fn listed_options_mark_only_the_rows_another_option_lacks() {
+    let base = login(REPLY, true);
+    let numbered = base.replacen("sequenceDiagram\n", "sequenceDiagram\n    autonumber\n", 1);
+    let extra = "    U->>G: GET /login/csrf-token for the form\n";
+    let at = numbered.find("    U->>G").unwrap();
+    let first = format!("{}{extra}{}", &numbered[..at], &numbered[at..]);
+    let sources = [
+        numbered.as_str(),
+        first.as_str(),
+        numbered.as_str(),
+        numbered.as_str(),
+    ];
+    let opts = opts(75);
+    let listed: Vec<Rendered> = sources
+        .iter()
+        .map(|s| mermaid_terminal::render_compact(s, &opts))
+        .collect();
+    let mut cells = differences(&listed);
+    let says = compare(&sources);
+    for (i, m) in cells.marks.iter_mut().enumerate() {
+        let differing = says.differing(i);
+        *m = marks_of_option(&sources, i, &listed[i], &opts, m, &differing, &says.same);
+    }
+    let (r, m) = (&listed[1], &cells.marks[1]);
+    let rows = marked_rows(r, m);
+    let marked: Vec<&String> = rows.iter().filter(|row| !row.is_empty()).collect();
+    assert_eq!(marked.len(), 1, "\n{}", show(r, m));
+    assert!(
+        marked[0].contains("GET /login/csrf-token for the form"),
+        "\n{}",
+        show(r, m)
+    );
+    for k in [0, 2, 3] {
+        assert!(
+            cells.marks[k].iter().all(Vec::is_empty),
+            "\n{}",
+            show(&listed[k], &cells.marks[k])
+        );
+    }
+}
