@@ -52,9 +52,13 @@ impl ItemKind {
 pub struct Item {
     /// What it is.
     pub kind: ItemKind,
-    /// As the listing shows it (`Client ──▶ API: retry`); two items are the same when
-    /// their kind and text are.
+    /// As the listing shows it (`Client ──▶ API: retry`).
     pub text: String,
+    /// What options are compared by: two items are the same when their kind and key are.
+    /// The text, except that a sequence event inside a block is placed by the block's kind
+    /// and place, not by its condition: an `alt` whose guards are swapped differs by its
+    /// two conditions, not by every message under them.
+    pub key: String,
     /// The participants or nodes it involves, as they are shown.
     pub involves: Vec<String>,
     /// Its label (a message's or an edge's text): variants of one step share it.

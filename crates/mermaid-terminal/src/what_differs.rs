@@ -71,7 +71,10 @@ impl Comparison {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Keyed {
     kind: ItemKind,
+    /// as shown
     text: String,
+    /// as compared (see [`Item::key`])
+    key: String,
     item: Item,
 }
 
@@ -89,15 +92,16 @@ fn keyed_items(items: &[Item]) -> Vec<Keyed> {
     items
         .iter()
         .map(|item| {
-            let n = seen.entry((item.kind, item.text.as_str())).or_insert(0);
+            let n = seen.entry((item.kind, item.key.as_str())).or_insert(0);
             *n += 1;
-            let text = match *n {
-                1 => item.text.clone(),
-                n => format!("{} ({})", item.text, ordinal(n)),
+            let told = |t: &str| match *n {
+                1 => t.to_string(),
+                n => format!("{t} ({})", ordinal(n)),
             };
             Keyed {
                 kind: item.kind,
-                text,
+                text: told(&item.text),
+                key: told(&item.key),
                 item: item.clone(),
             }
         })
@@ -155,7 +159,7 @@ pub fn compare(sources: &[&str]) -> Comparison {
     let mut index: HashMap<(ItemKind, &str), usize> = HashMap::new();
     for &i in &read {
         for k in parsed[i].iter().flatten() {
-            let at = *index.entry((k.kind, k.text.as_str())).or_insert_with(|| {
+            let at = *index.entry((k.kind, k.key.as_str())).or_insert_with(|| {
                 distinct.push((k, vec![false; sources.len()]));
                 distinct.len() - 1
             });
@@ -235,8 +239,8 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize]) -> Vec<Row> {
     let texts = |i: usize, other: usize| -> Vec<&str> {
         order[i]
             .iter()
-            .map(|k| k.text.as_str())
-            .filter(|t| order[other].iter().any(|k| k.text == *t))
+            .map(|k| k.key.as_str())
+            .filter(|t| order[other].iter().any(|k| k.key == *t))
             .collect()
     };
     let mut out_of_order: HashSet<&str> = HashSet::new();
@@ -256,14 +260,14 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize]) -> Vec<Row> {
     let mut rows = Vec::new();
     let mut told: HashSet<&str> = HashSet::new();
     for k in read.iter().flat_map(|&i| &order[i]) {
-        let t = k.text.as_str();
+        let t = k.key.as_str();
         if !out_of_order.contains(t) || !told.insert(t) {
             continue;
         }
         let has: Vec<Option<String>> = order
             .iter()
             .map(|seq| {
-                let at = seq.iter().position(|x| x.text == t)?;
+                let at = seq.iter().position(|x| x.key == t)?;
                 Some(match at.checked_sub(1).map(|p| &seq[p].text) {
                     Some(before) => format!("after {before}"),
                     None => "first".to_string(),
@@ -274,7 +278,7 @@ fn moved(parsed: &[Option<Vec<Keyed>>], read: &[usize]) -> Vec<Row> {
         if places.windows(2).any(|w| w[0] != w[1]) {
             rows.push(Row {
                 kind: k.kind,
-                moved: Some(t.to_string()),
+                moved: Some(k.text.clone()),
                 has,
             });
         }
@@ -397,6 +401,62 @@ mod tests {
                 "{differing:?}"
             );
         }
+    }
+
+    #[test]
+    fn guards_swapped_differ_by_the_guards_not_by_every_message_under_them() {
+        let body = |first: &str, second: &str, tail: &str| {
+            format!(
+                "sequenceDiagram\n  W->>DB: UPDATE jobs SET status = 'leased'\n  alt {first}\n    DB-->>W: 1 row\n    W-->>R: 200 Lease\n  else {second}\n    DB-->>W: 0 rows\n    W-->>R: 409 ErrLeaseHeld\n  end\n{tail}"
+            )
+        };
+        let a = body(
+            "[rows affected == 1]",
+            "[rows affected == 0]",
+            "  R->>W: next",
+        );
+        let c = body(
+            "[rows affected == 0]",
+            "[rows affected == 1]",
+            "  R->>W: next",
+        );
+        let d = body(
+            "[rows affected == 1]",
+            "[rows affected == 0]",
+            "  R->>W: 404",
+        );
+        let cmp = compare(&[a.as_str(), c.as_str(), d.as_str()]);
+        let kinds: Vec<ItemKind> = cmp.rows.iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds,
+            vec![ItemKind::Block, ItemKind::Block, ItemKind::Message],
+            "{:#?}",
+            cmp.rows
+        );
+        // shown by their own conditions
+        assert!(
+            cmp.rows.iter().any(|r| r.has[1]
+                .as_deref()
+                .is_some_and(|t| t.starts_with("alt") && t.contains("== 0"))),
+            "{:#?}",
+            cmp.rows
+        );
+        // a message moved from one branch to the other still differs
+        let moved = body("[rows affected == 1]", "[rows affected == 0]", "").replace(
+            "    W-->>R: 200 Lease\n  else",
+            "  else\n    W-->>R: 200 Lease",
+        );
+        let moved = moved.replace(
+            "else\n    W-->>R: 200 Lease [rows affected == 0]",
+            "else [rows affected == 0]\n    W-->>R: 200 Lease",
+        );
+        let plain = body("[rows affected == 1]", "[rows affected == 0]", "");
+        let cmp = compare(&[plain.as_str(), moved.as_str()]);
+        assert!(
+            cmp.rows.iter().any(|r| r.kind == ItemKind::Message),
+            "{:#?}",
+            cmp.rows
+        );
     }
 
     #[test]

@@ -75,6 +75,7 @@ fn parts(g: &Graph) -> Vec<(Item, Part)> {
     let text: IdVec<NodeId, String> = g.nodes.ids().map(|n| node_text(g, n, dup)).collect();
     let item = |kind, text: String, involves: Vec<String>, label: String| Item {
         kind,
+        key: text.clone(),
         text,
         involves,
         label,

@@ -76,6 +76,7 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
             let item = Item {
                 kind: ItemKind::Participant,
                 text: n.clone(),
+                key: n.clone(),
                 involves: vec![n.clone()],
                 label: String::new(),
                 id: p.id.clone(),
@@ -84,7 +85,11 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
         })
         .collect();
     // The blocks an event is in: a message moved out of an `alt` says something else.
+    // Shown by their conditions; compared by their kind and place (`alt 2`, its
+    // `else` as `alt 2 part 1`).
     let mut blocks: Vec<String> = Vec::new();
+    let mut places: Vec<Place> = Vec::new();
+    let mut started = 0usize;
     let within = |blocks: &[String], text: String| {
         if blocks.is_empty() {
             text
@@ -135,18 +140,35 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
             Event::BlockStart { kind, label } => {
                 let text = block_text(kind.keyword(), label);
                 let item = within(&blocks, text.clone());
+                let key = within(&place_names(&places), text.clone());
                 blocks.push(text);
-                (ItemKind::Block, item, Vec::new(), label.clone())
+                started += 1;
+                places.push(Place {
+                    block: format!("{} {started}", kind.keyword()),
+                    part: 0,
+                });
+                out.push((block_item(item, key, label), Part::Event(k)));
+                continue;
             }
             Event::BlockDivider { keyword, label } => {
                 let text = block_text(keyword, label);
                 blocks.pop();
+                let place = places.pop();
                 let item = within(&blocks, text.clone());
+                let key = within(&place_names(&places), text.clone());
                 blocks.push(text);
-                (ItemKind::Block, item, Vec::new(), label.clone())
+                if let Some(Place { block, part }) = place {
+                    places.push(Place {
+                        block,
+                        part: part + 1,
+                    });
+                }
+                out.push((block_item(item, key, label), Part::Event(k)));
+                continue;
             }
             Event::BlockEnd => {
                 blocks.pop();
+                places.pop();
                 continue;
             }
             Event::Activate(p) | Event::Deactivate(p) | Event::Create(p) | Event::Destroy(p) => {
@@ -157,7 +179,8 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
         };
         let item = Item {
             kind,
-            text: within(&blocks_before(&blocks, kind), text),
+            key: within(&place_names(&places), text.clone()),
+            text: within(&blocks, text),
             involves,
             label,
             id: String::new(),
@@ -167,11 +190,32 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
     out
 }
 
-/// The blocks to name before an item: a block's own row already names its outer blocks.
-fn blocks_before(blocks: &[String], kind: ItemKind) -> Vec<String> {
-    if kind == ItemKind::Block {
-        Vec::new()
-    } else {
-        blocks.to_vec()
+/// Where an event is among the blocks: which block (its keyword and number in the
+/// diagram), and which part of it (0, then one more at each `else`/`and`/`option`).
+struct Place {
+    block: String,
+    part: usize,
+}
+
+/// The blocks an event is in, by place (see [`Place`]).
+fn place_names(places: &[Place]) -> Vec<String> {
+    places
+        .iter()
+        .map(|p| match p.part {
+            0 => p.block.clone(),
+            n => format!("{} part {n}", p.block),
+        })
+        .collect()
+}
+
+/// A block's own row: its outer blocks named in `text` by condition, in `key` by place.
+fn block_item(text: String, key: String, label: &str) -> Item {
+    Item {
+        kind: ItemKind::Block,
+        text,
+        key,
+        involves: Vec::new(),
+        label: label.to_string(),
+        id: String::new(),
     }
 }
