@@ -85,18 +85,7 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
         })
         .collect();
     // The blocks an event is in: a message moved out of an `alt` says something else.
-    // Shown by their conditions; compared by their kind and place (`alt 2`, its
-    // `else` as `alt 2 part 1`).
-    let mut blocks: Vec<String> = Vec::new();
-    let mut places: Vec<Place> = Vec::new();
-    let mut started = 0usize;
-    let within = |blocks: &[String], text: String| {
-        if blocks.is_empty() {
-            text
-        } else {
-            format!("{} › {text}", blocks.join(" › "))
-        }
-    };
+    let mut blocks = Blocks::default();
     let name = |i: ParticipantId| names.get(i).cloned().unwrap_or_default();
     for (k, e) in d.events.iter().enumerate() {
         let (kind, text, involves, label) = match e {
@@ -139,36 +128,21 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
             }
             Event::BlockStart { kind, label } => {
                 let text = block_text(kind.keyword(), label);
-                let item = within(&blocks, text.clone());
-                let key = within(&place_names(&places), text.clone());
-                blocks.push(text);
-                started += 1;
-                places.push(Place {
-                    block: format!("{} {started}", kind.keyword()),
-                    part: 0,
-                });
-                out.push((block_item(item, key, label), Part::Event(k)));
+                let item = blocks.item(text.clone(), label);
+                blocks.start(kind.keyword(), text);
+                out.push((item, Part::Event(k)));
                 continue;
             }
             Event::BlockDivider { keyword, label } => {
                 let text = block_text(keyword, label);
-                blocks.pop();
-                let place = places.pop();
-                let item = within(&blocks, text.clone());
-                let key = within(&place_names(&places), text.clone());
-                blocks.push(text);
-                if let Some(Place { block, part }) = place {
-                    places.push(Place {
-                        block,
-                        part: part + 1,
-                    });
-                }
-                out.push((block_item(item, key, label), Part::Event(k)));
+                blocks.end();
+                let item = blocks.item(text.clone(), label);
+                blocks.divide(text);
+                out.push((item, Part::Event(k)));
                 continue;
             }
             Event::BlockEnd => {
-                blocks.pop();
-                places.pop();
+                blocks.end();
                 continue;
             }
             Event::Activate(p) | Event::Deactivate(p) | Event::Create(p) | Event::Destroy(p) => {
@@ -179,8 +153,8 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
         };
         let item = Item {
             kind,
-            key: within(&place_names(&places), text.clone()),
-            text: within(&blocks, text),
+            key: blocks.keyed(text.clone()),
+            text: blocks.shown(text),
             involves,
             label,
             id: String::new(),
@@ -190,6 +164,19 @@ fn parts(d: &Diagram) -> Vec<(Item, Part)> {
     out
 }
 
+/// The blocks an event is in: shown by their conditions, compared by their kind and
+/// place (`alt 2`, its `else` as `alt 2 part 1`).
+#[derive(Default)]
+struct Blocks {
+    shown: Vec<String>,
+    places: Vec<Place>,
+    /// blocks started so far (numbers them)
+    started: usize,
+    /// the block and part [`Blocks::end`] last ended (an `else` goes on with it)
+    ended: Option<String>,
+    ended_part: usize,
+}
+
 /// Where an event is among the blocks: which block (its keyword and number in the
 /// diagram), and which part of it (0, then one more at each `else`/`and`/`option`).
 struct Place {
@@ -197,25 +184,69 @@ struct Place {
     part: usize,
 }
 
-/// The blocks an event is in, by place (see [`Place`]).
-fn place_names(places: &[Place]) -> Vec<String> {
-    places
-        .iter()
-        .map(|p| match p.part {
-            0 => p.block.clone(),
-            n => format!("{} part {n}", p.block),
-        })
-        .collect()
+impl Blocks {
+    fn start(&mut self, keyword: &str, text: String) {
+        self.shown.push(text);
+        self.started += 1;
+        self.places.push(Place {
+            block: format!("{keyword} {}", self.started),
+            part: 0,
+        });
+    }
+
+    /// The next part of the block just ended by [`Blocks::end`] (an `else`).
+    fn divide(&mut self, text: String) {
+        self.shown.push(text);
+        self.places.push(Place {
+            block: self.ended.take().unwrap_or_default(),
+            part: self.ended_part + 1,
+        });
+    }
+
+    fn end(&mut self) {
+        self.shown.pop();
+        if let Some(p) = self.places.pop() {
+            self.ended = Some(p.block);
+            self.ended_part = p.part;
+        }
+    }
+
+    /// `text` inside the blocks, as shown.
+    fn shown(&self, text: String) -> String {
+        within(&self.shown, text)
+    }
+
+    /// `text` inside the blocks, as compared.
+    fn keyed(&self, text: String) -> String {
+        let places: Vec<String> = self
+            .places
+            .iter()
+            .map(|p| match p.part {
+                0 => p.block.clone(),
+                n => format!("{} part {n}", p.block),
+            })
+            .collect();
+        within(&places, text)
+    }
+
+    /// A block's own row, inside its outer blocks.
+    fn item(&self, text: String, label: &str) -> Item {
+        Item {
+            kind: ItemKind::Block,
+            key: self.keyed(text.clone()),
+            text: self.shown(text),
+            involves: Vec::new(),
+            label: label.to_string(),
+            id: String::new(),
+        }
+    }
 }
 
-/// A block's own row: its outer blocks named in `text` by condition, in `key` by place.
-fn block_item(text: String, key: String, label: &str) -> Item {
-    Item {
-        kind: ItemKind::Block,
-        text,
-        key,
-        involves: Vec::new(),
-        label: label.to_string(),
-        id: String::new(),
+/// `text` inside `blocks`, `outer › inner › text`.
+fn within(blocks: &[String], text: String) -> String {
+    if blocks.is_empty() {
+        text
+    } else {
+        format!("{} › {text}", blocks.join(" › "))
     }
 }
