@@ -54,6 +54,14 @@ impl Params {
         if horizontal { 1 } else { self.spread.max(2) }
     }
 
+    /// Knobs that size the boxes alike: lining them up or pulling them inside their frames
+    /// only moves them (see [`Builder::sizes`]; `spread` left to right changes nothing).
+    pub fn same_sizes(self, other: Params, horizontal: bool) -> bool {
+        (self.sep, self.wrap, self.widen, self.names)
+            == (other.sep, other.wrap, other.widen, other.names)
+            && self.port_spacing(horizontal) == other.port_spacing(horizontal)
+    }
+
     /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
     pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
         (
@@ -257,6 +265,7 @@ pub fn sized<'a>(
     dir: Direction,
     p: Params,
 ) -> Result<Sized<'a>, String> {
+    super::work::count(|w| w.sized += 1);
     let mut b = Builder::new(g, r, dir, p);
     b.sizes()?;
     Ok(Sized(b))

@@ -295,34 +295,42 @@ fn draw_fitted_with(
             .collect()
     };
     let (long, pairs) = (lined(align::Blocks::Long), lined(align::Blocks::Pairs));
-    let first = |dir| first_fit(&g, &variants, dir, &params, opts);
-    let lined_up = |dir: model::Direction| {
-        let worth = !big && !dir.horizontal();
-        worth.then(|| {
-            first_fit(&g, &variants, dir, &long, opts)
-                .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
-        })?
-    };
     // When nothing else fits: sinks moved down out of a layer wider than the next, their
     // back edges round the outside, else as they are. Then, only when the direction is
     // free (siblings asked to turn alike keep the drawings they had): sinks of the last
     // layer moved to a new one under it.
     // (ranked only when asked for: most graphs fit before)
     let (lowered, split) = (OnceCell::new(), OnceCell::new());
+    // (after the layerings: it keeps references to them)
+    let widths = memo::Widths::default();
+    let search = Search {
+        g: &g,
+        opts,
+        widths: &widths,
+    };
+    let first = |dir| search.first_fit(&variants, dir, &params);
+    let lined_up = |dir: model::Direction| {
+        let worth = !big && !dir.horizontal();
+        worth.then(|| {
+            search
+                .first_fit(&variants, dir, &long)
+                .or_else(|| search.first_fit(&variants, dir, &pairs))
+        })?
+    };
     let knobs = [&params[..], &long, &pairs];
     let lowered_in = |dir| {
         let rs = lowered.get_or_init(|| layerings(&g, &ranked, big, rank::lowered));
-        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+        search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     let split_in = |dir| {
         let rs = split.get_or_init(|| layerings(&g, &ranked, big, rank::split_bottom));
-        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+        search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     // The very last, top-down: frame members pulled only by their neighbours in the frame.
     let inside = pulled_inside(&params);
     let inside_in = |dir: model::Direction| {
         let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
-        worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
+        worth.then(|| search.first_fit(&variants, dir, &inside))?
     };
     let fit = |dir| {
         first(dir)
@@ -443,130 +451,141 @@ fn plain_variants(rs: &[rank::Ranked]) -> Vec<Variant<'_>> {
     rs.iter().map(|r| Variant { r, fallback: false }).collect()
 }
 
-/// [`first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
-/// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
-fn first_fit_lined(
-    g: &Graph,
-    variants: &[Variant],
-    dir: model::Direction,
-    knobs: [&[layout::Params]; 3],
-    opts: &RenderOptions,
-) -> Option<Vec<Line>> {
-    if variants.is_empty() {
-        return None;
-    }
-    let lined = !dir.horizontal();
-    let with = |p: &[layout::Params]| first_fit(g, variants, dir, p, opts);
-    with(knobs[0])
-        .or_else(|| lined.then(|| with(knobs[1]))?)
-        .or_else(|| lined.then(|| with(knobs[2]))?)
+/// One search for a graph's drawing: what every attempt in it shares.
+struct Search<'a, 'w> {
+    g: &'a Graph,
+    opts: &'a RenderOptions,
+    /// the least widths of the stages sized so far
+    widths: &'w memo::Widths<'a>,
 }
 
-/// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
-/// each variant at the first stage where it fits.
-fn first_fit(
-    g: &Graph,
-    variants: &[Variant],
-    dir: model::Direction,
-    params: &[layout::Params],
-    opts: &RenderOptions,
-) -> Option<Vec<Line>> {
-    // (footnotes, crossings): a label under the drawing is worse than a crossing
-    let mut best: Option<((usize, usize), Vec<Line>)> = None;
-    let mut spare = SPARE_DRAWS;
-    for v in variants {
-        if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
-            continue;
+impl<'a> Search<'a, '_> {
+    /// [`Search::first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
+    /// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
+    fn first_fit_lined(
+        &self,
+        variants: &[Variant<'a>],
+        dir: model::Direction,
+        knobs: [&[layout::Params]; 3],
+    ) -> Option<Vec<Line>> {
+        if variants.is_empty() {
+            return None;
         }
-        // once a drawing has every label beside its edge, later variants compete with
-        // their first stage that fits, as before footnotes counted
-        let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
-        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled, &mut spare)
-            && best.as_ref().is_none_or(|b| cost < b.0)
-        {
-            best = Some((cost, lines));
-        }
+        let lined = !dir.horizontal();
+        let with = |p: &[layout::Params]| self.first_fit(variants, dir, p);
+        with(knobs[0])
+            .or_else(|| lined.then(|| with(knobs[1]))?)
+            .or_else(|| lined.then(|| with(knobs[2]))?)
     }
-    best.map(|b| b.1)
+
+    /// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
+    /// each variant at the first stage where it fits.
+    fn first_fit(
+        &self,
+        variants: &[Variant<'a>],
+        dir: model::Direction,
+        params: &[layout::Params],
+    ) -> Option<Vec<Line>> {
+        // (footnotes, crossings): a label under the drawing is worse than a crossing
+        let mut best: Option<((usize, usize), Vec<Line>)> = None;
+        let mut spare = SPARE_DRAWS;
+        for v in variants {
+            if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
+                continue;
+            }
+            // once a drawing has every label beside its edge, later variants compete with
+            // their first stage that fits, as before footnotes counted
+            let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+            if let Some((cost, lines)) = self.variant_fit(v.r, dir, params, settled, &mut spare)
+                && best.as_ref().is_none_or(|b| cost < b.0)
+            {
+                best = Some((cost, lines));
+            }
+        }
+        best.map(|b| b.1)
+    }
 }
 
 /// Layouts tried, per direction, past a drawing that fits with footnotes to find one
 /// without (each can route back edges for milliseconds).
 const SPARE_DRAWS: usize = 4;
 
-/// One variant at its first stage that fits with every label beside its edge, else at
-/// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
-/// last resort, after the labels wrapped narrower and the layers spread apart.
-/// `first_only`: the first stage that fits, footnotes or not.
-fn variant_fit(
-    g: &Graph,
-    r: &rank::Ranked,
-    dir: model::Direction,
-    params: &[layout::Params],
-    opts: &RenderOptions,
-    first_only: bool,
-    spare: &mut usize,
-) -> Option<((usize, usize), Vec<Line>)> {
-    // A stage too wide with ports close together is too wide with them spread too, and
-    // a back edge with no way round finds none with them spread either.
-    let mut hopeless: Option<(usize, usize)> = None;
-    let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
-    let mut stages = memo::Stages::default();
-    for &p in params {
-        if hopeless == Some((p.sep, p.wrap)) {
-            continue;
-        }
-        // looking past a drawing with footnotes costs from the graph's spare attempts
-        if footnoted.is_some() {
-            if *spare == 0 {
-                break;
-            }
-            *spare -= 1;
-        }
-        // Until a stage fits, one too wide and one that cannot be placed are alike (the
-        // same knobs spread wider are no narrower): a stage may stop at its width's lower
-        // bound. After, a stage that could not be placed still costs a spare attempt.
-        let bounded = footnoted.is_none();
-        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, bounded, &mut stages) {
-            Ok(drawn) => drawn,
-            Err(Stage::TooWide | Stage::NoWayRound) => {
-                hopeless = Some((p.sep, p.wrap));
+impl<'a> Search<'a, '_> {
+    /// One variant at its first stage that fits with every label beside its edge, else at
+    /// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
+    /// last resort, after the labels wrapped narrower and the layers spread apart.
+    /// `first_only`: the first stage that fits, footnotes or not.
+    fn variant_fit(
+        &self,
+        r: &'a rank::Ranked,
+        dir: model::Direction,
+        params: &[layout::Params],
+        first_only: bool,
+        spare: &mut usize,
+    ) -> Option<((usize, usize), Vec<Line>)> {
+        let opts = self.opts;
+        // A stage too wide with ports close together is too wide with them spread too, and
+        // a back edge with no way round finds none with them spread either.
+        let mut hopeless: Option<(usize, usize)> = None;
+        let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
+        let mut stages = memo::Stages::default();
+        for &p in params {
+            if hopeless == Some((p.sep, p.wrap)) {
                 continue;
             }
-            Err(Stage::Overlap) => continue,
-        };
-        let mut plan = plan;
-        // Footnotes: the same stage with the layers spread apart may give them room.
-        for widen in [8, 16] {
-            if drawing.footnotes() == 0 || first_only || *spare == 0 {
-                break;
-            }
-            *spare -= 1;
-            let wider = layout::Params { widen, ..p };
-            match draw_stage(g, r, dir, wider, opts, false, &mut stages) {
-                Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
-                    (plan, drawing) = (wider, d);
+            // looking past a drawing with footnotes costs from the graph's spare attempts
+            if footnoted.is_some() {
+                if *spare == 0 {
+                    break;
                 }
-                Ok(_) | Err(Stage::Overlap) => {}
-                Err(Stage::TooWide | Stage::NoWayRound) => break,
+                *spare -= 1;
+            }
+            // Until a stage fits, one too wide and one that cannot be placed are alike (the
+            // same knobs spread wider are no narrower): a stage may stop at its width's lower
+            // bound. After, a stage that could not be placed still costs a spare attempt.
+            let bounded = footnoted.is_none();
+            let (plan, mut drawing) = match self.draw_stage(r, dir, p, bounded, &mut stages) {
+                Ok(drawn) => drawn,
+                Err(Stage::TooWide | Stage::NoWayRound) => {
+                    hopeless = Some((p.sep, p.wrap));
+                    continue;
+                }
+                Err(Stage::Overlap) => continue,
+            };
+            let mut plan = plan;
+            // Footnotes: the same stage with the layers spread apart may give them room.
+            for widen in [8, 16] {
+                if drawing.footnotes() == 0 || first_only || *spare == 0 {
+                    break;
+                }
+                *spare -= 1;
+                let wider = layout::Params { widen, ..p };
+                match self.draw_stage(r, dir, wider, false, &mut stages) {
+                    Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
+                        (plan, drawing) = (wider, d);
+                    }
+                    Ok(_) | Err(Stage::Overlap) => {}
+                    Err(Stage::TooWide | Stage::NoWayRound) => break,
+                }
+            }
+            let cost = (drawing.footnotes(), drawing.crossings);
+            let kept =
+                cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
+            if !kept {
+                continue; // no better than the footnoted drawing kept: its lines are not needed
+            }
+            let lines = drawing.lines(&plan, opts.ascii);
+            if lines.iter().all(|l| l.width() <= opts.width) {
+                if cost.0 == 0 || first_only {
+                    return Some((cost, lines));
+                }
+                if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
+                    footnoted = Some((cost, lines));
+                }
             }
         }
-        let cost = (drawing.footnotes(), drawing.crossings);
-        let kept = cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
-        if !kept {
-            continue; // no better than the footnoted drawing kept: its lines are not needed
-        }
-        let lines = drawing.lines(&plan, opts.ascii);
-        if lines.iter().all(|l| l.width() <= opts.width) {
-            if cost.0 == 0 || first_only {
-                return Some((cost, lines));
-            }
-            if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
-                footnoted = Some((cost, lines));
-            }
-        }
+        footnoted
     }
-    footnoted
 }
 
 /// Why a stage drew nothing.
@@ -579,37 +598,44 @@ enum Stage {
     NoWayRound,
 }
 
-/// One stage: plan, check the width, draw (each only once for what the variant's
-/// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
-/// wide may be given up as too wide before it is planned (it might not have been
-/// placeable either).
-fn draw_stage(
-    g: &Graph,
-    r: &rank::Ranked,
-    dir: model::Direction,
-    p: layout::Params,
-    opts: &RenderOptions,
-    bounded: bool,
-    stages: &mut memo::Stages,
-) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
-    // Each stage either draws without any overlap or reports why it cannot.
-    let within = if bounded { opts.width } else { usize::MAX };
-    let plan = stages
-        .plan(p, dir.horizontal(), within, || layout::sized(g, r, dir, p))
-        .map_err(|e| match e {
-            layout::Unplanned::TooWide => Stage::TooWide,
-            layout::Unplanned::Failed(_) => Stage::Overlap,
+impl<'a> Search<'a, '_> {
+    /// One stage: plan, check the width, draw (each only once for what the variant's
+    /// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
+    /// wide may be given up as too wide before it is planned (it might not have been
+    /// placeable either).
+    fn draw_stage(
+        &self,
+        r: &'a rank::Ranked,
+        dir: model::Direction,
+        p: layout::Params,
+        bounded: bool,
+        stages: &mut memo::Stages,
+    ) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
+        let (g, opts) = (self.g, self.opts);
+        // Each stage either draws without any overlap or reports why it cannot.
+        let within = if bounded { opts.width } else { usize::MAX };
+        let at = memo::StageAt {
+            r,
+            dir,
+            widths: self.widths,
+        };
+        let plan = stages
+            .plan(at, p, within, || layout::sized(g, r, dir, p))
+            .map_err(|e| match e {
+                layout::Unplanned::TooWide => Stage::TooWide,
+                layout::Unplanned::Failed(_) => Stage::Overlap,
+            })?;
+        if plan.width > opts.width {
+            return Err(Stage::TooWide);
+        }
+        let drawing = stages.draw(&plan, || {
+            draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
+                plane::DrawError::NoWayRound => Stage::NoWayRound,
+                plane::DrawError::Overlap(_) => Stage::Overlap,
+            })
         })?;
-    if plan.width > opts.width {
-        return Err(Stage::TooWide);
+        Ok((plan, drawing))
     }
-    let drawing = stages.draw(&plan, || {
-        draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
-            plane::DrawError::NoWayRound => Stage::NoWayRound,
-            plane::DrawError::Overlap(_) => Stage::Overlap,
-        })
-    })?;
-    Ok((plan, drawing))
 }
 
 /// Nodes, visible edges and direction of a flowchart, state or class diagram body.
@@ -633,4 +659,40 @@ pub fn outline(
     };
     let edges = g.edges.iter().filter(|e| !e.invisible).count();
     Ok((g.nodes.len(), edges, direction))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::graph::work::take;
+    use crate::{RenderOptions, render_plain};
+
+    /// Rendered at `width`: the text and the stages sized on the way.
+    fn sized_at(source: &str, width: usize) -> (String, usize) {
+        take();
+        let opts = RenderOptions {
+            width,
+            ascii: false,
+        };
+        let text = render_plain(source, &opts);
+        (text, take().sized)
+    }
+
+    #[test]
+    fn a_stage_too_wide_by_its_boxes_is_sized_once_per_search() {
+        // Six wide steps fanned out of one, then a chain: too wide at 60 columns at every
+        // wrap, either way; the lined-up and pulled-inside attempts sized each stage again (50 sized, 28 now).
+        let fan = "flowchart TD
+    Start[quizz generate runs] --> A[read the configuration file]
+    Start --> B[validate every option field]
+    Start --> C[connect to the claude child]
+    Start --> D[write the quiz to the cache]
+    Start --> E[print the summary table]
+    Start --> F[report each failing option]
+    F --> G[retry the failed options] --> H[parse every mermaid block]
+    H --> I[store the accepted quiz]";
+        let (text, sized) = sized_at(fan, 60);
+        assert!(text.contains("validate every option field"), "{text}");
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert!(sized <= 30, "{sized} stages sized\n{text}");
+    }
 }
