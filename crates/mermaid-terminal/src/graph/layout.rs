@@ -311,18 +311,21 @@ impl Sized<'_> {
 impl Builder<'_> {
     /// The columns any plan of these boxes takes at least, never more than
     /// [`Builder::width`] of the finished plan: left to right, every layer as long as its
-    /// longest box and every gap at least 3 (see `main_positions`); top-down, every layer
-    /// as wide as its boxes side by side, their least distances apart (cross placement
-    /// keeps neighbours that far apart, pushing frames out only widens).
+    /// longest box and every gap as long as its label slot, and at least 3 (see
+    /// `main_positions`: a gap takes its label slot and more, its bands grow only for frame
+    /// titles); top-down, every layer as wide as its boxes side by side, their least
+    /// distances apart (cross placement keeps neighbours that far apart, pushing frames out
+    /// only widens).
     fn least_width(&self) -> usize {
         let free_notes = self.free_notes_width();
         let boxes = if self.horizontal {
-            let layers = &self.r.layers;
-            let bands: usize = layers
-                .iter()
+            let bands: usize = (self.r.layers.iter())
                 .map(|l| l.iter().map(|&i| self.msize[i]).max().unwrap_or(1))
                 .sum();
-            bands + 3 * layers.len().saturating_sub(1)
+            let gaps: usize = (self.gap_segs.ids())
+                .map(|k| self.label_len_lr(k).max(3))
+                .sum();
+            bands + gaps
         } else {
             let row = |l: &[ItemId]| {
                 let apart: i64 = l
@@ -334,6 +337,17 @@ impl Builder<'_> {
             self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0)
         };
         boxes.max(free_notes)
+    }
+
+    /// Left to right: the length of gap `k`'s label slot, as routing it gives (its widest
+    /// label and a cell either side; known from the texts alone, before any placement).
+    fn label_len_lr(&self, k: GapId) -> usize {
+        let widest = (self.gap_segs[k].iter())
+            .filter(|&&si| self.label_seg(si))
+            .map(|&si| max_width(&self.edge_labels[self.r.segs[si].edge]))
+            .max()
+            .unwrap_or(0);
+        if widest > 0 { widest + 2 } else { 2 }
     }
 
     /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.

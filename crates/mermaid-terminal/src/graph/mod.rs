@@ -695,4 +695,24 @@ mod tests {
         assert!(!text.contains('┌'), "listed, not drawn: {text}");
         assert!(sized <= 30, "{sized} stages sized\n{text}");
     }
+
+    #[test]
+    fn a_left_to_right_stage_too_wide_by_its_labels_is_not_placed() {
+        // Left to right, each gap holds its labels' slot: the boxes are narrow, the
+        // labels alone make every stage wider than 60 columns (six plans placed before,
+        // one now: the top-down drawing).
+        let chain = "flowchart LR
+    A[parse] -->|the options are read back from the cache| B[check]
+    B -->|every mermaid block in the quiz parses| C[store]
+    C -->|the accepted quiz is written out| D[done]";
+        take();
+        let opts = RenderOptions {
+            width: 60,
+            ascii: false,
+        };
+        let text = render_plain(chain, &opts);
+        let work = take();
+        assert!(text.starts_with("drawn top-down to fit"), "{text}");
+        assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
 }
