@@ -258,15 +258,57 @@ pub struct PlanKey {
     notes: Vec<NotePlan>,
 }
 
-/// The boxes of stage `p` sized; `Err` when something cannot be placed.
+/// The node texts and edge labels of a stage, wrapped: they depend only on its wrap and
+/// on whether names may be cut (see [`Wrapped::of`]).
+#[derive(Clone)]
+pub struct Wrapped {
+    texts: IdVec<NodeId, NodeText>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
+}
+
+impl Wrapped {
+    /// The texts of `g` wrapped at `p.wrap` (names cut when `p.names`).
+    pub fn of(g: &Graph, p: Params) -> Self {
+        super::work::count(|w| w.wrapped += 1);
+        let texts = g
+            .nodes
+            .iter()
+            .map(|n| {
+                let label = if p.names {
+                    wrap_all_cut(&n.label, p.wrap, Cuts::Names)
+                } else {
+                    wrap_all(&n.label, p.wrap)
+                };
+                let sections =
+                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
+                NodeText {
+                    shape: n.shape,
+                    label,
+                    sections,
+                }
+            })
+            .collect();
+        let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
+        Wrapped { texts, edge_labels }
+    }
+
+    /// Knobs that wrap alike.
+    pub fn same_wrap(p: Params, q: Params) -> bool {
+        (p.wrap, p.names) == (q.wrap, q.names)
+    }
+}
+
+/// The boxes of stage `p` sized, its texts `wrapped` for it; `Err` when something cannot
+/// be placed.
 pub fn sized<'a>(
     g: &'a Graph,
     r: &'a Ranked,
     dir: Direction,
     p: Params,
+    wrapped: Wrapped,
 ) -> Result<Sized<'a>, String> {
     super::work::count(|w| w.sized += 1);
-    let mut b = Builder::new(g, r, dir, p);
+    let mut b = Builder::new(g, r, dir, p, wrapped);
     b.sizes()?;
     Ok(Sized(b))
 }
@@ -468,27 +510,9 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(g: &'a Graph, r: &'a Ranked, dir: Direction, p: Params) -> Self {
+    fn new(g: &'a Graph, r: &'a Ranked, dir: Direction, p: Params, wrapped: Wrapped) -> Self {
         let horizontal = dir.horizontal();
-        let texts = g
-            .nodes
-            .iter()
-            .map(|n| {
-                let label = if p.names {
-                    wrap_all_cut(&n.label, p.wrap, Cuts::Names)
-                } else {
-                    wrap_all(&n.label, p.wrap)
-                };
-                let sections =
-                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
-                NodeText {
-                    shape: n.shape,
-                    label,
-                    sections,
-                }
-            })
-            .collect();
-        let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
+        let Wrapped { texts, edge_labels } = wrapped;
         let n_items = r.items.len();
         let mut side_a: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
         let mut side_b: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());

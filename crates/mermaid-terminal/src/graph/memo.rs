@@ -9,8 +9,9 @@ use std::rc::Rc;
 
 use super::Stage;
 use super::draw::Drawing;
-use super::layout::{Params, Plan, PlanKey, Sized, Unplanned};
+use super::layout::{Params, Plan, PlanKey, Sized, Unplanned, Wrapped};
 use super::model::Direction;
+use super::model::Graph;
 use super::rank::Ranked;
 
 /// What came of drawing a plan.
@@ -136,5 +137,27 @@ impl<'a> Widths<'a> {
         if self.least(r, dir, p).is_none() {
             self.known.borrow_mut().push((r, dir, p, least));
         }
+    }
+}
+
+/// The texts of each wrap wrapped once in one search of a graph's drawing: every layering,
+/// direction and spacing at that wrap boxes the same texts.
+#[derive(Default)]
+pub(super) struct Texts {
+    /// (knobs, their texts wrapped)
+    known: RefCell<Vec<(Params, Wrapped)>>,
+}
+
+impl Texts {
+    /// `g`'s texts wrapped for stage `p`.
+    pub(super) fn of(&self, g: &Graph, p: Params) -> Wrapped {
+        if let Some((_, known)) =
+            (self.known.borrow().iter()).find(|(q, _)| Wrapped::same_wrap(*q, p))
+        {
+            return known.clone();
+        }
+        let made = Wrapped::of(g, p);
+        self.known.borrow_mut().push((p, made.clone()));
+        made
     }
 }

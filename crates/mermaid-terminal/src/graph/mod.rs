@@ -138,12 +138,18 @@ fn draw_regions_fitted(
         Want::StackedTurned => Want::Turned,
         other => other,
     };
+    // each graph prepared once for every direction asked (when asked at all)
+    let own = OnceCell::new();
+    let fitted = |want| draw_fitted(own.get_or_init(|| Prepared::new(g)).as_ref()?, opts, want);
     let Some(stacked) = regions::stacked(g) else {
-        return draw_fitted(g, opts, unstacked).map(|(l, d)| (l, d, RegionLayout::None));
+        return fitted(unstacked).map(|(l, d)| (l, d, RegionLayout::None));
     };
-    let beside = |want| draw_fitted(g, opts, want).map(|(l, d)| (l, d, RegionLayout::Beside));
-    let stack =
-        |want| draw_fitted(&stacked, opts, want).map(|(l, d)| (l, d, RegionLayout::Stacked));
+    let stacked_prep = OnceCell::new();
+    let beside = |want| fitted(want).map(|(l, d)| (l, d, RegionLayout::Beside));
+    let stack = |want| {
+        let prep = stacked_prep.get_or_init(|| Prepared::new(&stacked));
+        draw_fitted(prep.as_ref()?, opts, want).map(|(l, d)| (l, d, RegionLayout::Stacked))
+    };
     let both = |want| beside(want).or_else(|| stack(want));
     match want {
         Want::Best => both(Want::Own).or_else(|| both(Want::Turned)),
@@ -194,8 +200,77 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     out
 }
 
+/// A graph ready to lay out and the layerings its searches try: made once for the names
+/// pass and every direction asked, which lay out the same layers.
+struct Prepared<'g> {
+    g: Cow<'g, Graph>,
+    ranked: rank::Ranked,
+    /// too many items for the slower attempts
+    big: bool,
+    /// back edges that skip layers round the outside (see [`Prepared::variants`])
+    laned: Option<rank::Ranked>,
+    longest: Option<rank::Ranked>,
+    framed: Option<rank::Ranked>,
+    far: Option<rank::Ranked>,
+    /// (made only when asked for: most graphs fit before)
+    lowered: OnceCell<Vec<rank::Ranked>>,
+    split: OnceCell<Vec<rank::Ranked>>,
+}
+
+impl<'g> Prepared<'g> {
+    fn new(g: &'g Graph) -> Option<Self> {
+        let (g, ranked) = prepared(g)?;
+        let big = ranked.items.len() > 300;
+        // Back edges that skip layers taken out and routed round the outside (when they do
+        // not all find a way, only those that skip two or more), else as they are; back
+        // edges naming a flowchart's subgraph stay in the layers: as they are, and with
+        // their dummies moved to the far side. Back edges inside a subgraph stay in its
+        // frame, unless nothing else fits.
+        let (laned, longest, framed) = if big {
+            (None, None, None)
+        } else {
+            let all = rank::laned(&g, &ranked, 2, false);
+            let longest = rank::laned(&g, &ranked, 3, false)
+                .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
+            // the last resort: back edges inside a subgraph round the outside too
+            let framed = rank::laned(&g, &ranked, 2, true)
+                .filter(|f| all.as_ref().is_none_or(|a| a.lanes.len() < f.lanes.len()));
+            (all, longest, framed)
+        };
+        let far = if big || laned.is_some() {
+            None
+        } else {
+            rank::far_side(&ranked)
+        };
+        Some(Prepared {
+            g,
+            ranked,
+            big,
+            laned,
+            longest,
+            framed,
+            far,
+            lowered: OnceCell::new(),
+            split: OnceCell::new(),
+        })
+    }
+
+    /// The layerings tried for the first stages, in order.
+    fn variants(&self) -> Vec<Variant<'_>> {
+        let plain = |r| Variant { r, fallback: false };
+        let fallback = |r| Variant { r, fallback: true };
+        (self.laned.iter().map(plain))
+            .chain(self.longest.iter().map(fallback))
+            .chain(std::iter::once(plain(&self.ranked)))
+            .chain(self.far.iter().map(plain))
+            .chain(self.framed.iter().map(fallback))
+            .collect()
+    }
+}
+
 /// The graph ready to lay out: subgraph references resolved, layers ranked.
 fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
+    work::count(|w| w.prepared += 1);
     if g.nodes.len() > 600 || has_empty_cluster(g) {
         return None;
     }
@@ -228,62 +303,39 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
 /// [`draw_fitted_with`] the stages of [`stages`], and when nothing fits, the whole search
 /// again with node labels cut inside the names no wrap width breaks (the last resort).
 fn draw_fitted(
-    g: &Graph,
+    prep: &Prepared,
     opts: &RenderOptions,
     want: Want,
 ) -> Option<(Vec<Line>, model::Direction)> {
-    draw_fitted_with(g, opts, want, false).or_else(|| draw_fitted_with(g, opts, want, true))
+    let widths = memo::Widths::default();
+    let texts = memo::Texts::default();
+    let search = Search {
+        g: &prep.g,
+        opts,
+        widths: &widths,
+        texts: &texts,
+    };
+    draw_fitted_with(prep, &search, want, false)
+        .or_else(|| draw_fitted_with(prep, &search, want, true))
 }
 
 /// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
 /// top-down, TD left to right). Returns the lines and whether they are turned. `names`:
 /// the stages of [`names_cut`] (`None` when the graph has no name to cut).
-fn draw_fitted_with(
-    g: &Graph,
-    opts: &RenderOptions,
+fn draw_fitted_with<'a>(
+    prep: &'a Prepared,
+    search: &Search<'a, '_>,
     want: Want,
     names: bool,
 ) -> Option<(Vec<Line>, model::Direction)> {
-    let (g, ranked) = prepared(g)?;
-    let big = ranked.items.len() > 300;
-    let params = stages(&g, big);
+    let (g, ranked, big) = (&prep.g, &prep.ranked, prep.big);
+    let params = stages(g, big);
     let params = if names {
-        Some(names_cut(&g, &params)).filter(|named| !named.is_empty())?
+        Some(names_cut(g, &params)).filter(|named| !named.is_empty())?
     } else {
         params
     };
-    // Back edges that skip layers taken out and routed round the outside (when they do
-    // not all find a way, only those that skip two or more), else as they are; back edges
-    // naming a flowchart's subgraph stay in the layers: as they are, and with their
-    // dummies moved to the far side. Back edges inside a subgraph stay in its frame,
-    // unless nothing else fits.
-    let (laned, longest, framed) = if big {
-        (None, None, None)
-    } else {
-        let all = rank::laned(&g, &ranked, 2, false);
-        let longest = rank::laned(&g, &ranked, 3, false)
-            .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
-        // the last resort: back edges inside a subgraph round the outside too
-        let framed = rank::laned(&g, &ranked, 2, true)
-            .filter(|f| all.as_ref().is_none_or(|a| a.lanes.len() < f.lanes.len()));
-        (all, longest, framed)
-    };
-    let far = if big || laned.is_some() {
-        None
-    } else {
-        rank::far_side(&ranked)
-    };
-    let variants: Vec<Variant> = laned
-        .iter()
-        .map(|r| Variant { r, fallback: false })
-        .chain(longest.iter().map(|r| Variant { r, fallback: true }))
-        .chain(std::iter::once(Variant {
-            r: &ranked,
-            fallback: false,
-        }))
-        .chain(far.iter().map(|r| Variant { r, fallback: false }))
-        .chain(framed.iter().map(|r| Variant { r, fallback: true }))
-        .collect();
+    let variants = prep.variants();
     // The last resort, top-down: the boxes lined up with their neighbours, so a chain of
     // decisions does not drift sideways (what draws without it draws as before); in long
     // blocks, then in pairs.
@@ -295,19 +347,6 @@ fn draw_fitted_with(
             .collect()
     };
     let (long, pairs) = (lined(align::Blocks::Long), lined(align::Blocks::Pairs));
-    // When nothing else fits: sinks moved down out of a layer wider than the next, their
-    // back edges round the outside, else as they are. Then, only when the direction is
-    // free (siblings asked to turn alike keep the drawings they had): sinks of the last
-    // layer moved to a new one under it.
-    // (ranked only when asked for: most graphs fit before)
-    let (lowered, split) = (OnceCell::new(), OnceCell::new());
-    // (after the layerings: it keeps references to them)
-    let widths = memo::Widths::default();
-    let search = Search {
-        g: &g,
-        opts,
-        widths: &widths,
-    };
     let first = |dir| search.first_fit(&variants, dir, &params);
     let lined_up = |dir: model::Direction| {
         let worth = !big && !dir.horizontal();
@@ -317,13 +356,17 @@ fn draw_fitted_with(
                 .or_else(|| search.first_fit(&variants, dir, &pairs))
         })?
     };
+    // When nothing else fits: sinks moved down out of a layer wider than the next, their
+    // back edges round the outside, else as they are. Then, only when the direction is
+    // free (siblings asked to turn alike keep the drawings they had): sinks of the last
+    // layer moved to a new one under it.
     let knobs = [&params[..], &long, &pairs];
     let lowered_in = |dir| {
-        let rs = lowered.get_or_init(|| layerings(&g, &ranked, big, rank::lowered));
+        let rs = (prep.lowered).get_or_init(|| layerings(g, ranked, big, rank::lowered));
         search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     let split_in = |dir| {
-        let rs = split.get_or_init(|| layerings(&g, &ranked, big, rank::split_bottom));
+        let rs = (prep.split).get_or_init(|| layerings(g, ranked, big, rank::split_bottom));
         search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     // The very last, top-down: frame members pulled only by their neighbours in the frame.
@@ -365,10 +408,10 @@ fn draw_fitted_with(
         // Say the direction the picture runs in: `flowchart RL` turned runs bottom-up.
         lines.insert(0, Line::styled(turned_note(dir), Style::Dim));
     }
-    let inner = inner_direction_notes(&g, dir);
+    let inner = inner_direction_notes(g, dir);
     let at = usize::from(dir != own);
     lines.splice(at..at, inner);
-    lines.extend(legend::drawn(&g, opts));
+    lines.extend(legend::drawn(g, search.opts));
     Some((lines, dir))
 }
 
@@ -457,6 +500,8 @@ struct Search<'a, 'w> {
     opts: &'a RenderOptions,
     /// the least widths of the stages sized so far
     widths: &'w memo::Widths<'a>,
+    /// the texts of each wrap tried so far
+    texts: &'w memo::Texts,
 }
 
 impl<'a> Search<'a, '_> {
@@ -620,7 +665,9 @@ impl<'a> Search<'a, '_> {
             widths: self.widths,
         };
         let plan = stages
-            .plan(at, p, within, || layout::sized(g, r, dir, p))
+            .plan(at, p, within, || {
+                layout::sized(g, r, dir, p, self.texts.of(g, p))
+            })
             .map_err(|e| match e {
                 layout::Unplanned::TooWide => Stage::TooWide,
                 layout::Unplanned::Failed(_) => Stage::Overlap,
@@ -714,5 +761,46 @@ mod tests {
         let work = take();
         assert!(text.starts_with("drawn top-down to fit"), "{text}");
         assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
+
+    /// Too wide at 60 columns at every stage, either way, names cut or not: a fan of
+    /// calls whose names no wrap breaks.
+    const CALLS: &str = "flowchart TD
+    Start[quizz generate runs] --> A[read_configuration_file]
+    Start --> B[validate_every_option_field]
+    Start --> C[connect_to_the_claude_child]
+    Start --> D[write_the_quiz_to_the_cache]
+    Start --> E[print_the_summary_table]
+    Start --> F[report_each_failing_option]
+    F --> G[retry_the_failed_options] --> H[parse_every_mermaid_block]";
+
+    fn work_at(source: &str, width: usize) -> (String, crate::graph::work::Work) {
+        take();
+        let opts = RenderOptions {
+            width,
+            ascii: false,
+        };
+        let text = render_plain(source, &opts);
+        (text, take())
+    }
+
+    #[test]
+    fn each_wrap_is_wrapped_once_per_search() {
+        // Every layering, direction and spacing at one wrap boxes the same texts: seven
+        // wraps, names cut and not (the texts were wrapped for each of the 36 stages
+        // sized).
+        let (text, work) = work_at(CALLS, 60);
+        assert!(text.contains("validate_every_option_field"), "{text}");
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert!(work.wrapped <= 10, "{work:?}");
+    }
+
+    #[test]
+    fn the_names_pass_lays_out_the_layers_of_the_first() {
+        // The second pass, with names cut, lays out the same graph and layers (it was
+        // resolved and ranked again, its back edges taken out again).
+        let (text, work) = work_at(CALLS, 60);
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert_eq!(work.prepared, 1, "{work:?}");
     }
 }
