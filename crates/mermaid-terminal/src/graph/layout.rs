@@ -374,11 +374,37 @@ impl Builder<'_> {
                     .windows(2)
                     .map(|w| self.sep_between(w[0], w[1], self.p.widen))
                     .sum();
-                l.iter().map(|&i| self.csize[i]).sum::<usize>() + apart.max(0) as usize
+                l.iter().map(|&i| self.csize[i]).sum::<usize>()
+                    + apart.max(0) as usize
+                    + 2 * self.framed_on_each_side(l)
             };
-            self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0)
+            let rows = self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0);
+            rows.max(self.widest_frame_title())
         };
         boxes.max(free_notes)
+    }
+
+    /// TD: columns of frame border and margin at least on each side of a layer's boxes:
+    /// every item sits inside the frames of its path, each frame a margin outside its
+    /// members and the frames inside it (`frames`), so whichever box is outermost has as
+    /// many margins beside it as the fewest frames any item of the layer is in.
+    fn framed_on_each_side(&self, layer: &[ItemId]) -> usize {
+        let fewest = layer.iter().map(|&i| self.paths[i].len()).min();
+        fewest.unwrap_or(0) * frame_margin(false)
+    }
+
+    /// TD: the widest frame's least width: `frames` makes each as wide as its title
+    /// asks (`min_w`, which only grows), its border cells included.
+    fn widest_frame_title(&self) -> usize {
+        (self.g.clusters.ids().filter(|&c| self.has_member(c)))
+            .map(|c| self.min_w[c].max(0) as usize + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Some item of the layers lies inside cluster `c` (its frame is drawn).
+    fn has_member(&self, c: ClusterId) -> bool {
+        self.paths.iter().any(|path| path.contains(&c))
     }
 
     /// Left to right: the length of gap `k`'s label slot, as routing it gives (its widest

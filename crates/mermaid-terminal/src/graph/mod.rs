@@ -803,4 +803,18 @@ mod tests {
         assert!(!text.contains('┌'), "listed, not drawn: {text}");
         assert_eq!(work.prepared, 1, "{work:?}");
     }
+
+    #[test]
+    fn a_stage_too_wide_for_a_frame_title_is_not_placed() {
+        // Unwrapped, the subgraph's title alone is wider than 60 columns: those stages are
+        // given up before they are placed (three plans placed before, one now).
+        let framed = "flowchart TD
+    subgraph pipeline [the quiz generation pipeline that runs inside the claude child]
+        A[outline] --> B[options]
+    end
+    B --> C[cache]";
+        let (text, work) = work_at(framed, 60);
+        assert!(text.contains("outline"), "{text}");
+        assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
 }
