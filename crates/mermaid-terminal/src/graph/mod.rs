@@ -30,6 +30,7 @@ use std::rc::Rc;
 
 use crate::style::{Line, Style};
 use crate::{Form, Output, RegionLayout, RenderOptions, Want};
+use ids::{IdVec, ItemId};
 use model::Graph;
 
 pub fn render_flowchart(
@@ -541,6 +542,12 @@ impl<'a> Search<'a, '_> {
             // once a drawing has every label beside its edge, later variants compete with
             // their first stage that fits, as before footnotes counted
             let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+            // such a drawing is beaten only by one with fewer crossings
+            if let Some(((0, crossings), _)) = best
+                && least_crossings(self.g, v.r) >= crossings
+            {
+                continue;
+            }
             if let Some((cost, lines)) = self.variant_fit(v.r, dir, params, settled, &mut spare)
                 && best.as_ref().is_none_or(|b| cost < b.0)
             {
@@ -549,6 +556,50 @@ impl<'a> Search<'a, '_> {
         }
         best.map(|b| b.1)
     }
+}
+
+/// The fewest cells where two edges cross in any drawing of layering `r`: the pairs of
+/// segments, in each gap, whose ends are in opposite orders in the two layers. Why each
+/// such pair crosses at a cell of its own: cross placement keeps each layer's items in
+/// order and apart, so ports on distinct items keep their items' order; a segment runs
+/// down from its upper port, along its track, down to its lower port, all within its
+/// gap's rows, and every segment of the gap ends on the same row; two such paths with
+/// their ends swapped meet, and a drawing where they meet at anything but one running
+/// across the other (an overlap, a corner) fails. That cell holds the two edges, one
+/// each way, and no other pair of them, and the gaps' rows are apart. Segments from or
+/// to a frame's border, and of invisible edges, are not counted (not drawn between two
+/// items' ports); neither are two from, or two to, one item (their ports may go either
+/// way).
+fn least_crossings(g: &Graph, r: &rank::Ranked) -> usize {
+    let mut at: IdVec<ItemId, usize> = IdVec::filled(r.items.len(), 0);
+    for layer in &r.layers {
+        for (k, &i) in layer.iter().enumerate() {
+            at[i] = k;
+        }
+    }
+    let on_a_frame = |s: &rank::Seg| {
+        (s.first && layout::upper_frame(g, r, s.edge).is_some())
+            || (s.last && layout::lower_frame(g, r, s.edge).is_some())
+    };
+    let drawn_between_items = |s: &&rank::Seg| !g.edges[s.edge].invisible && !on_a_frame(s);
+    let mut by_gap: Vec<Vec<&rank::Seg>> = vec![Vec::new(); r.layers.len()];
+    for s in r.segs.iter().filter(drawn_between_items) {
+        by_gap[r.items[s.upper].layer].push(s);
+    }
+    let swapped = |s: &rank::Seg, t: &rank::Seg| {
+        s.upper != t.upper
+            && s.lower != t.lower
+            && (at[s.upper] < at[t.upper]) != (at[s.lower] < at[t.lower])
+    };
+    by_gap
+        .iter()
+        .map(|segs| {
+            let pairs = segs.iter().enumerate();
+            pairs
+                .map(|(k, s)| segs[k + 1..].iter().filter(|t| swapped(s, t)).count())
+                .sum::<usize>()
+        })
+        .sum()
 }
 
 /// Layouts tried, per direction, past a drawing that fits with footnotes to find one
@@ -681,6 +732,16 @@ impl<'a> Search<'a, '_> {
                 plane::DrawError::Overlap(_) => Stage::Overlap,
             })
         })?;
+        // the bound a layering is passed over at holds for every drawing
+        #[cfg(debug_assertions)]
+        {
+            let least = least_crossings(g, r);
+            assert!(
+                least <= drawing.crossings,
+                "{least} > {}",
+                drawing.crossings
+            );
+        }
         Ok((plan, drawing))
     }
 }
@@ -816,5 +877,24 @@ mod tests {
         let (text, work) = work_at(framed, 60);
         assert!(text.contains("outline"), "{text}");
         assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
+
+    #[test]
+    fn a_layering_whose_order_crosses_as_often_is_not_drawn() {
+        // A retry loop drawn with one crossing, its back edges round the outside: the
+        // layering as ranked, its back edges in the layers, crosses at least once by its
+        // order alone and is not laid out (it was placed and drawn, to lose the tie).
+        let retry = "flowchart TD
+    Q[take the next job] --> F[fetch the page]
+    F --> C{status?}
+    C -- 429 --> B[back off and wait]
+    B --> F
+    C -- 5xx --> T[retry on another mirror]
+    T --> F
+    C -- 200 --> P[parse the body]
+    P -.-> Q";
+        let (text, work) = work_at(retry, 75);
+        assert!(text.contains("another mirror"), "{text}");
+        assert!(work.placed <= 1 && work.drawn <= 1, "{work:?}\n{text}");
     }
 }
