@@ -10,8 +10,7 @@ use std::rc::Rc;
 use super::Stage;
 use super::draw::Drawing;
 use super::layout::{Params, Plan, PlanKey, Sized, Unplanned, Wrapped};
-use super::model::Direction;
-use super::model::Graph;
+use super::model::{Direction, Graph};
 use super::rank::Ranked;
 
 /// What came of drawing a plan.
