@@ -54,6 +54,14 @@ impl Params {
         if horizontal { 1 } else { self.spread.max(2) }
     }
 
+    /// Knobs that size the boxes alike: lining them up or pulling them inside their frames
+    /// only moves them (see [`Builder::sizes`]; `spread` left to right changes nothing).
+    pub fn same_sizes(self, other: Params, horizontal: bool) -> bool {
+        (self.sep, self.wrap, self.widen, self.names)
+            == (other.sep, other.wrap, other.widen, other.names)
+            && self.port_spacing(horizontal) == other.port_spacing(horizontal)
+    }
+
     /// Knobs that plan alike give equal plans (`spread` left to right changes nothing).
     pub fn same_plan(self, other: Params, horizontal: bool) -> bool {
         (
@@ -250,14 +258,57 @@ pub struct PlanKey {
     notes: Vec<NotePlan>,
 }
 
-/// The boxes of stage `p` sized; `Err` when something cannot be placed.
+/// The node texts and edge labels of a stage, wrapped: they depend only on its wrap and
+/// on whether names may be cut (see [`Wrapped::of`]).
+#[derive(Clone)]
+pub struct Wrapped {
+    texts: IdVec<NodeId, NodeText>,
+    edge_labels: IdVec<EdgeId, Vec<String>>,
+}
+
+impl Wrapped {
+    /// The texts of `g` wrapped at `p.wrap` (names cut when `p.names`).
+    pub fn of(g: &Graph, p: Params) -> Self {
+        super::work::count(|w| w.wrapped += 1);
+        let texts = g
+            .nodes
+            .iter()
+            .map(|n| {
+                let label = if p.names {
+                    wrap_all_cut(&n.label, p.wrap, Cuts::Names)
+                } else {
+                    wrap_all(&n.label, p.wrap)
+                };
+                let sections =
+                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
+                NodeText {
+                    shape: n.shape,
+                    label,
+                    sections,
+                }
+            })
+            .collect();
+        let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
+        Wrapped { texts, edge_labels }
+    }
+
+    /// Knobs that wrap alike.
+    pub fn same_wrap(p: Params, q: Params) -> bool {
+        (p.wrap, p.names) == (q.wrap, q.names)
+    }
+}
+
+/// The boxes of stage `p` sized, its texts `wrapped` for it; `Err` when something cannot
+/// be placed.
 pub fn sized<'a>(
     g: &'a Graph,
     r: &'a Ranked,
     dir: Direction,
     p: Params,
+    wrapped: Wrapped,
 ) -> Result<Sized<'a>, String> {
-    let mut b = Builder::new(g, r, dir, p);
+    super::work::count(|w| w.sized += 1);
+    let mut b = Builder::new(g, r, dir, p, wrapped);
     b.sizes()?;
     Ok(Sized(b))
 }
@@ -302,29 +353,69 @@ impl Sized<'_> {
 impl Builder<'_> {
     /// The columns any plan of these boxes takes at least, never more than
     /// [`Builder::width`] of the finished plan: left to right, every layer as long as its
-    /// longest box and every gap at least 3 (see `main_positions`); top-down, every layer
-    /// as wide as its boxes side by side, their least distances apart (cross placement
-    /// keeps neighbours that far apart, pushing frames out only widens).
+    /// longest box and every gap as long as its label slot, and at least 3 (see
+    /// `main_positions`: a gap takes its label slot and more, its bands grow only for frame
+    /// titles); top-down, every layer as wide as its boxes side by side, their least
+    /// distances apart (cross placement keeps neighbours that far apart, pushing frames out
+    /// only widens).
     fn least_width(&self) -> usize {
         let free_notes = self.free_notes_width();
         let boxes = if self.horizontal {
-            let layers = &self.r.layers;
-            let bands: usize = layers
-                .iter()
+            let bands: usize = (self.r.layers.iter())
                 .map(|l| l.iter().map(|&i| self.msize[i]).max().unwrap_or(1))
                 .sum();
-            bands + 3 * layers.len().saturating_sub(1)
+            let gaps: usize = (self.gap_segs.ids())
+                .map(|k| self.label_len_lr(k).max(3))
+                .sum();
+            bands + gaps
         } else {
             let row = |l: &[ItemId]| {
                 let apart: i64 = l
                     .windows(2)
                     .map(|w| self.sep_between(w[0], w[1], self.p.widen))
                     .sum();
-                l.iter().map(|&i| self.csize[i]).sum::<usize>() + apart.max(0) as usize
+                l.iter().map(|&i| self.csize[i]).sum::<usize>()
+                    + apart.max(0) as usize
+                    + 2 * self.framed_on_each_side(l)
             };
-            self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0)
+            let rows = self.r.layers.iter().map(|l| row(l)).max().unwrap_or(0);
+            rows.max(self.widest_frame_title())
         };
         boxes.max(free_notes)
+    }
+
+    /// TD: columns of frame border and margin at least on each side of a layer's boxes:
+    /// every item sits inside the frames of its path, each frame a margin outside its
+    /// members and the frames inside it (`frames`), so whichever box is outermost has as
+    /// many margins beside it as the fewest frames any item of the layer is in.
+    fn framed_on_each_side(&self, layer: &[ItemId]) -> usize {
+        let fewest = layer.iter().map(|&i| self.paths[i].len()).min();
+        fewest.unwrap_or(0) * frame_margin(false)
+    }
+
+    /// TD: the widest frame's least width: `frames` makes each as wide as its title
+    /// asks (`min_w`, which only grows), its border cells included.
+    fn widest_frame_title(&self) -> usize {
+        (self.g.clusters.ids().filter(|&c| self.has_member(c)))
+            .map(|c| self.min_w[c].max(0) as usize + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Some item of the layers lies inside cluster `c` (its frame is drawn).
+    fn has_member(&self, c: ClusterId) -> bool {
+        self.paths.iter().any(|path| path.contains(&c))
+    }
+
+    /// Left to right: the length of gap `k`'s label slot, as routing it gives (its widest
+    /// label and a cell either side; known from the texts alone, before any placement).
+    fn label_len_lr(&self, k: GapId) -> usize {
+        let widest = (self.gap_segs[k].iter())
+            .filter(|&&si| self.label_seg(si))
+            .map(|&si| max_width(&self.edge_labels[self.r.segs[si].edge]))
+            .max()
+            .unwrap_or(0);
+        if widest > 0 { widest + 2 } else { 2 }
     }
 
     /// The phases after the sizes: cross positions, ports, gaps, main positions, frames.
@@ -445,27 +536,9 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(g: &'a Graph, r: &'a Ranked, dir: Direction, p: Params) -> Self {
+    fn new(g: &'a Graph, r: &'a Ranked, dir: Direction, p: Params, wrapped: Wrapped) -> Self {
         let horizontal = dir.horizontal();
-        let texts = g
-            .nodes
-            .iter()
-            .map(|n| {
-                let label = if p.names {
-                    wrap_all_cut(&n.label, p.wrap, Cuts::Names)
-                } else {
-                    wrap_all(&n.label, p.wrap)
-                };
-                let sections =
-                    wrap_sections(&n.sections, max_width(&label), p.wrap.saturating_add(4));
-                NodeText {
-                    shape: n.shape,
-                    label,
-                    sections,
-                }
-            })
-            .collect();
-        let edge_labels = g.edges.iter().map(|e| wrap_all(&e.label, p.wrap)).collect();
+        let Wrapped { texts, edge_labels } = wrapped;
         let n_items = r.items.len();
         let mut side_a: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());
         let mut side_b: IdVec<ItemId, Vec<SegId>> = IdVec::filled(n_items, Vec::new());

@@ -30,6 +30,7 @@ use std::rc::Rc;
 
 use crate::style::{Line, Style};
 use crate::{Form, Output, RegionLayout, RenderOptions, Want};
+use ids::{IdVec, ItemId};
 use model::Graph;
 
 pub fn render_flowchart(
@@ -138,12 +139,18 @@ fn draw_regions_fitted(
         Want::StackedTurned => Want::Turned,
         other => other,
     };
+    // each graph prepared once for every direction asked (when asked at all)
+    let own = OnceCell::new();
+    let fitted = |want| draw_fitted(own.get_or_init(|| Prepared::new(g)).as_ref()?, opts, want);
     let Some(stacked) = regions::stacked(g) else {
-        return draw_fitted(g, opts, unstacked).map(|(l, d)| (l, d, RegionLayout::None));
+        return fitted(unstacked).map(|(l, d)| (l, d, RegionLayout::None));
     };
-    let beside = |want| draw_fitted(g, opts, want).map(|(l, d)| (l, d, RegionLayout::Beside));
-    let stack =
-        |want| draw_fitted(&stacked, opts, want).map(|(l, d)| (l, d, RegionLayout::Stacked));
+    let stacked_prep = OnceCell::new();
+    let beside = |want| fitted(want).map(|(l, d)| (l, d, RegionLayout::Beside));
+    let stack = |want| {
+        let prep = stacked_prep.get_or_init(|| Prepared::new(&stacked));
+        draw_fitted(prep.as_ref()?, opts, want).map(|(l, d)| (l, d, RegionLayout::Stacked))
+    };
     let both = |want| beside(want).or_else(|| stack(want));
     match want {
         Want::Best => both(Want::Own).or_else(|| both(Want::Turned)),
@@ -194,8 +201,77 @@ fn stages(g: &Graph, big: bool) -> Vec<layout::Params> {
     out
 }
 
+/// A graph ready to lay out and the layerings its searches try: made once for the names
+/// pass and every direction asked, which lay out the same layers.
+struct Prepared<'g> {
+    g: Cow<'g, Graph>,
+    ranked: rank::Ranked,
+    /// too many items for the slower attempts
+    big: bool,
+    /// back edges that skip layers round the outside (see [`Prepared::variants`])
+    laned: Option<rank::Ranked>,
+    longest: Option<rank::Ranked>,
+    framed: Option<rank::Ranked>,
+    far: Option<rank::Ranked>,
+    /// (made only when asked for: most graphs fit before)
+    lowered: OnceCell<Vec<rank::Ranked>>,
+    split: OnceCell<Vec<rank::Ranked>>,
+}
+
+impl<'g> Prepared<'g> {
+    fn new(g: &'g Graph) -> Option<Self> {
+        let (g, ranked) = prepared(g)?;
+        let big = ranked.items.len() > 300;
+        // Back edges that skip layers taken out and routed round the outside (when they do
+        // not all find a way, only those that skip two or more), else as they are; back
+        // edges naming a flowchart's subgraph stay in the layers: as they are, and with
+        // their dummies moved to the far side. Back edges inside a subgraph stay in its
+        // frame, unless nothing else fits.
+        let (laned, longest, framed) = if big {
+            (None, None, None)
+        } else {
+            let all = rank::laned(&g, &ranked, 2, false);
+            let longest = rank::laned(&g, &ranked, 3, false)
+                .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
+            // the last resort: back edges inside a subgraph round the outside too
+            let framed = rank::laned(&g, &ranked, 2, true)
+                .filter(|f| all.as_ref().is_none_or(|a| a.lanes.len() < f.lanes.len()));
+            (all, longest, framed)
+        };
+        let far = if big || laned.is_some() {
+            None
+        } else {
+            rank::far_side(&ranked)
+        };
+        Some(Prepared {
+            g,
+            ranked,
+            big,
+            laned,
+            longest,
+            framed,
+            far,
+            lowered: OnceCell::new(),
+            split: OnceCell::new(),
+        })
+    }
+
+    /// The layerings tried for the first stages, in order.
+    fn variants(&self) -> Vec<Variant<'_>> {
+        let plain = |r| Variant { r, fallback: false };
+        let fallback = |r| Variant { r, fallback: true };
+        (self.laned.iter().map(plain))
+            .chain(self.longest.iter().map(fallback))
+            .chain(std::iter::once(plain(&self.ranked)))
+            .chain(self.far.iter().map(plain))
+            .chain(self.framed.iter().map(fallback))
+            .collect()
+    }
+}
+
 /// The graph ready to lay out: subgraph references resolved, layers ranked.
 fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
+    work::count(|w| w.prepared += 1);
     if g.nodes.len() > 600 || has_empty_cluster(g) {
         return None;
     }
@@ -228,62 +304,39 @@ fn prepared(g: &Graph) -> Option<(Cow<'_, Graph>, rank::Ranked)> {
 /// [`draw_fitted_with`] the stages of [`stages`], and when nothing fits, the whole search
 /// again with node labels cut inside the names no wrap width breaks (the last resort).
 fn draw_fitted(
-    g: &Graph,
+    prep: &Prepared,
     opts: &RenderOptions,
     want: Want,
 ) -> Option<(Vec<Line>, model::Direction)> {
-    draw_fitted_with(g, opts, want, false).or_else(|| draw_fitted_with(g, opts, want, true))
+    let widths = memo::Widths::default();
+    let texts = memo::Texts::default();
+    let search = Search {
+        g: &prep.g,
+        opts,
+        widths: &widths,
+        texts: &texts,
+    };
+    draw_fitted_with(prep, &search, want, false)
+        .or_else(|| draw_fitted_with(prep, &search, want, true))
 }
 
 /// The graph's own direction first; when nothing fits, turned a quarter (LR drawn
 /// top-down, TD left to right). Returns the lines and whether they are turned. `names`:
 /// the stages of [`names_cut`] (`None` when the graph has no name to cut).
-fn draw_fitted_with(
-    g: &Graph,
-    opts: &RenderOptions,
+fn draw_fitted_with<'a>(
+    prep: &'a Prepared,
+    search: &Search<'a, '_>,
     want: Want,
     names: bool,
 ) -> Option<(Vec<Line>, model::Direction)> {
-    let (g, ranked) = prepared(g)?;
-    let big = ranked.items.len() > 300;
-    let params = stages(&g, big);
+    let (g, ranked, big) = (&prep.g, &prep.ranked, prep.big);
+    let params = stages(g, big);
     let params = if names {
-        Some(names_cut(&g, &params)).filter(|named| !named.is_empty())?
+        Some(names_cut(g, &params)).filter(|named| !named.is_empty())?
     } else {
         params
     };
-    // Back edges that skip layers taken out and routed round the outside (when they do
-    // not all find a way, only those that skip two or more), else as they are; back edges
-    // naming a flowchart's subgraph stay in the layers: as they are, and with their
-    // dummies moved to the far side. Back edges inside a subgraph stay in its frame,
-    // unless nothing else fits.
-    let (laned, longest, framed) = if big {
-        (None, None, None)
-    } else {
-        let all = rank::laned(&g, &ranked, 2, false);
-        let longest = rank::laned(&g, &ranked, 3, false)
-            .filter(|l| all.as_ref().is_some_and(|a| a.lanes.len() > l.lanes.len()));
-        // the last resort: back edges inside a subgraph round the outside too
-        let framed = rank::laned(&g, &ranked, 2, true)
-            .filter(|f| all.as_ref().is_none_or(|a| a.lanes.len() < f.lanes.len()));
-        (all, longest, framed)
-    };
-    let far = if big || laned.is_some() {
-        None
-    } else {
-        rank::far_side(&ranked)
-    };
-    let variants: Vec<Variant> = laned
-        .iter()
-        .map(|r| Variant { r, fallback: false })
-        .chain(longest.iter().map(|r| Variant { r, fallback: true }))
-        .chain(std::iter::once(Variant {
-            r: &ranked,
-            fallback: false,
-        }))
-        .chain(far.iter().map(|r| Variant { r, fallback: false }))
-        .chain(framed.iter().map(|r| Variant { r, fallback: true }))
-        .collect();
+    let variants = prep.variants();
     // The last resort, top-down: the boxes lined up with their neighbours, so a chain of
     // decisions does not drift sideways (what draws without it draws as before); in long
     // blocks, then in pairs.
@@ -295,34 +348,33 @@ fn draw_fitted_with(
             .collect()
     };
     let (long, pairs) = (lined(align::Blocks::Long), lined(align::Blocks::Pairs));
-    let first = |dir| first_fit(&g, &variants, dir, &params, opts);
+    let first = |dir| search.first_fit(&variants, dir, &params);
     let lined_up = |dir: model::Direction| {
         let worth = !big && !dir.horizontal();
         worth.then(|| {
-            first_fit(&g, &variants, dir, &long, opts)
-                .or_else(|| first_fit(&g, &variants, dir, &pairs, opts))
+            search
+                .first_fit(&variants, dir, &long)
+                .or_else(|| search.first_fit(&variants, dir, &pairs))
         })?
     };
     // When nothing else fits: sinks moved down out of a layer wider than the next, their
     // back edges round the outside, else as they are. Then, only when the direction is
     // free (siblings asked to turn alike keep the drawings they had): sinks of the last
     // layer moved to a new one under it.
-    // (ranked only when asked for: most graphs fit before)
-    let (lowered, split) = (OnceCell::new(), OnceCell::new());
     let knobs = [&params[..], &long, &pairs];
     let lowered_in = |dir| {
-        let rs = lowered.get_or_init(|| layerings(&g, &ranked, big, rank::lowered));
-        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+        let rs = (prep.lowered).get_or_init(|| layerings(g, ranked, big, rank::lowered));
+        search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     let split_in = |dir| {
-        let rs = split.get_or_init(|| layerings(&g, &ranked, big, rank::split_bottom));
-        first_fit_lined(&g, &plain_variants(rs), dir, knobs, opts)
+        let rs = (prep.split).get_or_init(|| layerings(g, ranked, big, rank::split_bottom));
+        search.first_fit_lined(&plain_variants(rs), dir, knobs)
     };
     // The very last, top-down: frame members pulled only by their neighbours in the frame.
     let inside = pulled_inside(&params);
     let inside_in = |dir: model::Direction| {
         let worth = !big && !dir.horizontal() && !g.clusters.is_empty();
-        worth.then(|| first_fit(&g, &variants, dir, &inside, opts))?
+        worth.then(|| search.first_fit(&variants, dir, &inside))?
     };
     let fit = |dir| {
         first(dir)
@@ -357,10 +409,10 @@ fn draw_fitted_with(
         // Say the direction the picture runs in: `flowchart RL` turned runs bottom-up.
         lines.insert(0, Line::styled(turned_note(dir), Style::Dim));
     }
-    let inner = inner_direction_notes(&g, dir);
+    let inner = inner_direction_notes(g, dir);
     let at = usize::from(dir != own);
     lines.splice(at..at, inner);
-    lines.extend(legend::drawn(&g, opts));
+    lines.extend(legend::drawn(g, search.opts));
     Some((lines, dir))
 }
 
@@ -443,130 +495,193 @@ fn plain_variants(rs: &[rank::Ranked]) -> Vec<Variant<'_>> {
     rs.iter().map(|r| Variant { r, fallback: false }).collect()
 }
 
-/// [`first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
-/// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
-fn first_fit_lined(
-    g: &Graph,
-    variants: &[Variant],
-    dir: model::Direction,
-    knobs: [&[layout::Params]; 3],
-    opts: &RenderOptions,
-) -> Option<Vec<Line>> {
-    if variants.is_empty() {
-        return None;
-    }
-    let lined = !dir.horizontal();
-    let with = |p: &[layout::Params]| first_fit(g, variants, dir, p, opts);
-    with(knobs[0])
-        .or_else(|| lined.then(|| with(knobs[1]))?)
-        .or_else(|| lined.then(|| with(knobs[2]))?)
+/// One search for a graph's drawing: what every attempt in it shares.
+struct Search<'a, 'w> {
+    g: &'a Graph,
+    opts: &'a RenderOptions,
+    /// the least widths of the stages sized so far
+    widths: &'w memo::Widths<'a>,
+    /// the texts of each wrap tried so far
+    texts: &'w memo::Texts,
 }
 
-/// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
-/// each variant at the first stage where it fits.
-fn first_fit(
-    g: &Graph,
-    variants: &[Variant],
-    dir: model::Direction,
-    params: &[layout::Params],
-    opts: &RenderOptions,
-) -> Option<Vec<Line>> {
-    // (footnotes, crossings): a label under the drawing is worse than a crossing
-    let mut best: Option<((usize, usize), Vec<Line>)> = None;
-    let mut spare = SPARE_DRAWS;
-    for v in variants {
-        if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
-            continue;
+impl<'a> Search<'a, '_> {
+    /// [`Search::first_fit`] with the stages `knobs[0]`, then top-down with the boxes lined up in long
+    /// blocks (`knobs[1]`), then in pairs (`knobs[2]`); `None` when there is no variant.
+    fn first_fit_lined(
+        &self,
+        variants: &[Variant<'a>],
+        dir: model::Direction,
+        knobs: [&[layout::Params]; 3],
+    ) -> Option<Vec<Line>> {
+        if variants.is_empty() {
+            return None;
         }
-        // once a drawing has every label beside its edge, later variants compete with
-        // their first stage that fits, as before footnotes counted
-        let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
-        if let Some((cost, lines)) = variant_fit(g, v.r, dir, params, opts, settled, &mut spare)
-            && best.as_ref().is_none_or(|b| cost < b.0)
-        {
-            best = Some((cost, lines));
+        let lined = !dir.horizontal();
+        let with = |p: &[layout::Params]| self.first_fit(variants, dir, p);
+        with(knobs[0])
+            .or_else(|| lined.then(|| with(knobs[1]))?)
+            .or_else(|| lined.then(|| with(knobs[2]))?)
+    }
+
+    /// The drawing in direction `dir` with the fewest crossings (the first variant on a tie),
+    /// each variant at the first stage where it fits.
+    fn first_fit(
+        &self,
+        variants: &[Variant<'a>],
+        dir: model::Direction,
+        params: &[layout::Params],
+    ) -> Option<Vec<Line>> {
+        // (footnotes, crossings): a label under the drawing is worse than a crossing
+        let mut best: Option<((usize, usize), Vec<Line>)> = None;
+        let mut spare = SPARE_DRAWS;
+        for v in variants {
+            if best.as_ref().is_some_and(|b| b.0 == (0, 0) || v.fallback) {
+                continue;
+            }
+            // once a drawing has every label beside its edge, later variants compete with
+            // their first stage that fits, as before footnotes counted
+            let settled = best.as_ref().is_some_and(|b| b.0.0 == 0);
+            // such a drawing is beaten only by one with fewer crossings
+            if let Some(((0, crossings), _)) = best
+                && least_crossings(self.g, v.r) >= crossings
+            {
+                continue;
+            }
+            if let Some((cost, lines)) = self.variant_fit(v.r, dir, params, settled, &mut spare)
+                && best.as_ref().is_none_or(|b| cost < b.0)
+            {
+                best = Some((cost, lines));
+            }
+        }
+        best.map(|b| b.1)
+    }
+}
+
+/// The fewest cells where two edges cross in any drawing of layering `r`: the pairs of
+/// segments, in each gap, whose ends are in opposite orders in the two layers. Why each
+/// such pair crosses at a cell of its own: cross placement keeps each layer's items in
+/// order and apart, so ports on distinct items keep their items' order; a segment runs
+/// down from its upper port, along its track, down to its lower port, all within its
+/// gap's rows, and every segment of the gap ends on the same row; two such paths with
+/// their ends swapped meet, and a drawing where they meet at anything but one running
+/// across the other (an overlap, a corner) fails. That cell holds the two edges, one
+/// each way, and no other pair of them, and the gaps' rows are apart. Segments from or
+/// to a frame's border, and of invisible edges, are not counted (not drawn between two
+/// items' ports); neither are two from, or two to, one item (their ports may go either
+/// way).
+fn least_crossings(g: &Graph, r: &rank::Ranked) -> usize {
+    let mut at: IdVec<ItemId, usize> = IdVec::filled(r.items.len(), 0);
+    for layer in &r.layers {
+        for (k, &i) in layer.iter().enumerate() {
+            at[i] = k;
         }
     }
-    best.map(|b| b.1)
+    let on_a_frame = |s: &rank::Seg| {
+        (s.first && layout::upper_frame(g, r, s.edge).is_some())
+            || (s.last && layout::lower_frame(g, r, s.edge).is_some())
+    };
+    let drawn_between_items = |s: &&rank::Seg| !g.edges[s.edge].invisible && !on_a_frame(s);
+    let mut by_gap: Vec<Vec<&rank::Seg>> = vec![Vec::new(); r.layers.len()];
+    for s in r.segs.iter().filter(drawn_between_items) {
+        by_gap[r.items[s.upper].layer].push(s);
+    }
+    let swapped = |s: &rank::Seg, t: &rank::Seg| {
+        s.upper != t.upper
+            && s.lower != t.lower
+            && (at[s.upper] < at[t.upper]) != (at[s.lower] < at[t.lower])
+    };
+    by_gap
+        .iter()
+        .map(|segs| {
+            let pairs = segs.iter().enumerate();
+            pairs
+                .map(|(k, s)| segs[k + 1..].iter().filter(|t| swapped(s, t)).count())
+                .sum::<usize>()
+        })
+        .sum()
 }
 
 /// Layouts tried, per direction, past a drawing that fits with footnotes to find one
 /// without (each can route back edges for milliseconds).
 const SPARE_DRAWS: usize = 4;
 
-/// One variant at its first stage that fits with every label beside its edge, else at
-/// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
-/// last resort, after the labels wrapped narrower and the layers spread apart.
-/// `first_only`: the first stage that fits, footnotes or not.
-fn variant_fit(
-    g: &Graph,
-    r: &rank::Ranked,
-    dir: model::Direction,
-    params: &[layout::Params],
-    opts: &RenderOptions,
-    first_only: bool,
-    spare: &mut usize,
-) -> Option<((usize, usize), Vec<Line>)> {
-    // A stage too wide with ports close together is too wide with them spread too, and
-    // a back edge with no way round finds none with them spread either.
-    let mut hopeless: Option<(usize, usize)> = None;
-    let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
-    let mut stages = memo::Stages::default();
-    for &p in params {
-        if hopeless == Some((p.sep, p.wrap)) {
-            continue;
-        }
-        // looking past a drawing with footnotes costs from the graph's spare attempts
-        if footnoted.is_some() {
-            if *spare == 0 {
-                break;
-            }
-            *spare -= 1;
-        }
-        // Until a stage fits, one too wide and one that cannot be placed are alike (the
-        // same knobs spread wider are no narrower): a stage may stop at its width's lower
-        // bound. After, a stage that could not be placed still costs a spare attempt.
-        let bounded = footnoted.is_none();
-        let (plan, mut drawing) = match draw_stage(g, r, dir, p, opts, bounded, &mut stages) {
-            Ok(drawn) => drawn,
-            Err(Stage::TooWide | Stage::NoWayRound) => {
-                hopeless = Some((p.sep, p.wrap));
+impl<'a> Search<'a, '_> {
+    /// One variant at its first stage that fits with every label beside its edge, else at
+    /// the first that fits with footnotes: ((footnotes, crossings), lines). A footnote is the
+    /// last resort, after the labels wrapped narrower and the layers spread apart.
+    /// `first_only`: the first stage that fits, footnotes or not.
+    fn variant_fit(
+        &self,
+        r: &'a rank::Ranked,
+        dir: model::Direction,
+        params: &[layout::Params],
+        first_only: bool,
+        spare: &mut usize,
+    ) -> Option<((usize, usize), Vec<Line>)> {
+        let opts = self.opts;
+        // A stage too wide with ports close together is too wide with them spread too, and
+        // a back edge with no way round finds none with them spread either.
+        let mut hopeless: Option<(usize, usize)> = None;
+        let mut footnoted: Option<((usize, usize), Vec<Line>)> = None;
+        let mut stages = memo::Stages::default();
+        for &p in params {
+            if hopeless == Some((p.sep, p.wrap)) {
                 continue;
             }
-            Err(Stage::Overlap) => continue,
-        };
-        let mut plan = plan;
-        // Footnotes: the same stage with the layers spread apart may give them room.
-        for widen in [8, 16] {
-            if drawing.footnotes() == 0 || first_only || *spare == 0 {
-                break;
-            }
-            *spare -= 1;
-            let wider = layout::Params { widen, ..p };
-            match draw_stage(g, r, dir, wider, opts, false, &mut stages) {
-                Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
-                    (plan, drawing) = (wider, d);
+            // looking past a drawing with footnotes costs from the graph's spare attempts
+            if footnoted.is_some() {
+                if *spare == 0 {
+                    break;
                 }
-                Ok(_) | Err(Stage::Overlap) => {}
-                Err(Stage::TooWide | Stage::NoWayRound) => break,
+                *spare -= 1;
+            }
+            // Until a stage fits, one too wide and one that cannot be placed are alike (the
+            // same knobs spread wider are no narrower): a stage may stop at its width's lower
+            // bound. After, a stage that could not be placed still costs a spare attempt.
+            let bounded = footnoted.is_none();
+            let (plan, mut drawing) = match self.draw_stage(r, dir, p, bounded, &mut stages) {
+                Ok(drawn) => drawn,
+                Err(Stage::TooWide | Stage::NoWayRound) => {
+                    hopeless = Some((p.sep, p.wrap));
+                    continue;
+                }
+                Err(Stage::Overlap) => continue,
+            };
+            let mut plan = plan;
+            // Footnotes: the same stage with the layers spread apart may give them room.
+            for widen in [8, 16] {
+                if drawing.footnotes() == 0 || first_only || *spare == 0 {
+                    break;
+                }
+                *spare -= 1;
+                let wider = layout::Params { widen, ..p };
+                match self.draw_stage(r, dir, wider, false, &mut stages) {
+                    Ok((wider, d)) if d.footnotes() < drawing.footnotes() => {
+                        (plan, drawing) = (wider, d);
+                    }
+                    Ok(_) | Err(Stage::Overlap) => {}
+                    Err(Stage::TooWide | Stage::NoWayRound) => break,
+                }
+            }
+            let cost = (drawing.footnotes(), drawing.crossings);
+            let kept =
+                cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
+            if !kept {
+                continue; // no better than the footnoted drawing kept: its lines are not needed
+            }
+            let lines = drawing.lines(&plan, opts.ascii);
+            if lines.iter().all(|l| l.width() <= opts.width) {
+                if cost.0 == 0 || first_only {
+                    return Some((cost, lines));
+                }
+                if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
+                    footnoted = Some((cost, lines));
+                }
             }
         }
-        let cost = (drawing.footnotes(), drawing.crossings);
-        let kept = cost.0 == 0 || first_only || footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0);
-        if !kept {
-            continue; // no better than the footnoted drawing kept: its lines are not needed
-        }
-        let lines = drawing.lines(&plan, opts.ascii);
-        if lines.iter().all(|l| l.width() <= opts.width) {
-            if cost.0 == 0 || first_only {
-                return Some((cost, lines));
-            }
-            if footnoted.as_ref().is_none_or(|f| cost.0 < f.0.0) {
-                footnoted = Some((cost, lines));
-            }
-        }
+        footnoted
     }
-    footnoted
 }
 
 /// Why a stage drew nothing.
@@ -579,37 +694,56 @@ enum Stage {
     NoWayRound,
 }
 
-/// One stage: plan, check the width, draw (each only once for what the variant's
-/// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
-/// wide may be given up as too wide before it is planned (it might not have been
-/// placeable either).
-fn draw_stage(
-    g: &Graph,
-    r: &rank::Ranked,
-    dir: model::Direction,
-    p: layout::Params,
-    opts: &RenderOptions,
-    bounded: bool,
-    stages: &mut memo::Stages,
-) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
-    // Each stage either draws without any overlap or reports why it cannot.
-    let within = if bounded { opts.width } else { usize::MAX };
-    let plan = stages
-        .plan(p, dir.horizontal(), within, || layout::sized(g, r, dir, p))
-        .map_err(|e| match e {
-            layout::Unplanned::TooWide => Stage::TooWide,
-            layout::Unplanned::Failed(_) => Stage::Overlap,
+impl<'a> Search<'a, '_> {
+    /// One stage: plan, check the width, draw (each only once for what the variant's
+    /// earlier stages planned or drew alike). `bounded`: a stage whose boxes alone are too
+    /// wide may be given up as too wide before it is planned (it might not have been
+    /// placeable either).
+    fn draw_stage(
+        &self,
+        r: &'a rank::Ranked,
+        dir: model::Direction,
+        p: layout::Params,
+        bounded: bool,
+        stages: &mut memo::Stages,
+    ) -> Result<(Rc<layout::Plan>, Rc<draw::Drawing>), Stage> {
+        let (g, opts) = (self.g, self.opts);
+        // Each stage either draws without any overlap or reports why it cannot.
+        let within = if bounded { opts.width } else { usize::MAX };
+        let at = memo::StageAt {
+            r,
+            dir,
+            widths: self.widths,
+        };
+        let plan = stages
+            .plan(at, p, within, || {
+                layout::sized(g, r, dir, p, self.texts.of(g, p))
+            })
+            .map_err(|e| match e {
+                layout::Unplanned::TooWide => Stage::TooWide,
+                layout::Unplanned::Failed(_) => Stage::Overlap,
+            })?;
+        if plan.width > opts.width {
+            return Err(Stage::TooWide);
+        }
+        let drawing = stages.draw(&plan, || {
+            draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
+                plane::DrawError::NoWayRound => Stage::NoWayRound,
+                plane::DrawError::Overlap(_) => Stage::Overlap,
+            })
         })?;
-    if plan.width > opts.width {
-        return Err(Stage::TooWide);
+        // the bound a layering is passed over at holds for every drawing
+        #[cfg(debug_assertions)]
+        {
+            let least = least_crossings(g, r);
+            assert!(
+                least <= drawing.crossings,
+                "{least} > {}",
+                drawing.crossings
+            );
+        }
+        Ok((plan, drawing))
     }
-    let drawing = stages.draw(&plan, || {
-        draw::draw(g, r, &plan, opts.ascii, opts.width).map_err(|e| match e {
-            plane::DrawError::NoWayRound => Stage::NoWayRound,
-            plane::DrawError::Overlap(_) => Stage::Overlap,
-        })
-    })?;
-    Ok((plan, drawing))
 }
 
 /// Nodes, visible edges and direction of a flowchart, state or class diagram body.
@@ -633,4 +767,134 @@ pub fn outline(
     };
     let edges = g.edges.iter().filter(|e| !e.invisible).count();
     Ok((g.nodes.len(), edges, direction))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::graph::work::take;
+    use crate::{RenderOptions, render_plain};
+
+    /// Rendered at `width`: the text and the stages sized on the way.
+    fn sized_at(source: &str, width: usize) -> (String, usize) {
+        take();
+        let opts = RenderOptions {
+            width,
+            ascii: false,
+        };
+        let text = render_plain(source, &opts);
+        (text, take().sized)
+    }
+
+    #[test]
+    fn a_stage_too_wide_by_its_boxes_is_sized_once_per_search() {
+        // Six wide steps fanned out of one, then a chain: too wide at 60 columns at every
+        // wrap, either way; the lined-up and pulled-inside attempts sized each stage again (50 sized, 28 now).
+        let fan = "flowchart TD
+    Start[quizz generate runs] --> A[read the configuration file]
+    Start --> B[validate every option field]
+    Start --> C[connect to the claude child]
+    Start --> D[write the quiz to the cache]
+    Start --> E[print the summary table]
+    Start --> F[report each failing option]
+    F --> G[retry the failed options] --> H[parse every mermaid block]
+    H --> I[store the accepted quiz]";
+        let (text, sized) = sized_at(fan, 60);
+        assert!(text.contains("validate every option field"), "{text}");
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert!(sized <= 30, "{sized} stages sized\n{text}");
+    }
+
+    #[test]
+    fn a_left_to_right_stage_too_wide_by_its_labels_is_not_placed() {
+        // Left to right, each gap holds its labels' slot: the boxes are narrow, the
+        // labels alone make every stage wider than 60 columns (six plans placed before,
+        // one now: the top-down drawing).
+        let chain = "flowchart LR
+    A[parse] -->|the options are read back from the cache| B[check]
+    B -->|every mermaid block in the quiz parses| C[store]
+    C -->|the accepted quiz is written out| D[done]";
+        take();
+        let opts = RenderOptions {
+            width: 60,
+            ascii: false,
+        };
+        let text = render_plain(chain, &opts);
+        let work = take();
+        assert!(text.starts_with("drawn top-down to fit"), "{text}");
+        assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
+
+    /// Too wide at 60 columns at every stage, either way, names cut or not: a fan of
+    /// calls whose names no wrap breaks.
+    const CALLS: &str = "flowchart TD
+    Start[quizz generate runs] --> A[read_configuration_file]
+    Start --> B[validate_every_option_field]
+    Start --> C[connect_to_the_claude_child]
+    Start --> D[write_the_quiz_to_the_cache]
+    Start --> E[print_the_summary_table]
+    Start --> F[report_each_failing_option]
+    F --> G[retry_the_failed_options] --> H[parse_every_mermaid_block]";
+
+    fn work_at(source: &str, width: usize) -> (String, crate::graph::work::Work) {
+        take();
+        let opts = RenderOptions {
+            width,
+            ascii: false,
+        };
+        let text = render_plain(source, &opts);
+        (text, take())
+    }
+
+    #[test]
+    fn each_wrap_is_wrapped_once_per_search() {
+        // Every layering, direction and spacing at one wrap boxes the same texts: seven
+        // wraps, names cut and not (the texts were wrapped for each of the 36 stages
+        // sized).
+        let (text, work) = work_at(CALLS, 60);
+        assert!(text.contains("validate_every_option_field"), "{text}");
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert!(work.wrapped <= 10, "{work:?}");
+    }
+
+    #[test]
+    fn the_names_pass_lays_out_the_layers_of_the_first() {
+        // The second pass, with names cut, lays out the same graph and layers (it was
+        // resolved and ranked again, its back edges taken out again).
+        let (text, work) = work_at(CALLS, 60);
+        assert!(!text.contains('┌'), "listed, not drawn: {text}");
+        assert_eq!(work.prepared, 1, "{work:?}");
+    }
+
+    #[test]
+    fn a_stage_too_wide_for_a_frame_title_is_not_placed() {
+        // Unwrapped, the subgraph's title alone is wider than 60 columns: those stages are
+        // given up before they are placed (three plans placed before, one now).
+        let framed = "flowchart TD
+    subgraph pipeline [the quiz generation pipeline that runs inside the claude child]
+        A[outline] --> B[options]
+    end
+    B --> C[cache]";
+        let (text, work) = work_at(framed, 60);
+        assert!(text.contains("outline"), "{text}");
+        assert!(work.placed <= 1, "{work:?}\n{text}");
+    }
+
+    #[test]
+    fn a_layering_whose_order_crosses_as_often_is_not_drawn() {
+        // A retry loop drawn with one crossing, its back edges round the outside: the
+        // layering as ranked, its back edges in the layers, crosses at least once by its
+        // order alone and is not laid out (it was placed and drawn, to lose the tie).
+        let retry = "flowchart TD
+    Q[take the next job] --> F[fetch the page]
+    F --> C{status?}
+    C -- 429 --> B[back off and wait]
+    B --> F
+    C -- 5xx --> T[retry on another mirror]
+    T --> F
+    C -- 200 --> P[parse the body]
+    P -.-> Q";
+        let (text, work) = work_at(retry, 75);
+        assert!(text.contains("another mirror"), "{text}");
+        assert!(work.placed <= 1 && work.drawn <= 1, "{work:?}\n{text}");
+    }
 }

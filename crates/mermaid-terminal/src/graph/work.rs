@@ -1,10 +1,16 @@
-//! What a rendering did, counted for tests: plans placed, plans drawn, states a back-edge
+//! What a rendering did, counted for tests: graphs prepared, texts wrapped, stages sized, plans placed, plans drawn, states a back-edge
 //! route search expanded. Work done is a deterministic measure of speed (tests assert no
 //! timings); outside tests nothing is counted.
 
 /// Work counted on this thread since the last [`take`].
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Work {
+    /// graphs prepared for layout (subgraph references resolved, layers ranked)
+    pub prepared: usize,
+    /// texts wrapped for a stage (a wrap tried before is not wrapped again)
+    pub wrapped: usize,
+    /// stages whose boxes were sized (a stage known too wide by its boxes is not sized again)
+    pub sized: usize,
     /// plans placed past their sizes (a stage given up at its width's lower bound is not)
     pub placed: usize,
     /// plans drawn (a plan equal to one drawn before is not drawn again)
@@ -16,7 +22,7 @@ pub(crate) struct Work {
 #[cfg(test)]
 thread_local! {
     static WORK: std::cell::Cell<Work> = const {
-        std::cell::Cell::new(Work { placed: 0, drawn: 0, expanded: 0 })
+        std::cell::Cell::new(Work { prepared: 0, wrapped: 0, sized: 0, placed: 0, drawn: 0, expanded: 0 })
     };
 }
 

@@ -3,7 +3,6 @@
 use super::{Builder, Routing};
 use crate::graph::ids::SegId;
 use crate::graph::route::{LabelAt, assign_tracks, place_labels_td};
-use crate::text::max_width;
 
 impl Builder<'_> {
     /// The segment that carries an edge's label: the one at the edge's source.
@@ -32,12 +31,7 @@ impl Builder<'_> {
                 .filter(|&si| self.label_seg(si))
                 .collect();
             if self.horizontal {
-                let w = labelled
-                    .iter()
-                    .map(|&si| max_width(&self.edge_labels[self.r.segs[si].edge]))
-                    .max()
-                    .unwrap_or(0);
-                self.gap_label_len[k] = if w > 0 { w + 2 } else { 2 };
+                self.gap_label_len[k] = self.label_len_lr(k);
                 for &si in &labelled {
                     self.label_at[si] = Some(LabelAt::InGap);
                 }
