@@ -85,8 +85,7 @@ impl<'a> Costs<'a> {
 
     /// (extra cost or [`WALL`], a crossing, next to a box) of entering the cell at index
     /// `at` (`cell`) running horizontally or not.
-    // always inlined: called a few million times a dump, its call was a third of its cost
-    #[inline(always)]
+    #[inline]
     pub(super) fn at(
         &mut self,
         at: usize,
@@ -206,7 +205,7 @@ fn open_ways(held: &Held, grid: Grid, open: &mut Vec<u8>) {
             }
         }
         for (o, &f) in out.iter_mut().zip(here) {
-            let way = |shift: u16, bit: u8| if (f >> shift) & 3 != WALLED { bit } else { 0 };
+            let way = |shift: u16, bit: u8| if (f >> shift) & 3 == WALLED { 0 } else { bit };
             let at_goal = way(V_PASS, OPEN_V) | way(H_PASS, OPEN_H);
             let elsewhere = if *o != 0 { 0 } else { at_goal };
             *o = elsewhere | (at_goal << AT_GOAL);

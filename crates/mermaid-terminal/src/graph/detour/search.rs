@@ -440,8 +440,7 @@ impl Queue<'_> {
 
     /// Queue state `s` (at `cell`, running `way`) reached at `cost` from state `from`,
     /// unless it was reached as cheaply before or no goal can be reached from it.
-    // always inlined: called a few million times a dump, its call was a fifth of its cost
-    #[inline(always)]
+    #[inline]
     fn reach(&mut self, s: usize, cost: u32, cell: (usize, usize), way: usize, from: u32) {
         if cost >= self.dist[s] {
             return;
