@@ -122,6 +122,9 @@ fn steps_to_goals(
         let to = to as usize;
         let (row, col) = (to / cols, to % cols);
         let d = steps[to] + 1;
+        // whether a step may enter `to` [vertically, horizontally], worked out once it is
+        // first asked
+        let mut open: Option<[bool; 2]> = None;
         for (way, &horizontal) in WAY_HORIZONTAL.iter().enumerate() {
             // a step running `way` into `to` comes from the cell the other way
             let from = match way {
@@ -131,7 +134,11 @@ fn steps_to_goals(
                 3 if col > grid.left => to - 1,
                 _ => continue,
             };
-            if steps[from] != FAR || !costs.enters((row, col), horizontal, goal[to] != 0) {
+            if steps[from] != FAR {
+                continue;
+            }
+            let open = *open.get_or_insert_with(|| costs.entries((row, col), goal[to] != 0));
+            if !open[usize::from(horizontal)] {
                 continue;
             }
             steps[from] = d;
