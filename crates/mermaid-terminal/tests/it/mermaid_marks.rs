@@ -1,6 +1,7 @@
 //! Marks where the options of a graph question differ (`d`), by what they say: the labels
 //! and edges one option has and another lacks, never a label all of them have.
 
+use crate::mermaid_common::show;
 use mermaid_terminal::compare::{Marks, differences, marks_of};
 use mermaid_terminal::what_differs::compare;
 use mermaid_terminal::{Form, RenderOptions, render_options};
@@ -101,28 +102,6 @@ fn frame_cells(r: &mermaid_terminal::Rendered, label: &str) -> Vec<(usize, usize
     let mut out = Vec::new();
     for r in [row.saturating_sub(1), row + 1] {
         out.extend((from..to).map(|c| (r, c)));
-    }
-    out
-}
-
-fn show(r: &mermaid_terminal::Rendered, m: &Marks) -> String {
-    let mut out = String::new();
-    for (line, marks) in r.lines.iter().zip(m) {
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut under = String::new();
-        for range in marks {
-            while under.chars().count() < range.start {
-                under.push(' ');
-            }
-            while under.chars().count() < range.end {
-                under.push('^');
-            }
-        }
-        if !under.is_empty() {
-            out.push_str(&under);
-            out.push('\n');
-        }
     }
     out
 }

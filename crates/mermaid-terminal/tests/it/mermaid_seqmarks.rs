@@ -3,6 +3,7 @@
 //! the drawing puts them, never a message every option has.
 
 use crate::mermaid_common as common;
+use crate::mermaid_common::show;
 use crate::mermaid_measure::{SETS, questions};
 
 use mermaid_terminal::compare::{Marks, differences, marks_of_option};
@@ -79,27 +80,6 @@ fn measure_rows_marked_in_sequence_drawings() {
 }
 
 /// A drawing with `^` under its marked cells.
-fn show(r: &Rendered, m: &Marks) -> String {
-    let mut out = String::new();
-    for (line, marks) in r.lines.iter().zip(m) {
-        out.push_str(&line.text());
-        out.push('\n');
-        let mut under = String::new();
-        for range in marks {
-            while under.chars().count() < range.start {
-                under.push(' ');
-            }
-            while under.chars().count() < range.end {
-                under.push('^');
-            }
-        }
-        if !under.is_empty() {
-            out.push_str(&under);
-            out.push('\n');
-        }
-    }
-    out
-}
 
 /// A login flow like a quiz bot's: five participants, an `alt`, long messages that wrap.
 /// `variant` stands in for the 200 reply; `store` keeps the session store and what it says.
@@ -119,6 +99,17 @@ fn login(reply: &str, store: bool) -> String {
 }
 
 const REPLY: &str = "200 session token for the account";
+
+/// The login flow autonumbered, and the same with one message more sent first (it
+/// renumbers every later one).
+fn autonumbered_with_one_more_first() -> (String, String) {
+    let base = login(REPLY, true);
+    let numbered = base.replacen("sequenceDiagram\n", "sequenceDiagram\n    autonumber\n", 1);
+    let extra = "    U->>G: GET /login/csrf-token for the form\n";
+    let at = numbered.find("    U->>G").unwrap();
+    let first = format!("{}{extra}{}", &numbered[..at], &numbered[at..]);
+    (numbered, first)
+}
 
 /// A cell of a line, frame, arrow or head.
 fn line_glyph(c: char) -> bool {
@@ -302,11 +293,7 @@ fn the_demo_sequence_question_marks_what_its_options_say_differently() {
 /// not every later one whose number it shifts; the others mark nothing.
 #[test]
 fn a_message_sent_first_does_not_mark_the_ones_it_renumbers() {
-    let base = login(REPLY, true);
-    let numbered = base.replacen("sequenceDiagram\n", "sequenceDiagram\n    autonumber\n", 1);
-    let extra = "    U->>G: GET /login/csrf-token for the form\n";
-    let at = numbered.find("    U->>G").unwrap();
-    let first = format!("{}{extra}{}", &numbered[..at], &numbered[at..]);
+    let (numbered, first) = autonumbered_with_one_more_first();
     let sources = [
         numbered.as_str(),
         first.as_str(),
@@ -444,11 +431,7 @@ fn a_note_only_one_option_has_is_marked_by_its_box() {
 /// rest, and never on the legend.
 #[test]
 fn listed_options_mark_only_the_rows_another_option_lacks() {
-    let base = login(REPLY, true);
-    let numbered = base.replacen("sequenceDiagram\n", "sequenceDiagram\n    autonumber\n", 1);
-    let extra = "    U->>G: GET /login/csrf-token for the form\n";
-    let at = numbered.find("    U->>G").unwrap();
-    let first = format!("{}{extra}{}", &numbered[..at], &numbered[at..]);
+    let (numbered, first) = autonumbered_with_one_more_first();
     let sources = [
         numbered.as_str(),
         first.as_str(),

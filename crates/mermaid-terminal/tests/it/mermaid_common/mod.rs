@@ -144,3 +144,26 @@ pub fn quiz_options(file: &str, id: &str) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A drawing with its marks under each row (`^` under a marked cell), for test messages.
+pub fn show(r: &mermaid_terminal::Rendered, m: &mermaid_terminal::compare::Marks) -> String {
+    let mut out = String::new();
+    for (line, marks) in r.lines.iter().zip(m) {
+        out.push_str(&line.text());
+        out.push('\n');
+        let mut under = String::new();
+        for range in marks {
+            while under.chars().count() < range.start {
+                under.push(' ');
+            }
+            while under.chars().count() < range.end {
+                under.push('^');
+            }
+        }
+        if !under.is_empty() {
+            out.push_str(&under);
+            out.push('\n');
+        }
+    }
+    out
+}
