@@ -79,8 +79,6 @@ fn measure_rows_marked_in_sequence_drawings() {
     }
 }
 
-/// A drawing with `^` under its marked cells.
-
 /// A login flow like a quiz bot's: five participants, an `alt`, long messages that wrap.
 /// `variant` stands in for the 200 reply; `store` keeps the session store and what it says.
 fn login(reply: &str, store: bool) -> String {
